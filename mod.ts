@@ -1,0 +1,53 @@
+/**
+ * Paddock: coding tools for AI agents, fenced into one workspace folder.
+ *
+ * @example Quick start
+ * ```ts
+ * import { createCodingTools, executeToolCall, ToolRegistry } from "@paddock/tools";
+ * const registry = new ToolRegistry(createCodingTools("./project"));
+ * const result = await executeToolCall(registry, {
+ *   id: "call-1",
+ *   name: "write_file",
+ *   arguments: { path: "hello.txt", content: "hi\n" },
+ * });
+ * ```
+ *
+ * @module
+ */
+import { registerDefaultHost } from "./src/core/default_host.ts";
+import { createAutoHost } from "./src/hosts/auto.ts";
+
+registerDefaultHost(createAutoHost);
+
+export * from "./src/host.ts";
+export * from "./src/core/errors.ts";
+export * from "./src/core/limits.ts";
+export { normalizeWorkspacePath } from "./src/core/normalize_workspace_path.ts";
+export { MINIMAL_ENVIRONMENT_NAMES } from "./src/core/environment.ts";
+export { openWorkspace, Workspace } from "./src/core/workspace.ts";
+export type { Identity, ResolveOptions, Resolved, WorkspaceOptions } from "./src/core/workspace.ts";
+export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
+export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
+export { registerDefaultHost } from "./src/core/default_host.ts";
+export { defineTool, parseArguments } from "./src/tools/tool.ts";
+export type {
+  AnyTool,
+  BaseToolOptions,
+  JsonSchema,
+  Tool,
+  ToolExecuteOptions,
+  WorkspaceSource,
+} from "./src/tools/tool.ts";
+export { createReadTool } from "./src/tools/read_file.ts";
+export type { ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
+export { createWriteTool } from "./src/tools/write_file.ts";
+export type { WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
+export { createNodeProcessTool, NODE_SCRIPT_PREFIX } from "./src/tools/node_process.ts";
+export type { NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
+export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
+export { ToolRegistry } from "./src/registry/tool_registry.ts";
+export type { ToolDefinitionJson } from "./src/registry/tool_registry.ts";
+export { errorResult, executeToolCall, toErrorBody } from "./src/registry/execute_tool_call.ts";
+export type { ToolCall, ToolCallResult, ToolErrorBody } from "./src/registry/execute_tool_call.ts";
+export * from "./src/shell_provider.ts";

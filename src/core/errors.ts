@@ -1,0 +1,131 @@
+/**
+ * The closed set of error codes Paddock reports. Callers and models match on
+ * `code`; messages are for people and may change.
+ *
+ * Codes in {@link ARGUMENT_ERROR_CODES} describe bad input found before any
+ * side effect; a tool call result reports them as code `TOOL_ARGUMENTS_INVALID`
+ * with the precise code as `message`.
+ */
+export type ErrorCode =
+  // Bad input, found before any side effect.
+  | "INVALID_ARGUMENTS"
+  | "INVALID_JSON"
+  | "INVALID_RELATIVE_PATH"
+  | "PATH_TOO_LONG"
+  | "CONTENT_TOO_LARGE"
+  | "SOURCE_TOO_LARGE"
+  | "TOO_MANY_ARGUMENTS"
+  | "ARGUMENT_TOO_LARGE"
+  | "ARGUMENTS_TOO_LARGE"
+  | "COMMAND_LINE_TOO_LONG"
+  // Registry.
+  | "TOOL_ARGUMENTS_INVALID"
+  | "TOOL_NOT_FOUND"
+  | "TOOL_CALL_DENIED"
+  // Workspace and filesystem.
+  | "WORKSPACE_ROOT_CHANGED"
+  | "WORKSPACE_ROOT_INVALID"
+  | "PATH_ESCAPES_WORKSPACE"
+  | "PATH_CHANGED"
+  | "SYMLINK_LOOP"
+  | "DANGLING_SYMLINK"
+  | "NOT_FOUND"
+  | "NOT_A_FILE"
+  | "NOT_A_DIRECTORY"
+  | "ALREADY_EXISTS"
+  | "DIRECTORY_NOT_EMPTY"
+  | "PERMISSION_DENIED"
+  | "FILE_TOO_LARGE"
+  | "INVALID_UTF8"
+  | "IO_ERROR"
+  // Processes.
+  | "NODE_PROCESS_TIMEOUT"
+  | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
+  | "SPAWN_FAILED"
+  // Anything unexpected (a bug): reported without details.
+  | "INTERNAL_ERROR";
+
+/** Codes that mean "the arguments were wrong"; see {@link ErrorCode}. */
+export const ARGUMENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "INVALID_ARGUMENTS",
+  "INVALID_JSON",
+  "INVALID_RELATIVE_PATH",
+  "PATH_TOO_LONG",
+  "CONTENT_TOO_LARGE",
+  "SOURCE_TOO_LARGE",
+  "TOO_MANY_ARGUMENTS",
+  "ARGUMENT_TOO_LARGE",
+  "ARGUMENTS_TOO_LARGE",
+  "COMMAND_LINE_TOO_LONG",
+]);
+
+/** Options of a {@link WorkspaceError}. */
+export interface WorkspaceErrorOptions {
+  /** A short suggestion for the caller (or the model) on how to recover. */
+  hint?: string;
+  /** The workspace-relative path the failed operation was about, as given. */
+  path?: string;
+  /** The underlying error, kept for debugging; never serialised. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type Paddock throws. It carries a stable {@link ErrorCode},
+ * a sentence-case message without a final period, and workspace-relative paths
+ * only (never an absolute host path).
+ *
+ * @example Matching on the code
+ * ```ts
+ * import { WorkspaceError } from "@paddock/tools";
+ * try {
+ *   await tool.execute({ path: "../x" });
+ * } catch (error) {
+ *   if (error instanceof WorkspaceError && error.code === "INVALID_RELATIVE_PATH") {
+ *     // ask the model for a path inside the workspace
+ *   }
+ * }
+ * ```
+ */
+export class WorkspaceError extends Error {
+  /** The stable code. */
+  readonly code: ErrorCode;
+  /** A short suggestion on how to recover, when there is one. */
+  readonly hint?: string;
+  /** The workspace-relative path involved, as the caller gave it. */
+  readonly path?: string;
+
+  constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "WorkspaceError";
+    this.code = code;
+    if (options.hint !== undefined) this.hint = options.hint;
+    if (options.path !== undefined) this.path = options.path;
+  }
+
+  /** Whether this error describes bad input rather than a failed operation. */
+  get isArgumentError(): boolean {
+    return ARGUMENT_ERROR_CODES.has(this.code);
+  }
+}
+
+/** Whether `value` is a {@link WorkspaceError}, optionally with the given code. */
+export function isWorkspaceError(value: unknown, code?: ErrorCode): value is WorkspaceError {
+  return value instanceof WorkspaceError && (code === undefined || value.code === code);
+}
+
+/** The error an aborted operation rejects with (a DOMException named `AbortError`). */
+export function abortError(signal?: AbortSignal): unknown {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  return new DOMException("The operation was aborted", "AbortError");
+}
+
+/** Throws the AbortError when `signal` is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+/** Whether `error` is an AbortError. */
+export function isAbortError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
+}

@@ -1,0 +1,70 @@
+import { WorkspaceError } from "./errors.ts";
+import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from "./limits.ts";
+import { utf8ByteLength } from "./utf8.ts";
+
+// Names Windows resolves to devices whatever the folder or extension
+// ("nul.txt" opens the NUL device). COM and LPT also take superscript digits.
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³])$/i;
+
+/**
+ * Checks a workspace-relative path and splits it into segments. The same
+ * rules hold on every platform, so a path that is safe on Linux is also safe
+ * on Windows and the other way round. Both `/` and `\` separate segments;
+ * empty and `.` segments are dropped, so `"."` (the root) gives `[]`.
+ *
+ * Refused with code `INVALID_RELATIVE_PATH`: the empty string, NUL, POSIX and
+ * Windows absolute paths (even ones that point inside the workspace), drive
+ * paths and drive-relative paths (`C:x`), UNC and device prefixes
+ * (`\\server\share`, `//server/share`, `\\?\`, `\\.\`), any `..` segment, any
+ * segment holding a colon (alternate data streams), Windows device names
+ * (`CON`, `nul.txt`, `Com1.log`, …) and segments ending in a dot or a space.
+ * Refused with code `PATH_TOO_LONG`: more than {@link MAX_PATH_BYTES} bytes in
+ * all or {@link MAX_SEGMENT_BYTES} in one segment.
+ *
+ * @param input The path as the caller (or the model) wrote it.
+ * @returns The segments, in order.
+ * @throws {WorkspaceError} With code `INVALID_RELATIVE_PATH` or `PATH_TOO_LONG`.
+ *
+ * @example Normalising a path
+ * ```ts
+ * import { normalizeWorkspacePath } from "@paddock/tools";
+ * normalizeWorkspacePath("src\\./lib/a.ts"); // ["src", "lib", "a.ts"]
+ * normalizeWorkspacePath("../etc/passwd"); // throws INVALID_RELATIVE_PATH
+ * ```
+ */
+export function normalizeWorkspacePath(input: string): string[] {
+  if (typeof input !== "string" || input.length === 0) {
+    throw invalid(input, "the path is empty");
+  }
+  if (utf8ByteLength(input) > MAX_PATH_BYTES) {
+    throw new WorkspaceError("PATH_TOO_LONG", `Path is longer than ${MAX_PATH_BYTES} bytes`);
+  }
+  if (input.includes("\0")) throw invalid(input, "the path holds a NUL character");
+  if (input[0] === "/" || input[0] === "\\") {
+    throw invalid(input, "absolute, UNC and device paths are not allowed");
+  }
+  if (/^[A-Za-z]:/.test(input)) throw invalid(input, "drive paths are not allowed");
+
+  const segments: string[] = [];
+  for (const segment of input.split(/[/\\]/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") throw invalid(input, "'..' segments are not allowed");
+    if (utf8ByteLength(segment) > MAX_SEGMENT_BYTES) {
+      throw new WorkspaceError("PATH_TOO_LONG", `Path segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
+    }
+    if (segment.includes(":")) throw invalid(input, "segments may not hold a colon");
+    if (segment.endsWith(".") || segment.endsWith(" ")) {
+      throw invalid(input, "segments may not end in a dot or a space");
+    }
+    const base = segment.split(".")[0].trimEnd();
+    if (WINDOWS_DEVICE_NAME.test(base)) throw invalid(input, "Windows device names are not allowed");
+    segments.push(segment);
+  }
+  return segments;
+}
+
+function invalid(input: string, why: string): WorkspaceError {
+  return new WorkspaceError("INVALID_RELATIVE_PATH", `Invalid workspace path: ${why}`, {
+    path: typeof input === "string" && !input.includes("\0") ? input : undefined,
+  });
+}

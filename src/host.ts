@@ -1,0 +1,226 @@
+/**
+ * The host seam: the primitive operations Paddock needs from a runtime.
+ *
+ * A host is policy-free: it does what it is told, maps its native errors to
+ * {@link HostErrorCode}s in one table, and hides the runtime's quirks (no
+ * O_NOFOLLOW in Deno's `open`, signals that kill only the direct child). All
+ * checks — confinement, limits, identities — live in the core, which sees
+ * nothing but this interface. Only `src/hosts/*` may touch `node:*`, `Deno`
+ * or `Bun`.
+ *
+ * @module
+ */
+
+/** What a directory entry is. */
+export type EntryKind =
+  | "file"
+  | "directory"
+  | "symlink"
+  | "fifo"
+  | "socket"
+  | "block-device"
+  | "char-device"
+  | "other";
+
+/** File metadata, the subset every host fills in. */
+export interface HostStat {
+  /** The entry's kind (`symlink` only from `lstat`). */
+  kind: EntryKind;
+  /** Size in bytes. */
+  size: number;
+  /** Permission bits (`mode & 0o7777`). */
+  mode: number;
+  /** Device id; with `ino`, the identity of the object. */
+  dev: number;
+  /** Inode number; with `dev`, the identity of the object. */
+  ino: number;
+  /** Last modification, in milliseconds since the epoch. */
+  mtimeMs: number;
+}
+
+/** The error codes a host reports; each host maps its native errors to these in one table. */
+export type HostErrorCode =
+  | "ENOENT"
+  | "EEXIST"
+  | "ELOOP"
+  | "ENOTDIR"
+  | "EISDIR"
+  | "EACCES"
+  | "EPERM"
+  | "ENOTEMPTY"
+  | "EXDEV"
+  | "EINVAL"
+  | "ENAMETOOLONG"
+  | "EBUSY"
+  | "ESRCH"
+  | "ENXIO"
+  | "EAGAIN"
+  | "UNSUPPORTED"
+  | "EIO";
+
+/** An error from a host primitive. Its message never holds more than the syscall name. */
+export class HostError extends Error {
+  /** The mapped code. */
+  readonly code: HostErrorCode;
+  /** The primitive that failed (`open`, `rename`, …). */
+  readonly syscall: string;
+
+  constructor(code: HostErrorCode, syscall: string, cause?: unknown) {
+    super(`${syscall} failed: ${code}`, cause === undefined ? undefined : { cause });
+    this.name = "HostError";
+    this.code = code;
+    this.syscall = syscall;
+  }
+}
+
+/** Whether `error` is a {@link HostError}, optionally with one of `codes`. */
+export function isHostError(error: unknown, ...codes: HostErrorCode[]): error is HostError {
+  return error instanceof HostError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** How to open a file. */
+export interface OpenOptions {
+  /** Open for reading. @default true unless `write` */
+  read?: boolean;
+  /** Open for writing. @default false */
+  write?: boolean;
+  /** Create the file, failing with `EEXIST` if anything is there (O_CREAT|O_EXCL). @default false */
+  createExclusive?: boolean;
+  /** Fail with `ELOOP` when the final component is a symbolic link (O_NOFOLLOW, or an equivalent check). @default false */
+  noFollow?: boolean;
+  /** Do not block when opening a FIFO or device (O_NONBLOCK where the runtime has it). @default false */
+  nonBlocking?: boolean;
+  /** Permission bits for a created file. @default 0o600 */
+  mode?: number;
+}
+
+/** An open file. Positions are absolute byte offsets. */
+export interface HostFile {
+  /** Reads up to `buffer.length` bytes at `position`; resolves to the count read (0 at end of file). */
+  read(buffer: Uint8Array, position: number): Promise<number>;
+  /** Writes all of `data` at `position`. */
+  write(data: Uint8Array, position: number): Promise<void>;
+  /** Flushes data and metadata to stable storage (fsync). */
+  sync(): Promise<void>;
+  /** Metadata of the open object (fstat). */
+  stat(): Promise<HostStat>;
+  /** Closes the handle. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** One directory entry. */
+export interface HostDirEntry {
+  /** The entry's name (one segment). */
+  name: string;
+  /** Its kind, not following links. */
+  kind: EntryKind;
+}
+
+/** A stream of output bytes from a child process. */
+export interface ByteReader {
+  /** The next chunk, or `null` at the end of the stream. */
+  read(): Promise<Uint8Array | null>;
+  /** Stops reading and releases the stream. */
+  cancel(): Promise<void>;
+}
+
+/** How a process ended. */
+export interface ExitStatus {
+  /** The exit code, or `null` when a signal ended it. */
+  code: number | null;
+  /** The signal that ended it (`SIGKILL`, …), or `null`. */
+  signal: string | null;
+}
+
+/** What to spawn. The host always starts it in its own process group, stdin closed, no shell. */
+export interface SpawnRequest {
+  /** The program (an absolute path) and its arguments. */
+  argv: string[];
+  /** The working directory (an absolute host path). */
+  cwd: string;
+  /** The complete environment; nothing of the parent's is added. */
+  env: Record<string, string>;
+}
+
+/** A running child process. */
+export interface HostChild {
+  /** Its process id (also its process group id). */
+  readonly pid: number;
+  /** Its standard output. */
+  readonly stdout: ByteReader;
+  /** Its standard error. */
+  readonly stderr: ByteReader;
+  /** Resolves when the leader exits. */
+  readonly exited: Promise<ExitStatus>;
+  /** Sends `signal` to the whole process group; "no such process" is ignored. */
+  killGroup(signal: "SIGTERM" | "SIGKILL"): void;
+}
+
+/** What {@link Host.scriptLaunch} needs to run a CommonJS file with the host runtime. */
+export interface ScriptLaunchRequest {
+  /** The script (absolute host path). */
+  scriptPath: string;
+  /** Where a bootstrap file may be written if the runtime needs one (absolute host path). */
+  bootstrapPath: string;
+  /** Arguments the script sees as `process.argv.slice(1)`. */
+  args: string[];
+  /** Paths the child may read and write, or `null` to run with the runtime's full rights. */
+  confineTo: string[] | null;
+}
+
+/** The command line for a script, and a bootstrap file to write first if the runtime needs one. */
+export interface ScriptLaunch {
+  /** The argv to spawn. */
+  argv: string[];
+  /** Source to write at the request's `bootstrapPath` before spawning, if any. */
+  bootstrap?: string;
+  /** Variables the runtime needs in the child's environment (e.g. `NO_COLOR`). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The primitive, promise-based operations of one runtime. Paths are absolute
+ * host paths; hosts never check policy.
+ */
+export interface Host {
+  /** Which runtime this host drives. */
+  readonly runtime: "node" | "deno" | "bun" | "memory";
+  /** Path flavour: separators, roots and quoting rules. */
+  readonly platform: "posix" | "win32";
+  /** Canonical absolute path (all links resolved). */
+  realpath(path: string): Promise<string>;
+  /** Metadata, not following a final link. */
+  lstat(path: string): Promise<HostStat>;
+  /** Metadata, following links. */
+  stat(path: string): Promise<HostStat>;
+  /** Opens a file. */
+  open(path: string, options: OpenOptions): Promise<HostFile>;
+  /** Opens a directory, for `sync()` after a rename (durability). */
+  openDirectory(path: string): Promise<HostFile>;
+  /** Sets permission bits. */
+  chmod(path: string, mode: number): Promise<void>;
+  /** Renames, replacing a file at `to`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file or link. */
+  unlink(path: string): Promise<void>;
+  /** Creates one directory (not recursive). */
+  mkdir(path: string, mode?: number): Promise<void>;
+  /** Removes one empty directory. */
+  rmdir(path: string): Promise<void>;
+  /** Lists a directory's entries, kinds not following links. */
+  readdir(path: string): Promise<HostDirEntry[]>;
+  /** A link's target, as stored. */
+  readlink(path: string): Promise<string>;
+  /** Starts a process in its own process group. */
+  spawn(request: SpawnRequest): Promise<HostChild>;
+  /** The running runtime's own executable. */
+  execPath(): string;
+  /** The command line to run a CommonJS file with this runtime; throws `UNSUPPORTED` when `confineTo` cannot be enforced. */
+  scriptLaunch(request: ScriptLaunchRequest): ScriptLaunch;
+  /** The parent process's environment (read only to pick documented variables). */
+  environment(): Record<string, string>;
+  /** The process's file-creation mask. */
+  umask(): number;
+  /** The current working directory, to make a relative workspace root absolute. */
+  cwd(): string;
+}

@@ -1,0 +1,251 @@
+/**
+ * The Node.js host (also used under Bun): `node:fs/promises`,
+ * `node:child_process` and `process.execPath`.
+ *
+ * @module
+ */
+import { spawn as spawnChild } from "node:child_process";
+import { constants, promises as fsp, type Stats } from "node:fs";
+import type { Readable } from "node:stream";
+import {
+  type ByteReader,
+  type EntryKind,
+  type ExitStatus,
+  type Host,
+  type HostChild,
+  type HostDirEntry,
+  HostError,
+  type HostErrorCode,
+  type HostFile,
+  type HostStat,
+  type OpenOptions,
+  type ScriptLaunch,
+  type ScriptLaunchRequest,
+  type SpawnRequest,
+} from "../host.ts";
+
+// Native error codes → host error codes, in one table. Anything else is EIO.
+const ERROR_CODES: Record<string, HostErrorCode> = {
+  ENOENT: "ENOENT",
+  EEXIST: "EEXIST",
+  ELOOP: "ELOOP",
+  EMLINK: "ELOOP", // FreeBSD reports O_NOFOLLOW on a link as EMLINK
+  EFTYPE: "ELOOP", // NetBSD likewise
+  ENOTDIR: "ENOTDIR",
+  EISDIR: "EISDIR",
+  EACCES: "EACCES",
+  EPERM: "EPERM",
+  ENOTEMPTY: "ENOTEMPTY",
+  EXDEV: "EXDEV",
+  EINVAL: "EINVAL",
+  ENAMETOOLONG: "ENAMETOOLONG",
+  EBUSY: "EBUSY",
+  ESRCH: "ESRCH",
+  ENXIO: "ENXIO",
+  EAGAIN: "EAGAIN",
+};
+
+function mapError(error: unknown, syscall: string): HostError {
+  if (error instanceof HostError) return error;
+  const native = (error as { code?: unknown } | null)?.code;
+  const code = typeof native === "string" ? ERROR_CODES[native] ?? "EIO" : "EIO";
+  return new HostError(code, syscall, error);
+}
+
+async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw mapError(error, syscall);
+  }
+}
+
+function kindOf(stats: Stats): EntryKind {
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isSymbolicLink()) return "symlink";
+  if (stats.isFIFO()) return "fifo";
+  if (stats.isSocket()) return "socket";
+  if (stats.isBlockDevice()) return "block-device";
+  if (stats.isCharacterDevice()) return "char-device";
+  return "other";
+}
+
+function toStat(stats: Stats): HostStat {
+  return {
+    kind: kindOf(stats),
+    size: stats.size,
+    mode: stats.mode & 0o7777,
+    dev: stats.dev,
+    ino: stats.ino,
+    mtimeMs: stats.mtimeMs,
+  };
+}
+
+const isWindows = process.platform === "win32";
+const isBun = typeof (process.versions as Record<string, string | undefined>).bun === "string";
+
+function openFlags(options: OpenOptions): number {
+  let flags = options.write ? (options.read ? constants.O_RDWR : constants.O_WRONLY) : constants.O_RDONLY;
+  if (options.createExclusive) flags |= constants.O_CREAT | constants.O_EXCL;
+  if (options.noFollow && constants.O_NOFOLLOW !== undefined) flags |= constants.O_NOFOLLOW;
+  if (options.nonBlocking && constants.O_NONBLOCK !== undefined) flags |= constants.O_NONBLOCK;
+  return flags;
+}
+
+function wrapFile(handle: fsp.FileHandle): HostFile {
+  let closed = false;
+  return {
+    read: (buffer, position) =>
+      call("read", async () => (await handle.read(buffer, 0, buffer.length, position)).bytesRead),
+    write: (data, position) =>
+      call("write", async () => {
+        let done = 0;
+        while (done < data.length) {
+          const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
+          done += bytesWritten;
+        }
+      }),
+    sync: () => call("fsync", () => handle.sync()),
+    stat: () => call("fstat", async () => toStat(await handle.stat())),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await call("close", () => handle.close());
+    },
+  };
+}
+
+// Windows cannot open a directory as a file; durability of a rename there is
+// the filesystem's own, so syncing the folder is a no-op.
+const NO_OP_DIRECTORY: HostFile = {
+  read: () => Promise.reject(new HostError("EISDIR", "read")),
+  write: () => Promise.reject(new HostError("EISDIR", "write")),
+  sync: () => Promise.resolve(),
+  stat: () => Promise.reject(new HostError("UNSUPPORTED", "fstat")),
+  close: () => Promise.resolve(),
+};
+
+function readerOf(stream: Readable): ByteReader {
+  const iterator = stream[Symbol.asyncIterator]();
+  return {
+    read: async () => {
+      const next = await iterator.next();
+      return next.done ? null : (next.value as Uint8Array);
+    },
+    cancel: async () => {
+      stream.destroy();
+    },
+  };
+}
+
+function nodeMajor(): number {
+  return Number(process.versions.node.split(".")[0]);
+}
+
+/**
+ * Creates the host for Node.js (and Bun, which runs the same APIs).
+ *
+ * @returns A {@link Host} backed by `node:fs/promises` and `node:child_process`.
+ *
+ * @example Opening a workspace on the Node host explicitly
+ * ```ts
+ * import { openWorkspace } from "@paddock/tools";
+ * import { createNodeHost } from "@paddock/tools/node";
+ * const workspace = await openWorkspace("./project", { host: createNodeHost() });
+ * ```
+ */
+export function createNodeHost(): Host {
+  return {
+    runtime: isBun ? "bun" : "node",
+    platform: isWindows ? "win32" : "posix",
+    realpath: (path) => call("realpath", () => fsp.realpath(path)),
+    lstat: (path) => call("lstat", async () => toStat(await fsp.lstat(path))),
+    stat: (path) => call("stat", async () => toStat(await fsp.stat(path))),
+    open: (path, options) =>
+      call("open", async () => {
+        // Without O_NOFOLLOW (Windows), refuse a link seen just before opening;
+        // the caller's identity check after opening closes the rest of the gap.
+        if (options.noFollow && constants.O_NOFOLLOW === undefined) {
+          const before = await fsp.lstat(path).catch(() => undefined);
+          if (before?.isSymbolicLink()) throw new HostError("ELOOP", "open");
+        }
+        return wrapFile(await fsp.open(path, openFlags(options), options.mode ?? 0o600));
+      }),
+    openDirectory: (path) =>
+      isWindows ? Promise.resolve(NO_OP_DIRECTORY) : call("open", async () => wrapFile(await fsp.open(path, "r"))),
+    chmod: (path, mode) => call("chmod", () => fsp.chmod(path, mode)),
+    rename: (from, to) => call("rename", () => fsp.rename(from, to)),
+    unlink: (path) => call("unlink", () => fsp.unlink(path)),
+    mkdir: (path, mode) => call("mkdir", () => fsp.mkdir(path, { mode: mode ?? 0o777 })),
+    rmdir: (path) => call("rmdir", () => fsp.rmdir(path)),
+    readdir: (path) =>
+      call("readdir", async () => {
+        const entries = await fsp.readdir(path, { withFileTypes: true });
+        return entries.map((entry): HostDirEntry => ({ name: entry.name, kind: kindOf(entry as unknown as Stats) }));
+      }),
+    readlink: (path) => call("readlink", () => fsp.readlink(path)),
+    spawn: spawnNode,
+    execPath: () => process.execPath,
+    scriptLaunch: nodeScriptLaunch,
+    environment: () => {
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+      return env;
+    },
+    umask: () => process.umask(),
+    cwd: () => process.cwd(),
+  };
+}
+
+function nodeScriptLaunch(request: ScriptLaunchRequest): ScriptLaunch {
+  const flags: string[] = [];
+  if (request.confineTo !== null) {
+    // Bun has no permission model and silently ignores Node's flags: refuse
+    // rather than pretend.
+    if (isBun) throw new HostError("UNSUPPORTED", "permissions");
+    flags.push(nodeMajor() >= 22 ? "--permission" : "--experimental-permission");
+    for (const path of request.confineTo) flags.push(`--allow-fs-read=${path}`, `--allow-fs-write=${path}`);
+    flags.push("--disable-warning=ExperimentalWarning");
+  }
+  // `-e` puts no script entry in argv, so `process.argv.slice(1)` is exactly
+  // the arguments after `--`.
+  const loader = `require(${JSON.stringify(request.scriptPath)})`;
+  return { argv: [process.execPath, ...flags, "-e", loader, "--", ...request.args] };
+}
+
+function spawnNode(request: SpawnRequest): Promise<HostChild> {
+  return new Promise((resolve, reject) => {
+    const [program, ...args] = request.argv;
+    const child = spawnChild(program, args, {
+      cwd: request.cwd,
+      env: request.env,
+      // Own process group (and session), so the whole tree can be killed.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+      shell: false,
+    });
+    const exited = new Promise<ExitStatus>((resolveExit) => {
+      child.once("exit", (code, signal) => resolveExit({ code, signal }));
+    });
+    child.once("error", (error) => reject(mapError(error, "spawn")));
+    child.once("spawn", () => {
+      const pid = child.pid as number;
+      resolve({
+        pid,
+        stdout: readerOf(child.stdout as Readable),
+        stderr: readerOf(child.stderr as Readable),
+        exited,
+        killGroup: (signal) => {
+          try {
+            if (isWindows) child.kill(signal);
+            else process.kill(-pid, signal);
+          } catch {
+            // The group is already gone (ESRCH): nothing left to kill.
+          }
+        },
+      });
+    });
+  });
+}

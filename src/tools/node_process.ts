@@ -1,0 +1,236 @@
+import * as z from "zod";
+import { randomSuffix } from "../core/atomic_write.ts";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { joinHostPath } from "../core/host_path.ts";
+import {
+  NODE_PROCESS_MAX_ARGUMENT_BYTES,
+  NODE_PROCESS_MAX_ARGUMENTS,
+  NODE_PROCESS_MAX_ARGUMENTS_TOTAL_BYTES,
+  NODE_PROCESS_MAX_OUTPUT_BYTES,
+  NODE_PROCESS_MAX_SOURCE_BYTES,
+  NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
+  NODE_PROCESS_TIMEOUT_MS,
+} from "../core/limits.ts";
+import { mapHostError } from "../core/map_host_error.ts";
+import { runProcess } from "../core/run_process.ts";
+import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
+import { windowsCommandLineLength } from "../core/windows_command_line.ts";
+import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
+import { type HostError, isHostError } from "../host.ts";
+import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+
+/** Prefix of the temp script files node_process writes in the workspace root. */
+export const NODE_SCRIPT_PREFIX = ".paddock-node-";
+
+/** Options of {@link createNodeProcessTool}. */
+export interface NodeProcessToolOptions extends BaseToolOptions {
+  /** UTF-8 bytes of source. @default 32768 */
+  maxSourceBytes?: number;
+  /** Number of arguments. @default 32 */
+  maxArguments?: number;
+  /** UTF-8 bytes of one argument. @default 2048 */
+  maxArgumentBytes?: number;
+  /** UTF-8 bytes of all arguments. @default 8192 */
+  maxArgumentsTotalBytes?: number;
+  /** UTF-16 units of the arguments quoted for a Windows command line. @default 30000 */
+  maxWindowsCommandLine?: number;
+  /** Milliseconds before the process group is killed. @default 500 */
+  timeoutMs?: number;
+  /** Bytes kept of stdout and of stderr, each. @default 32768 */
+  maxOutputBytes?: number;
+  /**
+   * `"workspace"`: the runtime's permission model allows reading and writing
+   * the workspace only (Deno: no net, env, run, ffi or sys either; Node: no
+   * child processes or workers). `"inherit"`: the child has the runtime's full
+   * rights. @default "workspace"
+   */
+  permissions?: "workspace" | "inherit";
+}
+
+/** Arguments of `node_process`, validated. */
+export interface NodeProcessInput {
+  source: Uint8Array;
+  args: string[];
+}
+
+/** Result of `node_process`. A non-zero exit is data, not an error. */
+export interface NodeProcessOutput {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+}
+
+const schema = z.object({
+  source: z.string().describe("CommonJS source to run; `require` and `process` are available"),
+  arguments: z.array(z.string()).optional().describe("Arguments; inside the script process.argv.slice(1) equals them"),
+}).strict();
+
+function argumentError(code: WorkspaceError["code"], message: string): WorkspaceError {
+  return new WorkspaceError(code, message);
+}
+
+/**
+ * Creates `node_process` `{source, arguments?}` → `{exitCode, signal, stdout,
+ * stderr, stdoutTruncated, stderrTruncated, timedOut}`: runs CommonJS source
+ * with the host runtime's own executable (`process.execPath` on Node,
+ * `Deno.execPath()` on Deno; never a `node` from PATH, never a shell), in the
+ * workspace root, with the minimal environment, bounded in time and output,
+ * confined by the runtime's permission model by default.
+ *
+ * @param workspace The workspace, or its root folder.
+ * @param options Limits, permissions and name.
+ * @returns The tool.
+ *
+ * @example Running a script
+ * ```ts
+ * import { createNodeProcessTool } from "@paddock/tools";
+ * const node = createNodeProcessTool("./project");
+ * const result = await node.execute({ source: "console.log(process.argv.slice(1))", arguments: ["a"] });
+ * // result.stdout === "[ 'a' ]\n"
+ * ```
+ */
+export function createNodeProcessTool(
+  workspace: WorkspaceSource,
+  options: NodeProcessToolOptions = {},
+): Tool<NodeProcessInput, NodeProcessOutput> {
+  const getWorkspace = workspaceGetter(workspace);
+  const limits = {
+    source: options.maxSourceBytes ?? NODE_PROCESS_MAX_SOURCE_BYTES,
+    count: options.maxArguments ?? NODE_PROCESS_MAX_ARGUMENTS,
+    each: options.maxArgumentBytes ?? NODE_PROCESS_MAX_ARGUMENT_BYTES,
+    total: options.maxArgumentsTotalBytes ?? NODE_PROCESS_MAX_ARGUMENTS_TOTAL_BYTES,
+    windows: options.maxWindowsCommandLine ?? NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
+    timeoutMs: options.timeoutMs ?? NODE_PROCESS_TIMEOUT_MS,
+    output: options.maxOutputBytes ?? NODE_PROCESS_MAX_OUTPUT_BYTES,
+  };
+  const permissions = options.permissions ?? "workspace";
+  return defineTool({
+    name: options.name ?? "node_process",
+    description: options.description ??
+      `Run a CommonJS script with the host JavaScript runtime inside the workspace (cwd = workspace root). ` +
+        `Limits: ${limits.timeoutMs} ms, ${limits.output} bytes of stdout and of stderr. ` +
+        (permissions === "workspace" ? "The script can read and write only the workspace." : ""),
+    readOnly: false,
+    schema,
+    prepare: (args) => {
+      const argv = args.arguments ?? [];
+      if (utf8ByteLength(args.source) > limits.source) {
+        throw argumentError("SOURCE_TOO_LARGE", `Source is larger than ${limits.source} bytes of UTF-8`);
+      }
+      if (argv.length > limits.count) {
+        throw argumentError("TOO_MANY_ARGUMENTS", `More than ${limits.count} arguments`);
+      }
+      let total = 0;
+      for (const argument of argv) {
+        const bytes = utf8ByteLength(argument);
+        if (bytes > limits.each) throw argumentError("ARGUMENT_TOO_LARGE", `An argument is larger than ${limits.each} bytes`);
+        if (argument.includes("\0")) throw argumentError("INVALID_ARGUMENTS", "An argument holds a NUL character");
+        total += bytes;
+      }
+      if (total > limits.total) {
+        throw argumentError("ARGUMENTS_TOO_LARGE", `Arguments are larger than ${limits.total} bytes in all`);
+      }
+      if (windowsCommandLineLength(argv) > limits.windows) {
+        throw argumentError(
+          "COMMAND_LINE_TOO_LONG",
+          `Arguments take more than ${limits.windows} characters on a Windows command line`,
+        );
+      }
+      return { source: encodeUtf8(args.source), args: argv };
+    },
+    run: async (input, { signal }) => {
+      const ws = await getWorkspace();
+      throwIfAborted(signal);
+      await ws.checkRoot();
+      const host = ws.host;
+      const base = NODE_SCRIPT_PREFIX + randomSuffix();
+      const scriptPath = joinHostPath(host.platform, ws.root, [`${base}.cjs`]);
+      const bootstrapPath = joinHostPath(host.platform, ws.root, [`${base}.boot.cjs`]);
+      let launch;
+      try {
+        launch = host.scriptLaunch({
+          scriptPath,
+          bootstrapPath,
+          args: input.args,
+          confineTo: permissions === "workspace" ? [ws.root] : null,
+        });
+      } catch (error) {
+        if (isHostError(error, "UNSUPPORTED")) {
+          throw new WorkspaceError(
+            "NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
+            `Cannot run the script: the ${host.runtime} runtime cannot confine it to the workspace`,
+            { hint: "this runtime has no permission model; use permissions: \"inherit\" to run unconfined" },
+          );
+        }
+        throw error;
+      }
+      const created: Array<[string, Identity]> = [];
+      try {
+        created.push([scriptPath, await createScript(ws, scriptPath, input.source)]);
+        if (launch.bootstrap !== undefined) {
+          created.push([bootstrapPath, await createScript(ws, bootstrapPath, encodeUtf8(launch.bootstrap))]);
+        }
+        const result = await runProcess(host, {
+          argv: launch.argv,
+          cwd: ws.root,
+          env: { ...ws.childEnvironment(), ...launch.env },
+          timeoutMs: limits.timeoutMs,
+          maxOutputBytes: limits.output,
+          signal,
+        }).catch((error: unknown) => {
+          if (isHostError(error)) {
+            throw new WorkspaceError("SPAWN_FAILED", `Cannot run the script: ${(error as HostError).code}`, { cause: error });
+          }
+          throw error;
+        });
+        if (result.timedOut) {
+          throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
+            hint: "make the script finish sooner (no servers, watchers or endless loops)",
+          });
+        }
+        return {
+          exitCode: result.exitCode,
+          signal: result.signal,
+          stdout: result.stdout.text,
+          stderr: result.stderr.text,
+          stdoutTruncated: result.stdout.truncated,
+          stderrTruncated: result.stderr.truncated,
+          timedOut: false,
+        };
+      } finally {
+        // Remove our own temp files only: each must still be the object we created.
+        for (const [path, identity] of created) {
+          const now = await host.lstat(path).catch(() => null);
+          if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
+        }
+      }
+    },
+  });
+}
+
+// Creates a temp script exclusively (never through a link) and returns its
+// identity; on a failed write the half-made file is removed.
+async function createScript(ws: Workspace, path: string, data: Uint8Array): Promise<Identity> {
+  const host = ws.host;
+  let identity: Identity | undefined;
+  try {
+    const file = await host.open(path, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
+    try {
+      identity = await file.stat();
+      await file.write(data, 0);
+      return identity;
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    if (identity !== undefined) {
+      const now = await host.lstat(path).catch(() => null);
+      if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
+    }
+    throw mapHostError(error, "create the script in", ".");
+  }
+}

@@ -1,0 +1,123 @@
+import * as z from "zod";
+import { WorkspaceError } from "../core/errors.ts";
+import { openWorkspace, Workspace } from "../core/workspace.ts";
+
+/** A JSON Schema object, as advertised to models. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Per-call options of {@link Tool.execute}. */
+export interface ToolExecuteOptions {
+  /** Cancels the call: it rejects with an AbortError after cleaning up. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A tool an agent can call: a name, a description for the model, the JSON
+ * Schema of its arguments, and `execute`.
+ *
+ * `execute` validates the whole input before any side effect, then runs. It
+ * resolves to the tool's output and throws a {@link WorkspaceError} (or an
+ * AbortError) on failure; `executeToolCall` turns those into results.
+ */
+export interface Tool<Input = unknown, Output = unknown> {
+  /** The name the model calls it by. */
+  readonly name: string;
+  /** What it does, for the model. */
+  readonly description: string;
+  /** JSON Schema of the arguments (`additionalProperties: false`). */
+  readonly inputSchema: JsonSchema;
+  /** Whether the tool never changes anything (files, processes). */
+  readonly readOnly: boolean;
+  /**
+   * Whether a call must be approved by a person before it runs (checked by
+   * the call layer after validation, before any side effect).
+   * @default false
+   */
+  readonly needsApproval?: boolean | ((input: Input) => boolean | Promise<boolean>);
+  /** Checks raw arguments without side effects. @throws {WorkspaceError} an argument error code */
+  validate(args: unknown): Input;
+  /** Runs with validated input. */
+  run(input: Input, options?: ToolExecuteOptions): Promise<Output>;
+  /** `validate`, then `run`. */
+  execute(args: unknown, options?: ToolExecuteOptions): Promise<Output>;
+}
+
+/** A tool of any input and output. */
+// deno-lint-ignore no-explicit-any
+export type AnyTool = Tool<any, any>;
+
+/** A workspace, or the root folder to open one on (with the default host) at first use. */
+export type WorkspaceSource = Workspace | string;
+
+/** Options every tool factory takes. */
+export interface BaseToolOptions {
+  /** The name the tool is registered under. @default the tool's own name, e.g. "read_file" */
+  name?: string;
+  /** The description the model sees. @default the tool's own description */
+  description?: string;
+}
+
+/** Returns a memoised getter that opens `source` once, on first use. */
+export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspace> {
+  if (source instanceof Workspace) return () => Promise.resolve(source);
+  let opened: Promise<Workspace> | undefined;
+  return () =>
+    opened ??= openWorkspace(source).catch((error) => {
+      opened = undefined; // a root that appears later can still be opened
+      throw error;
+    });
+}
+
+interface ToolDefinition<Schema extends z.ZodType, Input, Output> {
+  name: string;
+  description: string;
+  readOnly: boolean;
+  schema: Schema;
+  /** Checks beyond the schema (path grammar, sizes); returns the prepared input. */
+  prepare: (args: z.infer<Schema>) => Input;
+  run: (input: Input, options: ToolExecuteOptions) => Promise<Output>;
+}
+
+/**
+ * Builds a {@link Tool} from a zod schema: the advertised JSON Schema and the
+ * validation come from the same definition.
+ */
+export function defineTool<Schema extends z.ZodType, Input, Output>(
+  definition: ToolDefinition<Schema, Input, Output>,
+): Tool<Input, Output> {
+  const inputSchema = z.toJSONSchema(definition.schema, { target: "draft-7", io: "input" }) as JsonSchema;
+  delete inputSchema.$schema;
+  const validate = (args: unknown): Input => definition.prepare(parseArguments(definition.schema, args));
+  const run = (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options);
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    readOnly: definition.readOnly,
+    validate,
+    run,
+    execute: async (args, options) => await run(validate(args), options),
+  };
+}
+
+/**
+ * Parses `args` against `schema`, turning the first problem into a
+ * `INVALID_ARGUMENTS` error whose hint names the property.
+ */
+export function parseArguments<Schema extends z.ZodType>(schema: Schema, args: unknown): z.infer<Schema> {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new WorkspaceError("INVALID_ARGUMENTS", "Invalid arguments: expected a JSON object", {
+      hint: "pass the arguments as a JSON object with the properties the schema lists",
+    });
+  }
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
+  let hint: string;
+  if (issue.code === "unrecognized_keys") hint = `unknown property ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
+  else if (issue.code === "invalid_type" && issue.input === undefined) hint = `missing property '${where}'`;
+  else if (issue.code === "invalid_type") hint = `property '${where}': expected ${issue.expected}`;
+  else hint = `property '${where}': ${issue.message}`;
+  throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+}

@@ -1,0 +1,90 @@
+import * as z from "zod";
+import { atomicWrite } from "../core/atomic_write.ts";
+import { WorkspaceError } from "../core/errors.ts";
+import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
+import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
+import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+
+/** Options of {@link createWriteTool}. */
+export interface WriteToolOptions extends BaseToolOptions {
+  /** UTF-8 bytes of content accepted at most. @default 65536 ({@link WRITE_FILE_MAX_BYTES}) */
+  maxBytes?: number;
+}
+
+/** Arguments of `write_file`, validated. */
+export interface WriteFileInput {
+  path: string;
+  segments: string[];
+  data: Uint8Array;
+}
+
+/** Result of `write_file`. */
+export interface WriteFileOutput {
+  /** The workspace-relative path (normalized). */
+  path: string;
+  /** Bytes written. */
+  bytes: number;
+}
+
+const schema = z.object({
+  path: z.string().describe("Workspace-relative path of the file to create or replace, e.g. 'src/index.ts'"),
+  content: z.string().describe("The complete new content, as UTF-8 text"),
+}).strict();
+
+/**
+ * Checks that `content` fits in `maxBytes` of UTF-8 without encoding more than needed.
+ * @throws {WorkspaceError} `CONTENT_TOO_LARGE`.
+ */
+export function encodeBoundedContent(content: string, maxBytes: number): Uint8Array {
+  // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
+  if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
+    throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
+      hint: `write at most ${maxBytes} bytes per call`,
+    });
+  }
+  return encodeUtf8(content);
+}
+
+/**
+ * Creates `write_file` `{path, content}` → `{path, bytes}`: creates or
+ * replaces a file atomically. Missing folders are created one confined step
+ * at a time; writing through a link to a file inside the workspace updates
+ * that file and keeps the link; an existing file keeps its permission bits.
+ *
+ * @param workspace The workspace, or its root folder.
+ * @param options Limit and name.
+ * @returns The tool.
+ *
+ * @example Writing a file
+ * ```ts
+ * import { createWriteTool } from "@paddock/tools";
+ * const write = createWriteTool("./project");
+ * await write.execute({ path: "notes/todo.md", content: "- ship it\n" });
+ * ```
+ */
+export function createWriteTool(
+  workspace: WorkspaceSource,
+  options: WriteToolOptions = {},
+): Tool<WriteFileInput, WriteFileOutput> {
+  const getWorkspace = workspaceGetter(workspace);
+  const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
+  return defineTool({
+    name: options.name ?? "write_file",
+    description: options.description ??
+      `Create or replace a UTF-8 text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes.`,
+    readOnly: false,
+    schema,
+    prepare: (args) => ({
+      path: args.path,
+      segments: normalizeWorkspacePath(args.path),
+      data: encodeBoundedContent(args.content, maxBytes),
+    }),
+    run: async (input, { signal }) => {
+      const ws = await getWorkspace();
+      const display = input.segments.join("/") || ".";
+      await atomicWrite(ws, input.segments, input.data, { signal, display });
+      return { path: display, bytes: input.data.length };
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import type { ErrorCode } from "../../src/core/errors.ts";
+
+/** One hostile path and the argument error every path-taking tool must report for it. */
+export interface HostilePathCase {
+  /** What the row attacks. */
+  name: string;
+  path: string;
+  code: ErrorCode;
+}
+
+const long = "a".repeat(256);
+
+/**
+ * Hostile workspace paths, refused by the path grammar before any side
+ * effect. Every tool that takes a path replays this table on every host; a new
+ * attack is one new row.
+ */
+export const HOSTILE_PATHS: readonly HostilePathCase[] = [
+  { name: "empty", path: "", code: "INVALID_RELATIVE_PATH" },
+  { name: "NUL byte", path: "a\0b", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX parent", path: "../outside/secret.txt", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX parent in the middle", path: "a/../../x", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX parent after a folder that exists", path: "d/../f", code: "INVALID_RELATIVE_PATH" },
+  { name: "lone parent", path: "..", code: "INVALID_RELATIVE_PATH" },
+  { name: "Windows parent", path: "..\\outside\\secret.txt", code: "INVALID_RELATIVE_PATH" },
+  { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX absolute", path: "/etc/passwd", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX absolute root", path: "/", code: "INVALID_RELATIVE_PATH" },
+  { name: "Windows root-relative", path: "\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
+  { name: "drive absolute", path: "C:\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
+  { name: "drive absolute forward", path: "c:/x", code: "INVALID_RELATIVE_PATH" },
+  { name: "drive-relative", path: "C:x", code: "INVALID_RELATIVE_PATH" },
+  { name: "UNC backslash", path: "\\\\server\\share\\x", code: "INVALID_RELATIVE_PATH" },
+  { name: "UNC forward", path: "//server/share/x", code: "INVALID_RELATIVE_PATH" },
+  { name: "device namespace", path: "\\\\.\\PhysicalDrive0", code: "INVALID_RELATIVE_PATH" },
+  { name: "long path namespace", path: "\\\\?\\C:\\x", code: "INVALID_RELATIVE_PATH" },
+  { name: "NT object namespace", path: "\\??\\C:\\x", code: "INVALID_RELATIVE_PATH" },
+  { name: "alternate data stream", path: "f:secret", code: "INVALID_RELATIVE_PATH" },
+  { name: "ADS default stream", path: "d/f::$DATA", code: "INVALID_RELATIVE_PATH" },
+  { name: "device name", path: "CON", code: "INVALID_RELATIVE_PATH" },
+  { name: "device name lower case", path: "nul", code: "INVALID_RELATIVE_PATH" },
+  { name: "device name mixed case with extension", path: "d/Aux.txt", code: "INVALID_RELATIVE_PATH" },
+  { name: "device name with two extensions", path: "prn.tar.gz", code: "INVALID_RELATIVE_PATH" },
+  { name: "COM port", path: "com1", code: "INVALID_RELATIVE_PATH" },
+  { name: "LPT port with extension", path: "LPT9.log", code: "INVALID_RELATIVE_PATH" },
+  { name: "COM superscript", path: "COM¹", code: "INVALID_RELATIVE_PATH" },
+  { name: "console input", path: "CONIN$", code: "INVALID_RELATIVE_PATH" },
+  { name: "device name before trailing space", path: "nul .txt", code: "INVALID_RELATIVE_PATH" },
+  { name: "trailing dot", path: "f.", code: "INVALID_RELATIVE_PATH" },
+  { name: "trailing dots", path: "d/...", code: "INVALID_RELATIVE_PATH" },
+  { name: "trailing space", path: "f ", code: "INVALID_RELATIVE_PATH" },
+  { name: "folder with trailing space", path: "d /f", code: "INVALID_RELATIVE_PATH" },
+  { name: "over-long segment", path: long, code: "PATH_TOO_LONG" },
+  { name: "over-long path", path: Array(900).fill("abcd").join("/"), code: "PATH_TOO_LONG" },
+];
+
+/** Paths the grammar accepts, with the segments it gives. */
+export const NORMALIZED_PATHS: readonly { path: string; segments: string[] }[] = [
+  { path: ".", segments: [] },
+  { path: "./", segments: [] },
+  { path: "a", segments: ["a"] },
+  { path: "a/b/c.txt", segments: ["a", "b", "c.txt"] },
+  { path: "a\\b\\c.txt", segments: ["a", "b", "c.txt"] },
+  { path: "./a//b/./c", segments: ["a", "b", "c"] },
+  { path: "a/", segments: ["a"] },
+  { path: ".hidden", segments: [".hidden"] },
+  { path: "..a", segments: ["..a"] },
+  { path: "a..b", segments: ["a..b"] },
+  { path: "console.log", segments: ["console.log"] },
+  { path: "con_file", segments: ["con_file"] },
+  { path: "COM0", segments: ["COM0"] },
+  { path: "naïve/日本語.txt", segments: ["naïve", "日本語.txt"] },
+  { path: "a".repeat(255), segments: ["a".repeat(255)] },
+  { path: Array(819).fill("abcd").join("/"), segments: Array(819).fill("abcd") },
+];
