@@ -22,6 +22,7 @@ export type ErrorCode =
   | "TOOL_ARGUMENTS_INVALID"
   | "TOOL_NOT_FOUND"
   | "TOOL_CALL_DENIED"
+  | "APPROVAL_UNAVAILABLE"
   // Workspace and filesystem.
   | "WORKSPACE_ROOT_CHANGED"
   | "WORKSPACE_ROOT_INVALID"

@@ -42,6 +42,12 @@ export const NODE_PROCESS_TIMEOUT_MS = 500;
 /** node_process: bytes kept of stdout and of stderr, each; cut on a UTF-8 character boundary. */
 export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 
+/** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
+export const MCP_MAX_MESSAGE_BYTES = 8_388_608;
+
+/** MCP server: tool calls running at once; the rest wait in order. Bounds memory and open files under a burst (each running read may hold 64 KiB). */
+export const MCP_MAX_CONCURRENT_CALLS = 16;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -56,4 +62,6 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
+  MCP_MAX_MESSAGE_BYTES,
+  MCP_MAX_CONCURRENT_CALLS,
 });

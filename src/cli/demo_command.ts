@@ -1,0 +1,114 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { openWorkspace } from "../core/workspace.ts";
+import { demoScript, type DemoStep } from "../demo/demo_script.ts";
+import { SAMPLE_PROJECT_FILES } from "../demo/sample_project.ts";
+import { createAutoHost } from "../hosts/auto.ts";
+import { executeToolCall } from "../registry/execute_tool_call.ts";
+import { ToolRegistry } from "../registry/tool_registry.ts";
+import { createCodingTools } from "../tools/coding_tools.ts";
+import type { CliIo } from "./cli_io.ts";
+import { colorEnabled, type Colors, createColors } from "./colors.ts";
+import { parseArgs } from "./parse_args.ts";
+import { formatArguments, summarizeResult } from "./summarize_result.ts";
+import { UsageError } from "./usage_error.ts";
+
+/** Name of the sample project's folder inside the demo's temp folder. */
+const PROJECT_DIR = "tiny-stats";
+/** The link the demo plants inside the project, pointing at the secret outside it. */
+const LINK_OUT = "docs/secret.txt";
+
+/** The demo's temp folder: the project and, beside it, a secret it must not reach. */
+interface DemoFolder {
+  parent: string;
+  root: string;
+  linkOut?: string;
+}
+
+function createDemoFolder(): DemoFolder {
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-")));
+  const root = path.join(parent, PROJECT_DIR);
+  for (const [relative, content] of Object.entries(SAMPLE_PROJECT_FILES)) {
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), content);
+  }
+  fs.mkdirSync(path.join(parent, "outside"));
+  fs.writeFileSync(path.join(parent, "outside", "secret.txt"), "the demo's secret, outside the workspace\n");
+  try {
+    fs.mkdirSync(path.join(root, "docs"));
+    fs.symlinkSync(path.join("..", "..", "outside", "secret.txt"), path.join(root, LINK_OUT));
+    return { parent, root, linkOut: LINK_OUT };
+  } catch {
+    return { parent, root }; // no symbolic links here (e.g. Windows without the privilege): skip that escape
+  }
+}
+
+/** Whether a result matches what the step expected. */
+function stepPassed(step: DemoStep, isError: boolean, result: Record<string, unknown>): boolean {
+  if (isError) return step.expect === "refused";
+  return step.check !== undefined ? step.check(result) : step.expect === "ok";
+}
+
+/**
+ * `paddock demo`: a scripted agent session on a temp copy of the sample
+ * project, printed as a transcript. The temp folder is removed afterwards,
+ * whatever happens.
+ *
+ * @param args The arguments after `demo` (none).
+ * @param io Where the transcript goes.
+ * @returns 0 when every step went as scripted, 1 otherwise.
+ */
+export async function demoCommand(args: string[], io: CliIo): Promise<number> {
+  const { positionals } = parseArgs(args, {});
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const c = createColors(colorEnabled(io.stdoutIsTTY, io.env));
+  const folder = createDemoFolder();
+  let outcome: { calls: number; ok: number; refused: number; failed: string[] };
+  try {
+    const workspace = await openWorkspace(folder.root, { host: createAutoHost() });
+    const registry = new ToolRegistry(createCodingTools(workspace));
+    io.stdout(
+      `${c.bold("paddock demo")}: a scripted agent fixes a bug in ${c.bold(PROJECT_DIR)}, a sample project\n` +
+        c.dim(`workspace: a temp copy of ${PROJECT_DIR}; tools: ${registry.list().map((t) => t.name).join(", ")}\n\n`),
+    );
+    outcome = await runSteps(demoScript({ has: (name) => registry.has(name), linkOut: folder.linkOut }), registry, io, c);
+  } finally {
+    fs.rmSync(folder.parent, { recursive: true, force: true });
+  }
+  const removed = !fs.existsSync(folder.parent);
+  const good = outcome.failed.length === 0 && removed;
+  io.stdout(
+    `\n${c.bold("Summary")}: ${outcome.calls} tool calls, ${outcome.ok} results, ` +
+      `${outcome.refused} escapes refused; the bug is ${outcome.failed.length === 0 ? "fixed" : "not fixed"} ` +
+      `and the temp folder ${removed ? "removed" : "NOT removed"}.\n`,
+  );
+  if (!good) io.stdout(c.red(`Unexpected: ${outcome.failed.join("; ")}\n`));
+  else io.stdout(c.green("Everything happened as scripted: tests fixed, nothing outside the workspace touched.\n"));
+  return good ? 0 : 1;
+}
+
+async function runSteps(
+  steps: DemoStep[],
+  registry: ToolRegistry,
+  io: CliIo,
+  c: Colors,
+): Promise<{ calls: number; ok: number; refused: number; failed: string[] }> {
+  const tally = { calls: 0, ok: 0, refused: 0, failed: [] as string[] };
+  for (const [index, step] of steps.entries()) {
+    const number = String(index + 1).padStart(2, " ");
+    io.stdout(`${c.bold(number)} ${step.say}\n   ${c.cyan(step.name)} ${c.dim(formatArguments(step.arguments))}\n`);
+    const result = await executeToolCall(registry, { id: `demo-${index + 1}`, name: step.name, arguments: step.arguments });
+    const parsed = JSON.parse(result.content) as Record<string, unknown>;
+    const passed = stepPassed(step, result.isError, parsed);
+    tally.calls++;
+    if (step.expect === "refused") tally.refused += passed ? 1 : 0;
+    else tally.ok += passed ? 1 : 0;
+    if (!passed) tally.failed.push(`step ${index + 1} (${step.say})`);
+    const [headline, ...rest] = summarizeResult(step.name, parsed);
+    const mark = !passed ? c.red("✗ unexpected:") : step.expect === "refused" ? c.yellow("⊘ refused:") : c.green("✓");
+    io.stdout(`   ${mark} ${headline}\n`);
+    for (const line of rest) io.stdout(`     ${c.dim(line)}\n`);
+  }
+  return tally;
+}

@@ -1,0 +1,65 @@
+import { VERSION } from "../version.ts";
+
+/** Help for each subcommand, and for `paddock` itself (key `""`). */
+export const HELP: Readonly<Record<string, string>> = Object.freeze({
+  "": `paddock ${VERSION}: coding tools for AI agents, confined to one workspace folder
+
+Usage:
+  paddock mcp [--root DIR] [--read-only] [--node-process on|off] [--shell off|ask|allow:PATTERN]...
+  paddock call TOOL JSON [--root DIR] [--read-only]
+  paddock demo
+
+Commands:
+  mcp     Serve the tools to an MCP client over stdio
+  call    Run one tool call and print its JSON result
+  demo    Watch a scripted agent fix a bug in a sample project, in a temp folder
+
+Options everywhere:
+  -h, --help       Show help
+  -V, --version    Show the version
+
+Run 'paddock COMMAND --help' for a command's options.
+`,
+  mcp: `Usage: paddock mcp [options]
+
+Serves the Paddock tools over the Model Context Protocol on stdin/stdout.
+Only protocol messages are written to stdout; diagnostics go to stderr.
+
+Options:
+  --root DIR              Workspace folder; nothing outside it is reachable (default: the current folder).
+                          Roots sent by the client never widen it.
+  --read-only             Offer only the tools that change nothing
+  --node-process on|off   Offer node_process (default: on)
+  --shell off|ask|allow:PATTERN
+                          Offer the shell tool: off (default); ask, approving each command through
+                          MCP elicitation (refused with APPROVAL_UNAVAILABLE when the client cannot ask);
+                          allow:PATTERN runs matching commands only (repeat for more patterns)
+  -h, --help              Show this help
+  -V, --version           Show the version
+`,
+  call: `Usage: paddock call TOOL JSON [options]
+
+Runs one tool call and prints the result JSON on stdout.
+Exit code: 0 for a result, 1 for an error result, 2 for a usage error.
+
+Example:
+  paddock call read_file '{"path":"README.md"}'
+
+Options:
+  --root DIR       Workspace folder (default: the current folder)
+  --read-only      Offer only the tools that change nothing
+  -h, --help       Show this help
+  -V, --version    Show the version
+`,
+  demo: `Usage: paddock demo
+
+Copies a small sample project into a temp folder and runs a scripted agent
+session on it: it looks around, runs the tests, finds a bug, fixes it, runs the
+tests again, and tries to escape the workspace (refused). The temp folder is
+removed afterwards. Colour is used on a terminal unless NO_COLOR is set.
+
+Options:
+  -h, --help       Show this help
+  -V, --version    Show the version
+`,
+});

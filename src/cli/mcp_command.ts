@@ -1,0 +1,74 @@
+import process from "node:process";
+import { serveStdio } from "../mcp/serve_stdio.ts";
+import type { ShellPolicy } from "../mcp/shell_policy.ts";
+import { createMcpRegistry } from "../mcp/server.ts";
+import type { CliIo } from "./cli_io.ts";
+import { openRoot } from "./open_root.ts";
+import { parseArgs } from "./parse_args.ts";
+import { UsageError } from "./usage_error.ts";
+
+const FLAGS = {
+  root: { value: true },
+  "read-only": { value: false },
+  "node-process": { value: true },
+  shell: { value: true, repeat: true },
+} as const;
+
+/**
+ * Parses the `--shell` values: `off`, `ask`, or one or more `allow:PATTERN`.
+ *
+ * @param values Every `--shell` value, in order.
+ * @returns The policy.
+ * @throws {UsageError} For a bad value or a mix of modes.
+ */
+export function parseShellPolicy(values: readonly string[]): ShellPolicy {
+  if (values.length === 0) return { mode: "off" };
+  const patterns: string[] = [];
+  let single: "off" | "ask" | undefined;
+  for (const value of values) {
+    if (value === "off" || value === "ask") single = value;
+    else if (value.startsWith("allow:") && value.length > "allow:".length) patterns.push(value.slice("allow:".length));
+    else throw new UsageError(`bad value '${value}' for --shell: expected off, ask or allow:PATTERN`);
+  }
+  if (single !== undefined && (values.length > 1)) {
+    throw new UsageError(`--shell ${single} cannot be combined with other --shell values`);
+  }
+  return single !== undefined ? { mode: single } : { mode: "allow", patterns };
+}
+
+/**
+ * Parses `on` / `off`.
+ * @throws {UsageError} For any other value.
+ */
+export function parseOnOff(flag: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new UsageError(`bad value '${value}' for --${flag}: expected on or off`);
+}
+
+/**
+ * `paddock mcp`: serves the tools over stdio until stdin closes.
+ *
+ * @param args The arguments after `mcp`.
+ * @param io Output (stdout is left to the protocol).
+ * @returns 0 when the session ends.
+ */
+export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals } = parseArgs(args, FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const readOnly = flags.has("read-only");
+  const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
+  const shell = parseShellPolicy(flags.get("shell") ?? []);
+  const workspace = await openRoot(flags.get("root")?.[0] ?? ".");
+  const options = { root: workspace, readOnly, nodeProcess, shell };
+  try {
+    createMcpRegistry(workspace, options); // refuse a shell this build lacks before serving
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));
+  // The session is over: nothing else may keep the process alive.
+  process.exitCode = 0;
+  return 0;
+}

@@ -1,0 +1,54 @@
+/** Longest string argument shown in full in the transcript. */
+const MAX_SHOWN_STRING = 60;
+/** Lines of script output shown per call. */
+const MAX_SHOWN_LINES = 8;
+
+/** Compact JSON of call arguments, long strings shortened. */
+export function formatArguments(args: Record<string, unknown>): string {
+  return JSON.stringify(args, (_key, value: unknown) => {
+    if (typeof value === "string" && value.length > MAX_SHOWN_STRING) {
+      return `${value.slice(0, MAX_SHOWN_STRING - 1)}… (${value.length} chars)`;
+    }
+    return value;
+  });
+}
+
+/**
+ * A short, readable account of one result: the error code for an error,
+ * otherwise what the tool did (bytes read, exit code and output, entries).
+ *
+ * @param toolName The tool called.
+ * @param result The parsed result JSON.
+ * @returns Lines to print (the first is the headline).
+ */
+export function summarizeResult(toolName: string, result: Record<string, unknown>): string[] {
+  const error = result.error as { code?: string; message?: string } | undefined;
+  if (error !== undefined) {
+    const detail = error.code === "TOOL_ARGUMENTS_INVALID" ? String(error.message) : String(error.message);
+    return [`${error.code}: ${detail}`];
+  }
+  if (toolName === "node_process" || typeof result.exitCode !== "undefined") {
+    const lines = [`exit code ${String(result.exitCode)}${result.timedOut === true ? " (timed out)" : ""}`];
+    const output = `${String(result.stdout ?? "")}${String(result.stderr ?? "")}`.trimEnd();
+    const outputLines = output === "" ? [] : output.split("\n");
+    lines.push(...outputLines.slice(0, MAX_SHOWN_LINES).map((line) => `│ ${line}`));
+    if (outputLines.length > MAX_SHOWN_LINES) lines.push(`│ … ${outputLines.length - MAX_SHOWN_LINES} more lines`);
+    return lines;
+  }
+  if (typeof result.content === "string") {
+    const lineCount = result.content.split("\n").length - (result.content.endsWith("\n") ? 1 : 0);
+    return [`${String(result.bytes ?? result.content.length)} bytes, ${lineCount} lines`];
+  }
+  if (Array.isArray(result.entries)) {
+    const names = result.entries.map((entry: unknown) => {
+      if (typeof entry === "string") return entry;
+      const { name, path, kind, type } = entry as Record<string, unknown>;
+      const label = String(name ?? path ?? "?");
+      return kind === "directory" || type === "directory" ? `${label}/` : label;
+    });
+    return [`${names.length} entries: ${names.join(", ")}`];
+  }
+  if (toolName === "write_file" && typeof result.bytes === "number") return [`wrote ${result.bytes} bytes`];
+  const text = JSON.stringify(result);
+  return [text.length > 100 ? `${text.slice(0, 99)}…` : text];
+}

@@ -1,0 +1,27 @@
+/**
+ * The Paddock MCP server: the Paddock tools over the Model Context Protocol,
+ * built on the official SDK. The `paddock mcp` command runs it over stdio.
+ *
+ * @example Serving a folder over stdio
+ * ```ts
+ * import { serveStdio } from "@paddock/tools/mcp";
+ * await serveStdio({ root: "./project", readOnly: true });
+ * ```
+ *
+ * @module
+ */
+import { registerDefaultHost } from "../core/default_host.ts";
+import { createAutoHost } from "../hosts/auto.ts";
+
+registerDefaultHost(createAutoHost);
+
+export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply, toCallToolResult } from "./server.ts";
+export type { PaddockMcpServer, PaddockMcpServerOptions } from "./server.ts";
+export { SHELL_OFF } from "./shell_policy.ts";
+export type { ShellPolicy } from "./shell_policy.ts";
+export { BoundedStdioTransport } from "./stdio_transport.ts";
+export type { BoundedStdioTransportOptions, ByteSink, ByteSource } from "./stdio_transport.ts";
+export { serveStdio } from "./serve_stdio.ts";
+export { createCallLimiter } from "./call_limiter.ts";
+export type { CallLimiter } from "./call_limiter.ts";
+export { VERSION } from "../version.ts";

@@ -1,0 +1,33 @@
+import process from "node:process";
+import { createPaddockMcpServer, oversizedMessageReply, type PaddockMcpServerOptions } from "./server.ts";
+import { BoundedStdioTransport } from "./stdio_transport.ts";
+
+/**
+ * Runs the Paddock MCP server over this process's stdin and stdout until
+ * stdin closes. Only protocol messages go to stdout; diagnostics go to
+ * `log` (stderr by default).
+ *
+ * @param options The root and what to offer.
+ * @param log Where diagnostics go. @default a line on stderr
+ * @returns Resolves when the session has ended.
+ *
+ * @example Serving the current folder
+ * ```ts
+ * import { serveStdio } from "@paddock/tools/mcp";
+ * await serveStdio({ root: "." });
+ * ```
+ */
+export async function serveStdio(
+  options: PaddockMcpServerOptions,
+  log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
+): Promise<void> {
+  const { server, registry } = await createPaddockMcpServer(options);
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  server.onerror = (error) => log(error.message);
+  await server.connect(transport);
+  log(`serving ${registry.list().length} tools (${registry.list().map((tool) => tool.name).join(", ")})`);
+  await closed;
+}

@@ -1,0 +1,207 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { MCP_MAX_CONCURRENT_CALLS } from "../core/limits.ts";
+import { openWorkspace, Workspace } from "../core/workspace.ts";
+import { errorResult, executeToolCall, type ToolCallResult } from "../registry/execute_tool_call.ts";
+import { ToolRegistry } from "../registry/tool_registry.ts";
+import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { VERSION } from "../version.ts";
+import type { OversizedLine } from "./bounded_line_reader.ts";
+import { createCallLimiter } from "./call_limiter.ts";
+import { SHELL_OFF, type ShellPolicy } from "./shell_policy.ts";
+import { createShellToolsForPolicy } from "./shell_tools.ts";
+
+/** Options of {@link createPaddockMcpServer}. */
+export interface PaddockMcpServerOptions {
+  /** The workspace, or its root folder. Client roots never widen it. */
+  root: Workspace | string;
+  /** Offer only the read-only tools. @default false */
+  readOnly?: boolean;
+  /** Offer `node_process` (not in read-only mode). @default true */
+  nodeProcess?: boolean;
+  /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
+  shell?: ShellPolicy;
+  /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
+  maxConcurrentCalls?: number;
+}
+
+/** A ready MCP server and the registry behind it. */
+export interface PaddockMcpServer {
+  /** The SDK server; connect it to a transport. */
+  server: Server;
+  /** The tools it offers. */
+  registry: ToolRegistry;
+  /** The confined workspace. */
+  workspace: Workspace;
+}
+
+/**
+ * Builds the tool registry the MCP server offers: the coding tools (or the
+ * read-only ones), without `node_process` when turned off, plus `shell` per
+ * its policy. New tools added to {@link createCodingTools} appear here
+ * without change.
+ *
+ * @param workspace The confined workspace.
+ * @param options What to offer.
+ * @returns The registry.
+ */
+export function createMcpRegistry(
+  workspace: Workspace,
+  options: Omit<PaddockMcpServerOptions, "root"> = {},
+): ToolRegistry {
+  const toolOptions = options.nodeProcess === false ? { nodeProcess: false as const } : {};
+  if (options.readOnly === true) return new ToolRegistry(createReadOnlyTools(workspace, toolOptions));
+  const tools: AnyTool[] = createCodingTools(workspace, toolOptions);
+  tools.push(...createShellToolsForPolicy(workspace, options.shell ?? SHELL_OFF));
+  return new ToolRegistry(tools);
+}
+
+/**
+ * Creates the Paddock MCP server: every tool of the registry with its JSON
+ * Schema; each call runs through {@link executeToolCall}, and its result is a
+ * text content holding the same JSON (plus `structuredContent`), with
+ * `isError` set for an error. Calls beyond `maxConcurrentCalls` wait their
+ * turn. A tool that needs approval is put to the person through MCP
+ * elicitation; when the client cannot ask, the call is refused with
+ * `APPROVAL_UNAVAILABLE`.
+ *
+ * @param options The root and what to offer.
+ * @returns The server (not yet connected), its registry and workspace.
+ * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` or `NOT_FOUND` when the root cannot be opened.
+ *
+ * @example Serving over stdio
+ * ```ts
+ * import { createPaddockMcpServer } from "@paddock/tools/mcp";
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * const { server } = await createPaddockMcpServer({ root: "./project", readOnly: true });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export async function createPaddockMcpServer(options: PaddockMcpServerOptions): Promise<PaddockMcpServer> {
+  const workspace = options.root instanceof Workspace ? options.root : await openWorkspace(options.root);
+  const registry = createMcpRegistry(workspace, options);
+  const limiter = createCallLimiter(options.maxConcurrentCalls ?? MCP_MAX_CONCURRENT_CALLS);
+  const server = new Server(
+    { name: "paddock", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: "Coding tools confined to one workspace folder. Paths are relative to the workspace root; " +
+        "errors are JSON {\"error\": {\"code\", \"message\", \"hint\"?}}.",
+    },
+  );
+
+  const tools: ListToolsResult["tools"] = registry.list().map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as ListToolsResult["tools"][number]["inputSchema"],
+    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
+    const result = await limiter.run(async () => {
+      throwIfAborted(extra.signal);
+      const denied = await approvalRefusal(server, registry, call, extra.signal);
+      return denied ?? await executeToolCall(registry, call, extra.signal);
+    });
+    return toCallToolResult(result);
+  });
+
+  return { server, registry, workspace };
+}
+
+/** The MCP result for a Paddock result: the JSON as text, and as structured content when it is an object. */
+export function toCallToolResult(result: ToolCallResult): CallToolResult {
+  const out: CallToolResult = { content: [{ type: "text", text: result.content }], isError: result.isError };
+  const parsed: unknown = JSON.parse(result.content);
+  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+    out.structuredContent = parsed as Record<string, unknown>;
+  }
+  return out;
+}
+
+/**
+ * The reply to a message too large to read: a `tools/call` gets an error
+ * result (`TOOL_ARGUMENTS_INVALID` / `CONTENT_TOO_LARGE`, as an oversized
+ * `write_file` content would), any other request a JSON-RPC error, a
+ * notification nothing.
+ *
+ * @param line What was recovered from the message.
+ * @param maxMessageBytes The limit it passed.
+ * @returns The reply, or `undefined`.
+ */
+export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: number): JSONRPCMessage | undefined {
+  if (line.id === undefined) return undefined;
+  if (line.method === "tools/call") {
+    const error = new WorkspaceError(
+      "CONTENT_TOO_LARGE",
+      `The call has ${line.bytes} bytes, more than the ${maxMessageBytes} a message may have`,
+    );
+    const result = toCallToolResult(errorResult({ id: String(line.id), name: "" }, error));
+    return { jsonrpc: "2.0", id: line.id, result } as JSONRPCMessage;
+  }
+  return {
+    jsonrpc: "2.0",
+    id: line.id,
+    error: { code: -32600, message: `Request too large: more than ${maxMessageBytes} bytes` },
+  } as JSONRPCMessage;
+}
+
+/**
+ * For a tool that needs approval: asks the person through elicitation.
+ * Returns the refusal result, or `undefined` when the call may run (approved,
+ * no approval needed, or invalid arguments that `executeToolCall` reports).
+ */
+async function approvalRefusal(
+  server: Server,
+  registry: ToolRegistry,
+  call: { id: string; name: string; arguments: unknown },
+  signal: AbortSignal,
+): Promise<ToolCallResult | undefined> {
+  const tool = registry.get(call.name);
+  if (tool?.needsApproval === undefined || tool.needsApproval === false) return undefined;
+  let input: unknown;
+  try {
+    input = tool.validate(call.arguments);
+  } catch {
+    return undefined; // executeToolCall reports the argument error
+  }
+  const needed = typeof tool.needsApproval === "function" ? await tool.needsApproval(input) : tool.needsApproval;
+  if (!needed) return undefined;
+  if (server.getClientCapabilities()?.elicitation === undefined) {
+    return errorResult(
+      call,
+      new WorkspaceError("APPROVAL_UNAVAILABLE", `Cannot run '${call.name}': it needs approval and the client cannot ask`, {
+        hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN",
+      }),
+    );
+  }
+  const summary = JSON.stringify(call.arguments).slice(0, 1_000);
+  let answer: Awaited<ReturnType<Server["elicitInput"]>>;
+  try {
+    answer = await server.elicitInput({
+    mode: "form",
+    message: `Allow ${call.name} ${summary}?`,
+    requestedSchema: {
+      type: "object",
+      properties: { approve: { type: "boolean", title: "Allow this call", default: false } },
+      required: ["approve"],
+    },
+  }, { signal });
+  } catch (error) {
+    throwIfAborted(signal);
+    void error;
+    return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': no answer to the approval request`));
+  }
+  if (answer.action === "accept" && answer.content?.approve === true) return undefined;
+  return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': the person declined`));
+}
