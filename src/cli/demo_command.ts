@@ -62,6 +62,13 @@ function stepPassed(step: DemoStep, isError: boolean, result: Record<string, unk
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   const { positionals } = parseArgs(args, {});
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (typeof (globalThis as { Bun?: unknown }).Bun !== "undefined") {
+    io.stderr(
+      "paddock demo: cannot run under Bun: the demo runs the sample project's tests through node_process, " +
+        "which needs a runtime with a permission model (Node or Deno)\n",
+    );
+    return 1;
+  }
   const c = createColors(colorEnabled(io.stdoutIsTTY, io.env));
   const folder = createDemoFolder();
   let outcome: { calls: number; ok: number; refused: number; failed: string[] };

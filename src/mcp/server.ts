@@ -1,11 +1,4 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  type JSONRPCMessage,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
@@ -18,6 +11,13 @@ import type { OversizedLine } from "./bounded_line_reader.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { SHELL_OFF, type ShellPolicy } from "./shell_policy.ts";
 import { createShellToolsForPolicy } from "./shell_tools.ts";
+import {
+  type CallToolResultJson,
+  CallToolRequestSchema,
+  type JsonRpcMessage,
+  type ListedTool,
+  ListToolsRequestSchema,
+} from "./protocol_types.ts";
 
 /** Options of {@link createPaddockMcpServer}. */
 export interface PaddockMcpServerOptions {
@@ -29,6 +29,8 @@ export interface PaddockMcpServerOptions {
   nodeProcess?: boolean;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
   shell?: ShellPolicy;
+  /** More tools to offer beside Paddock's own (e.g. your own tools over the same workspace). @default [] */
+  tools?: AnyTool[];
   /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
   maxConcurrentCalls?: number;
 }
@@ -46,7 +48,7 @@ export interface PaddockMcpServer {
 /**
  * Builds the tool registry the MCP server offers: the coding tools (or the
  * read-only ones), without `node_process` when turned off, plus `shell` per
- * its policy. New tools added to {@link createCodingTools} appear here
+ * its policy and any extra tools (only read-only ones in read-only mode). New tools added to {@link createCodingTools} appear here
  * without change.
  *
  * @param workspace The confined workspace.
@@ -58,9 +60,12 @@ export function createMcpRegistry(
   options: Omit<PaddockMcpServerOptions, "root"> = {},
 ): ToolRegistry {
   const toolOptions = options.nodeProcess === false ? { nodeProcess: false as const } : {};
-  if (options.readOnly === true) return new ToolRegistry(createReadOnlyTools(workspace, toolOptions));
+  const extra = options.tools ?? [];
+  if (options.readOnly === true) {
+    return new ToolRegistry([...createReadOnlyTools(workspace, toolOptions), ...extra.filter((tool) => tool.readOnly)]);
+  }
   const tools: AnyTool[] = createCodingTools(workspace, toolOptions);
-  tools.push(...createShellToolsForPolicy(workspace, options.shell ?? SHELL_OFF));
+  tools.push(...createShellToolsForPolicy(workspace, options.shell ?? SHELL_OFF), ...extra);
   return new ToolRegistry(tools);
 }
 
@@ -98,15 +103,15 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     },
   );
 
-  const tools: ListToolsResult["tools"] = registry.list().map((tool) => ({
+  const tools: ListedTool[] = registry.list().map((tool) => ({
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.inputSchema as ListToolsResult["tools"][number]["inputSchema"],
+    inputSchema: tool.inputSchema as ListedTool["inputSchema"],
     annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResultJson> => {
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
     const result = await limiter.run(async () => {
       throwIfAborted(extra.signal);
@@ -120,8 +125,8 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
 }
 
 /** The MCP result for a Paddock result: the JSON as text, and as structured content when it is an object. */
-export function toCallToolResult(result: ToolCallResult): CallToolResult {
-  const out: CallToolResult = { content: [{ type: "text", text: result.content }], isError: result.isError };
+export function toCallToolResult(result: ToolCallResult): CallToolResultJson {
+  const out: CallToolResultJson = { content: [{ type: "text", text: result.content }], isError: result.isError };
   const parsed: unknown = JSON.parse(result.content);
   if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
     out.structuredContent = parsed as Record<string, unknown>;
@@ -139,7 +144,7 @@ export function toCallToolResult(result: ToolCallResult): CallToolResult {
  * @param maxMessageBytes The limit it passed.
  * @returns The reply, or `undefined`.
  */
-export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: number): JSONRPCMessage | undefined {
+export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: number): JsonRpcMessage | undefined {
   if (line.id === undefined) return undefined;
   if (line.method === "tools/call") {
     const error = new WorkspaceError(
@@ -147,13 +152,13 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
       `The call has ${line.bytes} bytes, more than the ${maxMessageBytes} a message may have`,
     );
     const result = toCallToolResult(errorResult({ id: String(line.id), name: "" }, error));
-    return { jsonrpc: "2.0", id: line.id, result } as JSONRPCMessage;
+    return { jsonrpc: "2.0", id: line.id, result } as JsonRpcMessage;
   }
   return {
     jsonrpc: "2.0",
     id: line.id,
     error: { code: -32600, message: `Request too large: more than ${maxMessageBytes} bytes` },
-  } as JSONRPCMessage;
+  } as JsonRpcMessage;
 }
 
 /**

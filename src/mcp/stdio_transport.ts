@@ -1,7 +1,6 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_MAX_MESSAGE_BYTES } from "../core/limits.ts";
 import { BoundedLineReader, type OversizedLine } from "./bounded_line_reader.ts";
+import type { JsonRpcMessage } from "./protocol_types.ts";
 
 /** The readable side the transport listens on (`process.stdin`). */
 export interface ByteSource {
@@ -28,7 +27,7 @@ export interface BoundedStdioTransportOptions {
    * method), or `undefined` to send a JSON-RPC "request too large" error when
    * it had an id and nothing otherwise.
    */
-  oversizedReply?: (line: OversizedLine, maxMessageBytes: number) => JSONRPCMessage | undefined;
+  oversizedReply?: (line: OversizedLine, maxMessageBytes: number) => JsonRpcMessage | undefined;
 }
 
 /** JSON-RPC error codes used by the transport itself. */
@@ -43,17 +42,21 @@ const INVALID_REQUEST = -32600;
  * JSON with a parse error, so the session always stays alive. Only protocol
  * messages are ever written to the sink.
  */
-export class BoundedStdioTransport implements Transport {
+export class BoundedStdioTransport {
   /** Called when the input ends or {@link close} runs. */
   onclose?: () => void;
   /** Called for a problem that does not end the session. */
   onerror?: (error: Error) => void;
   /** Called for each message received. */
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** The SDK's transport slot for a session id (stdio has none). */
+  sessionId?: string;
 
   private readonly reader: BoundedLineReader;
   private readonly maxMessageBytes: number;
   private started = false;
+  /** Resolves when a full sink drains; `undefined` while it is not full. */
+  private drained: Promise<void> | undefined;
   private closed = false;
 
   /**
@@ -94,13 +97,20 @@ export class BoundedStdioTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Writes one message (waits for the sink to drain when it is full). */
-  send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * Writes one message; when the sink is full, resolves once it drains (all
+   * writers waiting meanwhile share one "drain" listener).
+   */
+  send(message: JsonRpcMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      if (this.output.write(JSON.stringify(message) + "\n")) resolve();
-      else this.output.once("drain", resolve);
+    if (this.output.write(JSON.stringify(message) + "\n")) return this.drained ?? Promise.resolve();
+    this.drained ??= new Promise((resolve) => {
+      this.output.once("drain", () => {
+        this.drained = undefined;
+        resolve();
+      });
     });
+    return this.drained;
   }
 
   /** Stops listening and reports the close once. */
@@ -123,15 +133,15 @@ export class BoundedStdioTransport implements Transport {
       message = JSON.parse(text);
     } catch {
       this.onerror?.(new Error("Cannot read a message: it is not valid JSON"));
-      void this.send({ jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: "Parse error" } } as never);
+      void this.send({ jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: "Parse error" } });
       return;
     }
     if (typeof message !== "object" || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
       this.onerror?.(new Error("Cannot read a message: it is not a JSON-RPC 2.0 message"));
-      void this.send({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request" } } as never);
+      void this.send({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request" } });
       return;
     }
-    this.onmessage?.(message as JSONRPCMessage);
+    this.onmessage?.(message as JsonRpcMessage);
   }
 
   private receiveOversized(line: OversizedLine): void {

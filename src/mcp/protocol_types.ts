@@ -1,0 +1,42 @@
+/**
+ * The few MCP shapes the server builds, declared here so the module type-checks
+ * from the SDK's `./server` export alone (its deep `./*` type paths do not
+ * resolve under Deno). They match the protocol's own definitions.
+ *
+ * @module
+ */
+import * as z from "zod";
+
+/** A JSON-RPC 2.0 message (request, notification or response), as it travels. */
+export type JsonRpcMessage = { jsonrpc: "2.0" } & Record<string, unknown>;
+
+/** The result of `tools/call`: the JSON as text, the same as structured content, and the error flag. */
+export interface CallToolResultJson {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
+}
+
+/** One tool as `tools/list` advertises it. */
+export interface ListedTool {
+  [key: string]: unknown;
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
+}
+
+/** The `tools/list` request (pagination is not needed: every tool fits in one page). */
+export const ListToolsRequestSchema: z.ZodObject<{ method: z.ZodLiteral<"tools/list"> }, z.core.$loose> = z.looseObject({
+  method: z.literal("tools/list"),
+});
+
+/** The `tools/call` request. */
+export const CallToolRequestSchema: z.ZodObject<{
+  method: z.ZodLiteral<"tools/call">;
+  params: z.ZodObject<{ name: z.ZodString; arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>> }, z.core.$loose>;
+}, z.core.$loose> = z.looseObject({
+  method: z.literal("tools/call"),
+  params: z.looseObject({ name: z.string(), arguments: z.optional(z.record(z.string(), z.unknown())) }),
+});

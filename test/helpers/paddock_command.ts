@@ -1,0 +1,44 @@
+import * as path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { runtime, type RuntimeName } from "./runtime.ts";
+
+/** The repository's top folder. */
+export const REPO: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The `cli.ts` entry point. */
+export const CLI: string = path.join(REPO, "cli.ts");
+
+/** A command line: program and arguments. */
+export interface CommandLine {
+  command: string;
+  args: string[];
+}
+
+/**
+ * The command line running `paddock ARGS` from the sources under `on`:
+ * Node through the tsx loader, Deno with `deno run -A`, Bun directly.
+ *
+ * @param on The runtime to run it with.
+ * @param args The paddock arguments.
+ */
+export function paddockCommand(on: RuntimeName, args: string[]): CommandLine {
+  switch (on) {
+    case "node":
+      return { command: runtime === "node" ? process.execPath : "node", args: ["--import", "tsx", CLI, ...args] };
+    case "deno":
+      return {
+        command: runtime === "deno" ? process.execPath : path.join(REPO, "node_modules", ".bin", "deno"),
+        args: ["run", "-A", CLI, ...args],
+      };
+    case "bun":
+      return { command: process.execPath, args: [CLI, ...args] };
+  }
+}
+
+/**
+ * The runtimes the server runs under in the protocol tests: the suite's own,
+ * plus Deno when the suite runs under Node (so a plain `vitest run` already
+ * proves the Deno server).
+ */
+export const SERVER_RUNTIMES: RuntimeName[] = runtime === "node" ? ["node", "deno"] : [runtime];
