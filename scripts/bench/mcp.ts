@@ -72,16 +72,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function timeCalls(call: (i: number) => Promise<unknown>): Promise<{ median: number; p90: number }> {
-  for (let i = 0; i < WARMUP_CALLS; i++) await call(i);
-  const times: number[] = [];
+interface Latency {
+  median: number;
+  p90: number;
+}
+
+/**
+ * Times `CALLS` sequential calls on each server, interleaved call by call, so
+ * load from other processes on a shared machine falls on both alike.
+ */
+async function timeInterleaved(
+  servers: readonly Server[],
+  call: (server: Server, i: number) => Promise<unknown>,
+): Promise<Latency[]> {
+  for (let i = 0; i < WARMUP_CALLS; i++) for (const server of servers) await call(server, i);
+  const times: number[][] = servers.map(() => []);
   for (let i = 0; i < CALLS; i++) {
-    const start = performance.now();
-    await call(i);
-    times.push(performance.now() - start);
+    for (const [index, server] of servers.entries()) {
+      const start = performance.now();
+      await call(server, i);
+      times[index].push(performance.now() - start);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { median: percentile(times, 50), p90: percentile(times, 90) };
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { median: percentile(list, 50), p90: percentile(list, 90) };
+  });
 }
 
 /** 4 KiB of text that differs per call (so every overwrite changes the file). */
@@ -109,17 +125,15 @@ export async function benchMcp(): Promise<BenchRow[]> {
     const reference = await startReference(roots.reference);
     servers.push(reference);
     const rows: BenchRow[] = [];
-    const measure = async (what: string, run: (server: Server) => (i: number) => Promise<unknown>) => {
-      // Alternate the servers so drift on a shared machine hits both alike.
-      const ours = await timeCalls(run(paddock));
-      const theirs = await timeCalls(run(reference));
+    const measure = async (what: string, call: (server: Server, i: number) => Promise<unknown>) => {
+      const [ours, theirs] = await timeInterleaved([paddock, reference], call);
       rows.push(
         { name: `mcp ${what} (median per call)`, paddockMs: ours.median, baselineMs: theirs.median, baseline: BASELINE },
         { name: `mcp ${what} (p90 per call)`, paddockMs: ours.p90, baselineMs: theirs.p90, baseline: BASELINE },
       );
     };
-    await measure(`read 4 KiB file x${CALLS}`, (server) => () => server.read());
-    await measure(`overwrite 4 KiB file x${CALLS}`, (server) => (i) => server.write(content(i + 1)));
+    await measure(`read 4 KiB file x${CALLS}`, (server) => server.read());
+    await measure(`overwrite 4 KiB file x${CALLS}`, (server, i) => server.write(content(i + 1)));
     return rows;
   } finally {
     for (const server of servers) await server.client.close().catch(() => {});

@@ -60,7 +60,8 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const readOnly = flags.has("read-only");
   const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
   const shell = parseShellPolicy(flags.get("shell") ?? []);
-  const workspace = await openRoot(flags.get("root")?.[0] ?? ".");
+  // One client per process: synchronous filesystem calls cut each call's latency (see node_sync.ts).
+  const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
   const options = { root: workspace, readOnly, nodeProcess, shell };
   try {
     createMcpRegistry(workspace, options); // refuse a shell this build lacks before serving

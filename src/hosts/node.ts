@@ -45,7 +45,8 @@ const ERROR_CODES: Record<string, HostErrorCode> = {
   EAGAIN: "EAGAIN",
 };
 
-function mapError(error: unknown, syscall: string): HostError {
+/** @internal shared with node_sync.ts */
+export function mapError(error: unknown, syscall: string): HostError {
   if (error instanceof HostError) return error;
   const native = (error as { code?: unknown } | null)?.code;
   const code = typeof native === "string" ? ERROR_CODES[native] ?? "EIO" : "EIO";
@@ -60,7 +61,8 @@ async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T>
   }
 }
 
-function kindOf(stats: Stats): EntryKind {
+/** @internal shared with node_sync.ts */
+export function kindOf(stats: Stats): EntryKind {
   if (stats.isFile()) return "file";
   if (stats.isDirectory()) return "directory";
   if (stats.isSymbolicLink()) return "symlink";
@@ -71,7 +73,8 @@ function kindOf(stats: Stats): EntryKind {
   return "other";
 }
 
-function toStat(stats: Stats): HostStat {
+/** @internal shared with node_sync.ts */
+export function toStat(stats: Stats): HostStat {
   return {
     kind: kindOf(stats),
     size: stats.size,
@@ -82,10 +85,12 @@ function toStat(stats: Stats): HostStat {
   };
 }
 
-const isWindows = process.platform === "win32";
+/** @internal */
+export const isWindows: boolean = process.platform === "win32";
 const isBun = typeof (process.versions as Record<string, string | undefined>).bun === "string";
 
-function openFlags(options: OpenOptions): number {
+/** @internal shared with node_sync.ts */
+export function openFlags(options: OpenOptions): number {
   let flags = options.write ? (options.read ? constants.O_RDWR : constants.O_WRONLY) : constants.O_RDONLY;
   if (options.createExclusive) flags |= constants.O_CREAT | constants.O_EXCL;
   if (options.noFollow && constants.O_NOFOLLOW !== undefined) flags |= constants.O_NOFOLLOW;
