@@ -9,7 +9,7 @@ import { colorEnabled } from "../src/cli/colors.ts";
 import { UsageError } from "../src/cli/usage_error.ts";
 import { SAMPLE_PROJECT_BUG, SAMPLE_PROJECT_FILES } from "../src/demo/sample_project.ts";
 import { VERSION } from "../src/version.ts";
-import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO } from "./helpers/paddock_command.ts";
 import { onBun, runtime } from "./helpers/runtime.ts";
 
@@ -23,7 +23,11 @@ interface Run {
 function paddock(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const { command, args: argv } = paddockCommand(runtime, args);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: REPO, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, argv, {
+      cwd: REPO,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Uint8Array) => (stdout += new TextDecoder().decode(chunk)));
@@ -34,7 +38,10 @@ function paddock(args: string[], env: Record<string, string> = {}): Promise<Run>
 }
 
 /** Runs the command in-process with captured output. */
-async function runInProcess(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
+async function runInProcess(
+  args: string[],
+  options: { tty?: boolean; env?: Record<string, string> } = {},
+): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(args, {
@@ -61,7 +68,9 @@ describe("paddock call, as a process", () => {
   test("prints the error JSON and exits 1 for an error result", async () => {
     const run = await paddock(["call", "read_file", '{"path":"../outside/secret.txt"}', "--root", fixture.root]);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" },
+    });
   });
 
   test("exits 2 with one line on stderr for a usage error", async () => {
@@ -94,7 +103,14 @@ describe("paddock, in-process", () => {
   });
 
   test("call --read-only refuses write_file", async () => {
-    const run = await runInProcess(["call", "write_file", '{"path":"c.txt","content":"c"}', "--root", fixture.root, "--read-only"]);
+    const run = await runInProcess([
+      "call",
+      "write_file",
+      '{"path":"c.txt","content":"c"}',
+      "--root",
+      fixture.root,
+      "--read-only",
+    ]);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).error.code).toBe("TOOL_NOT_FOUND");
     expect(fs.existsSync(fixture.abs("c.txt"))).toBe(false);
@@ -187,20 +203,25 @@ describe("paddock demo", () => {
     expect(run.stderr).toContain("Bun");
   });
 
-  test.skipIf(onBun)("as a process: fixes the bug, refuses every escape, prints no colour when piped, exits 0, leaves nothing behind", async () => {
-    const before = demoFolders();
-    const run = await paddock(["demo"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(run.stdout).not.toContain("\u001b[");
-    expect(run.stdout).toContain("1 of 4 tests failed");
-    expect(run.stdout).toContain("all 4 tests passed");
-    expect(run.stdout).toMatch(/INVALID_RELATIVE_PATH/);
-    expect(run.stdout).toMatch(/PATH_ESCAPES_WORKSPACE/);
-    expect(run.stdout).toMatch(/Summary: \d+ tool calls, \d+ results, 5 escapes refused; the bug is fixed and the temp folder removed/);
-    expect(run.stdout).not.toContain(os.tmpdir());
-    expect(demoFolders()).toEqual(before);
-  });
+  test.skipIf(onBun)(
+    "as a process: fixes the bug, refuses every escape, prints no colour when piped, exits 0, leaves nothing behind",
+    async () => {
+      const before = demoFolders();
+      const run = await paddock(["demo"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toContain("\u001b[");
+      expect(run.stdout).toContain("1 of 4 tests failed");
+      expect(run.stdout).toContain("all 4 tests passed");
+      expect(run.stdout).toMatch(/INVALID_RELATIVE_PATH/);
+      expect(run.stdout).toMatch(/PATH_ESCAPES_WORKSPACE/);
+      expect(run.stdout).toMatch(
+        /Summary: \d+ tool calls, \d+ results, 5 escapes refused; the bug is fixed and the temp folder removed/,
+      );
+      expect(run.stdout).not.toContain(os.tmpdir());
+      expect(demoFolders()).toEqual(before);
+    },
+  );
 
   test.skipIf(onBun)("in-process on a terminal: colours the transcript unless NO_COLOR is set", async () => {
     const coloured = await runInProcess(["demo"], { tty: true });

@@ -18,7 +18,7 @@ import {
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
-import { diskFixture, type DiskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import type { RuntimeName } from "./helpers/runtime.ts";
 
@@ -153,7 +153,12 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
 
   test("every hostile path is refused through the protocol, by read_file and write_file", async () => {
     for (const row of HOSTILE_PATHS) {
-      for (const [name, args] of [["read_file", { path: row.path }], ["write_file", { path: row.path, content: "x" }]] as const) {
+      for (
+        const [name, args] of [["read_file", { path: row.path }], ["write_file", {
+          path: row.path,
+          content: "x",
+        }]] as const
+      ) {
         const { isError, body } = await session.call(name, args);
         expect({ row: row.name, name, isError, error: errorOf(body) }).toEqual({
           row: row.name,
@@ -169,11 +174,17 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
   test("links are confined through the protocol as the symlink table says", async () => {
     for (const row of SYMLINK_CASES) {
       const read = await session.call("read_file", { path: row.path });
-      expect({ row: row.name, code: read.isError ? errorOf(read.body).code : null }).toEqual({ row: row.name, code: row.read });
+      expect({ row: row.name, code: read.isError ? errorOf(read.body).code : null }).toEqual({
+        row: row.name,
+        code: row.read,
+      });
     }
     for (const row of SYMLINK_CASES) {
       const write = await session.call("write_file", { path: row.path, content: "written\n" });
-      expect({ row: row.name, code: write.isError ? errorOf(write.body).code : null }).toEqual({ row: row.name, code: row.write });
+      expect({ row: row.name, code: write.isError ? errorOf(write.body).code : null }).toEqual({
+        row: row.name,
+        code: row.write,
+      });
     }
     expect(fs.readdirSync(fixture.outside)).toEqual(["secret.txt"]);
     expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
@@ -205,21 +216,30 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
   });
 
   test("a burst of 1,000 concurrent calls is answered in full and the session stays alive", async () => {
-    const calls = Array.from({ length: 1_000 }, (_, i) =>
-      i % 10 === 0
-        ? session.call("read_file", { path: "../escape" })
-        : session.call("read_file", { path: "README.md" }));
+    const calls = Array.from(
+      { length: 1_000 },
+      (_, i) =>
+        i % 10 === 0
+          ? session.call("read_file", { path: "../escape" })
+          : session.call("read_file", { path: "README.md" }),
+    );
     const results = await Promise.all(calls);
     expect(results.filter((result) => !result.isError)).toHaveLength(900);
     expect(results.every((result) => result.isError || result.body.content === "# hello\n")).toBe(true);
-    expect(results.filter((result) => result.isError).every((result) => errorOf(result.body).code === "TOOL_ARGUMENTS_INVALID"))
+    expect(
+      results.filter((result) => result.isError).every((result) =>
+        errorOf(result.body).code === "TOOL_ARGUMENTS_INVALID"
+      ),
+    )
       .toBe(true);
     const after = await session.call("read_file", { path: "src/a.ts" });
     expect(after.isError).toBe(false);
   });
 
   test("client roots never widen access beyond --root", async () => {
-    const wide = await connect(serverRuntime, ["--root", fixture.root], { capabilities: { roots: { listChanged: true } } });
+    const wide = await connect(serverRuntime, ["--root", fixture.root], {
+      capabilities: { roots: { listChanged: true } },
+    });
     try {
       wide.client.setRequestHandler(ListRootsRequestSchema, () => ({
         roots: [{ uri: "file:///", name: "everything" }, { uri: `file://${fixture.outside}`, name: "outside" }],

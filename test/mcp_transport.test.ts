@@ -11,13 +11,23 @@ const encode = (text: string) => new TextEncoder().encode(text);
 const SCANNED: readonly { name: string; message: string; id?: number | string; method?: string }[] = [
   {
     name: "id last, as the SDK client writes it",
-    message: '{"method":"tools/call","params":{"name":"write_file","arguments":{"content":"xx"}},"jsonrpc":"2.0","id":7}',
+    message:
+      '{"method":"tools/call","params":{"name":"write_file","arguments":{"content":"xx"}},"jsonrpc":"2.0","id":7}',
     id: 7,
     method: "tools/call",
   },
-  { name: "id first, as a string", message: '{"jsonrpc":"2.0","id":"req-1","method":"tools/call","params":{}}', id: "req-1", method: "tools/call" },
+  {
+    name: "id first, as a string",
+    message: '{"jsonrpc":"2.0","id":"req-1","method":"tools/call","params":{}}',
+    id: "req-1",
+    method: "tools/call",
+  },
   { name: "negative id", message: '{"jsonrpc":"2.0","id":-3,"method":"ping"}', id: -3, method: "ping" },
-  { name: "nested id and method are ignored", message: '{"jsonrpc":"2.0","method":"n","params":{"id":5,"method":"x"}}', method: "n" },
+  {
+    name: "nested id and method are ignored",
+    message: '{"jsonrpc":"2.0","method":"n","params":{"id":5,"method":"x"}}',
+    method: "n",
+  },
   {
     name: "quotes and braces inside strings do not confuse it",
     message: '{"params":{"content":"\\"id\\":9}{[\\\\"},"method":"a\\"b","id":11}',
@@ -25,7 +35,11 @@ const SCANNED: readonly { name: string; message: string; id?: number | string; m
     method: 'a"b',
   },
   { name: "whitespace around tokens", message: '{ "id" : 12 , "method" : "m" }', id: 12, method: "m" },
-  { name: "notification without id", message: '{"jsonrpc":"2.0","method":"notifications/x"}', method: "notifications/x" },
+  {
+    name: "notification without id",
+    message: '{"jsonrpc":"2.0","method":"notifications/x"}',
+    method: "notifications/x",
+  },
   { name: "multi-byte text before the id", message: '{"params":{"t":"日本語✓"},"id":"ü"}', id: "ü" },
   { name: "an id that is an object is not recovered", message: '{"id":{"a":1},"method":"m"}', method: "m" },
 ];
@@ -98,7 +112,10 @@ describe("BoundedStdioTransport", () => {
     input.pause = () => {};
     const written: string[] = [];
     const output = { write: (text: string) => (written.push(text), true), once: () => output };
-    const transport = new BoundedStdioTransport(input, output, { maxMessageBytes, oversizedReply: oversizedMessageReply });
+    const transport = new BoundedStdioTransport(input, output, {
+      maxMessageBytes,
+      oversizedReply: oversizedMessageReply,
+    });
     const received: unknown[] = [];
     const errors: string[] = [];
     let closed = 0;
@@ -122,7 +139,12 @@ describe("BoundedStdioTransport", () => {
   test("answers an oversized tools/call with a CONTENT_TOO_LARGE error result and another request with a JSON-RPC error", async () => {
     const { input, written, transport, errors } = pipes();
     await transport.start();
-    input.emit("data", encode(`{"method":"tools/call","params":{"arguments":{"content":"${"x".repeat(100)}"}},"jsonrpc":"2.0","id":5}\n`));
+    input.emit(
+      "data",
+      encode(
+        `{"method":"tools/call","params":{"arguments":{"content":"${"x".repeat(100)}"}},"jsonrpc":"2.0","id":5}\n`,
+      ),
+    );
     input.emit("data", encode(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"p":"${"x".repeat(100)}"}}\n`));
     input.emit("data", encode(`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${"x".repeat(100)}"}}\n`));
     const [call, other, ...rest] = written.map((line) => JSON.parse(line));

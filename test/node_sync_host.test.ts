@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Host } from "../src/host.ts";
 import { createNodeHost } from "../src/hosts/node.ts";
 import { createNodeSyncHost } from "../src/hosts/node_sync.ts";
-import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { onDeno } from "./helpers/runtime.ts";
 
 /** What a host call gave: its value, or its host error code and syscall. */

@@ -44,7 +44,11 @@ function checked(label: string, result: unknown): unknown {
 }
 
 async function startPaddock(root: string): Promise<Server> {
-  const client = await connect(process.execPath, ["--import", "tsx", path.join(REPO, "cli.ts"), "mcp", "--root", root], REPO);
+  const client = await connect(
+    process.execPath,
+    ["--import", "tsx", path.join(REPO, "cli.ts"), "mcp", "--root", root],
+    REPO,
+  );
   return {
     label: "paddock",
     client,
@@ -64,7 +68,8 @@ async function startReference(root: string): Promise<Server> {
     label: BASELINE,
     client,
     read: async () => checked(BASELINE, await client.callTool({ name: "read_text_file", arguments: { path: file } })),
-    write: async (content) => checked(BASELINE, await client.callTool({ name: "write_file", arguments: { path: file, content } })),
+    write: async (content) =>
+      checked(BASELINE, await client.callTool({ name: "write_file", arguments: { path: file, content } })),
   };
 }
 
@@ -128,7 +133,12 @@ export async function benchMcp(): Promise<BenchRow[]> {
     const measure = async (what: string, call: (server: Server, i: number) => Promise<unknown>) => {
       const [ours, theirs] = await timeInterleaved([paddock, reference], call);
       rows.push(
-        { name: `mcp ${what} (median per call)`, paddockMs: ours.median, baselineMs: theirs.median, baseline: BASELINE },
+        {
+          name: `mcp ${what} (median per call)`,
+          paddockMs: ours.median,
+          baselineMs: theirs.median,
+          baseline: BASELINE,
+        },
         { name: `mcp ${what} (p90 per call)`, paddockMs: ours.p90, baselineMs: theirs.p90, baseline: BASELINE },
       );
     };

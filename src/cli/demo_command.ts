@@ -79,7 +79,12 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
       `${c.bold("paddock demo")}: a scripted agent fixes a bug in ${c.bold(PROJECT_DIR)}, a sample project\n` +
         c.dim(`workspace: a temp copy of ${PROJECT_DIR}; tools: ${registry.list().map((t) => t.name).join(", ")}\n\n`),
     );
-    outcome = await runSteps(demoScript({ has: (name) => registry.has(name), linkOut: folder.linkOut }), registry, io, c);
+    outcome = await runSteps(
+      demoScript({ has: (name) => registry.has(name), linkOut: folder.linkOut }),
+      registry,
+      io,
+      c,
+    );
   } finally {
     fs.rmSync(folder.parent, { recursive: true, force: true });
   }
@@ -105,7 +110,11 @@ async function runSteps(
   for (const [index, step] of steps.entries()) {
     const number = String(index + 1).padStart(2, " ");
     io.stdout(`${c.bold(number)} ${step.say}\n   ${c.cyan(step.name)} ${c.dim(formatArguments(step.arguments))}\n`);
-    const result = await executeToolCall(registry, { id: `demo-${index + 1}`, name: step.name, arguments: step.arguments });
+    const result = await executeToolCall(registry, {
+      id: `demo-${index + 1}`,
+      name: step.name,
+      arguments: step.arguments,
+    });
     const parsed = JSON.parse(result.content) as Record<string, unknown>;
     const passed = stepPassed(step, result.isError, parsed);
     tally.calls++;

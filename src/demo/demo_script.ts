@@ -61,7 +61,11 @@ export function demoScript(context: DemoContext): DemoStep[] {
     steps.push({
       say: "sort() compares numbers as strings: pass a numeric comparator",
       name: "edit_file",
-      arguments: { path: SAMPLE_PROJECT_BUG.path, old_string: SAMPLE_PROJECT_BUG.before, new_string: SAMPLE_PROJECT_BUG.after },
+      arguments: {
+        path: SAMPLE_PROJECT_BUG.path,
+        old_string: SAMPLE_PROJECT_BUG.before,
+        new_string: SAMPLE_PROJECT_BUG.after,
+      },
       expect: "ok",
     });
   } else {
@@ -70,7 +74,10 @@ export function demoScript(context: DemoContext): DemoStep[] {
       name: "write_file",
       arguments: {
         path: SAMPLE_PROJECT_BUG.path,
-        content: SAMPLE_PROJECT_FILES[SAMPLE_PROJECT_BUG.path].replace(SAMPLE_PROJECT_BUG.before, SAMPLE_PROJECT_BUG.after),
+        content: SAMPLE_PROJECT_FILES[SAMPLE_PROJECT_BUG.path].replace(
+          SAMPLE_PROJECT_BUG.before,
+          SAMPLE_PROJECT_BUG.after,
+        ),
       },
       expect: "ok",
     });
@@ -83,12 +90,22 @@ export function demoScript(context: DemoContext): DemoStep[] {
       expect: "ok",
       check: (result) => exitCode(result) === 0,
     },
-    { say: "Try to read a file above the workspace", name: "read_file", arguments: { path: "../outside/secret.txt" }, expect: "refused" },
+    {
+      say: "Try to read a file above the workspace",
+      name: "read_file",
+      arguments: { path: "../outside/secret.txt" },
+      expect: "refused",
+    },
     { say: "Try an absolute path", name: "read_file", arguments: { path: "/etc/passwd" }, expect: "refused" },
   );
   if (context.linkOut !== undefined) {
     steps.push(
-      { say: "Try a link that points outside", name: "read_file", arguments: { path: context.linkOut }, expect: "refused" },
+      {
+        say: "Try a link that points outside",
+        name: "read_file",
+        arguments: { path: context.linkOut },
+        expect: "refused",
+      },
       {
         say: "Try to write through that link",
         name: "write_file",

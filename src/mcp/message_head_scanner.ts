@@ -111,7 +111,9 @@ export class MessageHeadScanner {
   /** Ends the current capture; a string ends only at its closing quote. */
   private finishCapture(stringClosed: boolean): void {
     if (this.capture === null || (this.inString && !stringClosed)) return;
-    const text = this.capture.length > MAX_CAPTURE_BYTES ? undefined : new TextDecoder().decode(new Uint8Array(this.capture));
+    const text = this.capture.length > MAX_CAPTURE_BYTES
+      ? undefined
+      : new TextDecoder().decode(new Uint8Array(this.capture));
     this.capture = null;
     if (this.captureIsKey) {
       this.key = text === undefined ? "" : String(parseScalar(text) ?? "");

@@ -28,14 +28,19 @@ export interface ListedTool {
 }
 
 /** The `tools/list` request (pagination is not needed: every tool fits in one page). */
-export const ListToolsRequestSchema: z.ZodObject<{ method: z.ZodLiteral<"tools/list"> }, z.core.$loose> = z.looseObject({
-  method: z.literal("tools/list"),
-});
+export const ListToolsRequestSchema: z.ZodObject<{ method: z.ZodLiteral<"tools/list"> }, z.core.$loose> = z.looseObject(
+  {
+    method: z.literal("tools/list"),
+  },
+);
 
 /** The `tools/call` request. */
 export const CallToolRequestSchema: z.ZodObject<{
   method: z.ZodLiteral<"tools/call">;
-  params: z.ZodObject<{ name: z.ZodString; arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>> }, z.core.$loose>;
+  params: z.ZodObject<
+    { name: z.ZodString; arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>> },
+    z.core.$loose
+  >;
 }, z.core.$loose> = z.looseObject({
   method: z.literal("tools/call"),
   params: z.looseObject({ name: z.string(), arguments: z.optional(z.record(z.string(), z.unknown())) }),

@@ -12,8 +12,8 @@ import { createCallLimiter } from "./call_limiter.ts";
 import { SHELL_OFF, type ShellPolicy } from "./shell_policy.ts";
 import { createShellToolsForPolicy } from "./shell_tools.ts";
 import {
-  type CallToolResultJson,
   CallToolRequestSchema,
+  type CallToolResultJson,
   type JsonRpcMessage,
   type ListedTool,
   ListToolsRequestSchema,
@@ -99,7 +99,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     {
       capabilities: { tools: { listChanged: false } },
       instructions: "Coding tools confined to one workspace folder. Paths are relative to the workspace root; " +
-        "errors are JSON {\"error\": {\"code\", \"message\", \"hint\"?}}.",
+        'errors are JSON {"error": {"code", "message", "hint"?}}.',
     },
   );
 
@@ -185,27 +185,34 @@ async function approvalRefusal(
   if (server.getClientCapabilities()?.elicitation === undefined) {
     return errorResult(
       call,
-      new WorkspaceError("APPROVAL_UNAVAILABLE", `Cannot run '${call.name}': it needs approval and the client cannot ask`, {
-        hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN",
-      }),
+      new WorkspaceError(
+        "APPROVAL_UNAVAILABLE",
+        `Cannot run '${call.name}': it needs approval and the client cannot ask`,
+        {
+          hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN",
+        },
+      ),
     );
   }
   const summary = JSON.stringify(call.arguments).slice(0, 1_000);
   let answer: Awaited<ReturnType<Server["elicitInput"]>>;
   try {
     answer = await server.elicitInput({
-    mode: "form",
-    message: `Allow ${call.name} ${summary}?`,
-    requestedSchema: {
-      type: "object",
-      properties: { approve: { type: "boolean", title: "Allow this call", default: false } },
-      required: ["approve"],
-    },
-  }, { signal });
+      mode: "form",
+      message: `Allow ${call.name} ${summary}?`,
+      requestedSchema: {
+        type: "object",
+        properties: { approve: { type: "boolean", title: "Allow this call", default: false } },
+        required: ["approve"],
+      },
+    }, { signal });
   } catch (error) {
     throwIfAborted(signal);
     void error;
-    return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': no answer to the approval request`));
+    return errorResult(
+      call,
+      new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': no answer to the approval request`),
+    );
   }
   if (answer.action === "accept" && answer.content?.approve === true) return undefined;
   return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': the person declined`));
