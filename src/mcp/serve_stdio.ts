@@ -27,6 +27,11 @@ export async function serveStdio(
     server.onclose = () => resolve();
   });
   server.onerror = (error) => log(error.message);
+  // The client went away (EPIPE): end the session instead of crashing on an unhandled error.
+  process.stdout.on("error", (error: Error) => {
+    log(`cannot write to stdout: ${(error as { code?: string }).code ?? error.message}`);
+    void transport.close();
+  });
   await server.connect(transport);
   log(`serving ${registry.list().length} tools (${registry.list().map((tool) => tool.name).join(", ")})`);
   await closed;
