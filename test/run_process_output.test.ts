@@ -40,7 +40,14 @@ function fakeHost(stdout: ByteReader, stderr: ByteReader = scriptedReader([])): 
 
 async function capture(chunks: Uint8Array[], limit: number, truncation: TruncationMode = "head-and-tail") {
   const { host } = fakeHost(scriptedReader(chunks));
-  const result = await runProcess(host, { argv: ["x"], cwd: "/", env: {}, timeoutMs: 10_000, maxOutputBytes: limit, truncation });
+  const result = await runProcess(host, {
+    argv: ["x"],
+    cwd: "/",
+    env: {},
+    timeoutMs: 10_000,
+    maxOutputBytes: limit,
+    truncation,
+  });
   return result.stdout;
 }
 
@@ -52,7 +59,11 @@ function splitEvery(bytes: Uint8Array, size: number): Uint8Array[] {
 
 describe("runProcess() head-and-tail output", () => {
   test("keeps output exactly at the limit whole", async () => {
-    expect(await capture([encoder.encode("0123456789")], 10)).toEqual({ text: "0123456789", truncated: false, totalBytes: 10 });
+    expect(await capture([encoder.encode("0123456789")], 10)).toEqual({
+      text: "0123456789",
+      truncated: false,
+      totalBytes: 10,
+    });
   });
 
   test("one byte over keeps half the limit from each end and says one byte was cut", async () => {

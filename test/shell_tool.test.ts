@@ -88,7 +88,7 @@ describe("shell: execution on the host", () => {
 
   test("closes stdin: a command reading it sees end of input at once", async () => {
     const { workspace } = await setup();
-    const result = await createShellTool(workspace, ROOMY).execute({ command: "cat; read line; echo \"read=$?\"" });
+    const result = await createShellTool(workspace, ROOMY).execute({ command: 'cat; read line; echo "read=$?"' });
     expect(result.stdout).toBe("read=1\n");
     expect(result.exitCode).toBe(0);
   });
@@ -113,7 +113,9 @@ describe("shell: execution on the host", () => {
     setEnv("PADDOCK_SHELL_SHARED", "shared-value");
     try {
       const workspace = await openWorkspace(root, { inheritEnv: ["PADDOCK_SHELL_SHARED"], env: { EXTRA: "given" } });
-      const result = await createShellTool(workspace, ROOMY).execute({ command: "echo \"$PADDOCK_SHELL_SHARED $EXTRA\"" });
+      const result = await createShellTool(workspace, ROOMY).execute({
+        command: 'echo "$PADDOCK_SHELL_SHARED $EXTRA"',
+      });
       expect(result.stdout).toBe("shared-value given\n");
     } finally {
       deleteEnv("PADDOCK_SHELL_SHARED");
@@ -140,7 +142,9 @@ describe("shell: execution on the host", () => {
   test("reports a shell that cannot start as SPAWN_FAILED without a host path", async () => {
     const { workspace, parent } = await setup();
     const missing = path.join(parent, "no-such-shell");
-    const error = await rejection(createShellTool(workspace, { ...ROOMY, shell: missing }).execute({ command: "true" }));
+    const error = await rejection(
+      createShellTool(workspace, { ...ROOMY, shell: missing }).execute({ command: "true" }),
+    );
     expect((error as WorkspaceError).code).toBe("SPAWN_FAILED");
     expect(toErrorBody(error).error.message).not.toContain(parent);
   });
@@ -207,7 +211,9 @@ describe("shell: time limits, abort and leftover processes", () => {
       name: "shell",
       arguments: { command: "echo $$ > leader.pid; sleep 30 & echo $! > child.pid; wait" },
     }, controller.signal);
-    await waitFor(() => fs.existsSync(path.join(root, "child.pid")) && fs.statSync(path.join(root, "child.pid")).size > 0);
+    await waitFor(() =>
+      fs.existsSync(path.join(root, "child.pid")) && fs.statSync(path.join(root, "child.pid")).size > 0
+    );
     controller.abort();
     const error = await rejection(call);
     expect((error as Error).name).toBe("AbortError");
@@ -284,7 +290,10 @@ describe("shell: output bounds", () => {
     const { workspace } = await setup();
     const before = process.memoryUsage().rss;
     const error = await rejection(
-      createShellTool(workspace, { ...ROOMY, maxOutputBytes: 4_096 }).execute({ command: "yes flood", timeout_ms: 1_500 }),
+      createShellTool(workspace, { ...ROOMY, maxOutputBytes: 4_096 }).execute({
+        command: "yes flood",
+        timeout_ms: 1_500,
+      }),
     );
     const grown = process.memoryUsage().rss - before;
     expect((error as WorkspaceError).code).toBe("SHELL_TIMEOUT");
@@ -340,7 +349,8 @@ describe("shell: policy and arguments, before anything runs", () => {
     const chained = catchSync(() => tool.validate({ command: "echo a; echo b" }));
     expect(chained).toMatchObject({
       code: "SHELL_COMMAND_NOT_ALLOWED",
-      message: "Cannot run the command: 'echo' is allowed only as a single command, without ; & | ` $( < > or line breaks",
+      message:
+        "Cannot run the command: 'echo' is allowed only as a single command, without ; & | ` $( < > or line breaks",
     });
     const other = catchSync(() => tool.validate({ command: "make" }));
     expect(other).toMatchObject({
@@ -357,7 +367,11 @@ describe("shell: policy and arguments, before anything runs", () => {
     ["a NUL in the command", { command: "echo a\0b" }, "INVALID_ARGUMENTS"],
     ["a missing command", {}, "INVALID_ARGUMENTS"],
     ["an unknown property", { command: "ls", cwd: "/" }, "INVALID_ARGUMENTS"],
-    ["a command one byte over the limit", { command: "x".repeat(SHELL_MAX_COMMAND_BYTES + 1) }, "COMMAND_LINE_TOO_LONG"],
+    [
+      "a command one byte over the limit",
+      { command: "x".repeat(SHELL_MAX_COMMAND_BYTES + 1) },
+      "COMMAND_LINE_TOO_LONG",
+    ],
     ["timeout_ms above the maximum", { command: "ls", timeout_ms: SHELL_MAX_TIMEOUT_MS + 1 }, "INVALID_ARGUMENTS"],
     ["timeout_ms zero", { command: "ls", timeout_ms: 0 }, "INVALID_ARGUMENTS"],
     ["timeout_ms not an integer", { command: "ls", timeout_ms: 1.5 }, "INVALID_ARGUMENTS"],
@@ -369,7 +383,9 @@ describe("shell: policy and arguments, before anything runs", () => {
 
   test("accepts the limits exactly at the boundary and applies the default timeout", () => {
     const tool = createShellTool("/nonexistent-never-opened");
-    expect(tool.validate({ command: "x".repeat(SHELL_MAX_COMMAND_BYTES) }).command).toHaveLength(SHELL_MAX_COMMAND_BYTES);
+    expect(tool.validate({ command: "x".repeat(SHELL_MAX_COMMAND_BYTES) }).command).toHaveLength(
+      SHELL_MAX_COMMAND_BYTES,
+    );
     expect(tool.validate({ command: "ls", timeout_ms: SHELL_MAX_TIMEOUT_MS }).timeoutMs).toBe(SHELL_MAX_TIMEOUT_MS);
     expect(tool.validate({ command: "ls" }).timeoutMs).toBe(SHELL_TIMEOUT_MS);
     expect(createShellTool("/x", { defaultTimeoutMs: 1_234 }).validate({ command: "ls" }).timeoutMs).toBe(1_234);
@@ -419,7 +435,9 @@ describe("shell: approval", () => {
   test("a refused command never reaches the approval question: validation throws first", () => {
     let asked = 0;
     const tool = createShellTool("/x", { deny: ["rm"], needsApproval: () => (asked++, true) });
-    expect(() => tool.validate({ command: "rm -rf /" })).toThrow(expect.objectContaining({ code: "SHELL_COMMAND_DENIED" }));
+    expect(() => tool.validate({ command: "rm -rf /" })).toThrow(
+      expect.objectContaining({ code: "SHELL_COMMAND_DENIED" }),
+    );
     expect(asked).toBe(0);
   });
 });
@@ -490,7 +508,13 @@ describe("shell: over a ShellProvider", () => {
         });
       }
     }
-    const scripted = new ScriptedWorkspace(workspace.host, workspace.root, workspace.rootEntry, workspace.rootIdentity, {});
+    const scripted = new ScriptedWorkspace(
+      workspace.host,
+      workspace.root,
+      workspace.rootEntry,
+      workspace.rootIdentity,
+      {},
+    );
     const result = await createShellTool(scripted, ROOMY).execute({ command: "touch ran" });
     expect(result.stdout).toBe("scripted\n");
     expect(commands).toEqual(["touch ran"]);
@@ -504,7 +528,9 @@ describe("shell in createCodingTools", () => {
     const tools = createCodingTools("/x", { shell: { allow: ["npm test"] } });
     const shell = tools.find((tool) => tool.name === "shell");
     expect(shell?.needsApproval).toBe(true);
-    expect(() => shell?.validate({ command: "make" })).toThrow(expect.objectContaining({ code: "SHELL_COMMAND_NOT_ALLOWED" }));
+    expect(() => shell?.validate({ command: "make" })).toThrow(
+      expect.objectContaining({ code: "SHELL_COMMAND_NOT_ALLOWED" }),
+    );
   });
 });
 
@@ -530,7 +556,9 @@ function catchSync(action: () => unknown): unknown {
 }
 
 function setEnv(name: string, value: string): void {
-  if (onDeno) (globalThis as unknown as { Deno: { env: { set(n: string, v: string): void } } }).Deno.env.set(name, value);
+  if (onDeno) {
+    (globalThis as unknown as { Deno: { env: { set(n: string, v: string): void } } }).Deno.env.set(name, value);
+  }
   process.env[name] = value;
 }
 
@@ -569,7 +597,9 @@ function sleep(ms: number): Promise<void> {
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms (${runtime}, bun: ${onBun})`);
+    if (Date.now() - start > timeoutMs) {
+      throw new Error(`condition not met within ${timeoutMs} ms (${runtime}, bun: ${onBun})`);
+    }
     await sleep(20);
   }
 }

@@ -70,10 +70,14 @@ export function createHostShellProvider(workspace: Workspace, options: HostShell
         signal: request.signal,
       }).catch((error: unknown) => {
         if (isHostError(error)) {
-          throw new WorkspaceError("SPAWN_FAILED", `Cannot run the command: the shell could not be started (${error.code})`, {
-            hint: "the shell program is missing or not executable on this host",
-            cause: error,
-          });
+          throw new WorkspaceError(
+            "SPAWN_FAILED",
+            `Cannot run the command: the shell could not be started (${error.code})`,
+            {
+              hint: "the shell program is missing or not executable on this host",
+              cause: error,
+            },
+          );
         }
         throw error;
       });

@@ -145,9 +145,11 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
     ),
   }).strict();
 
-  const allowed = policy.allow === undefined ? "" : ` Only these commands are allowed: ${
-    policy.allow.map(describeRule).join(", ") || "none"
-  }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
+  const allowed = policy.allow === undefined
+    ? ""
+    : ` Only these commands are allowed: ${
+      policy.allow.map(describeRule).join(", ") || "none"
+    }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
 
   const tool = defineTool({
     name: options.name ?? "shell",
@@ -160,9 +162,14 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
     prepare: (args): ShellInput => {
       const { command } = args;
       if (command.trim() === "") throw invalid("the command is empty", "property 'command': give a command line");
-      if (command.includes("\0")) throw invalid("the command holds a NUL character", "property 'command': remove the NUL character");
+      if (command.includes("\0")) {
+        throw invalid("the command holds a NUL character", "property 'command': remove the NUL character");
+      }
       if (utf8ByteLength(command) > limits.command) {
-        throw new WorkspaceError("COMMAND_LINE_TOO_LONG", `The command is longer than ${limits.command} bytes of UTF-8`);
+        throw new WorkspaceError(
+          "COMMAND_LINE_TOO_LONG",
+          `The command is longer than ${limits.command} bytes of UTF-8`,
+        );
       }
       const decision = evaluateShellPolicy(command, policy);
       if (decision.verdict === "denied") {
@@ -176,7 +183,9 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
         if (decision.rule !== undefined) {
           throw new WorkspaceError(
             "SHELL_COMMAND_NOT_ALLOWED",
-            `Cannot run the command: ${describeRule(decision.rule)} is allowed only as a single command, without ; & | \` $( < > or line breaks`,
+            `Cannot run the command: ${
+              describeRule(decision.rule)
+            } is allowed only as a single command, without ; & | \` $( < > or line breaks`,
             { hint: "run one command per call" },
           );
         }
@@ -204,7 +213,8 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
       };
       if (result.timedOut) {
         throw new WorkspaceError("SHELL_TIMEOUT", `Command ran longer than ${input.timeoutMs} ms and was killed`, {
-          hint: `make it finish sooner (no servers or watchers), or pass a larger timeout_ms (at most ${limits.maxTimeoutMs})`,
+          hint:
+            `make it finish sooner (no servers or watchers), or pass a larger timeout_ms (at most ${limits.maxTimeoutMs})`,
           details: { ...output, timeoutMs: input.timeoutMs },
         });
       }
