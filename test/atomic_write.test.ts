@@ -98,7 +98,7 @@ describe("write_file() under injected faults", () => {
         ...base,
         open: async (path, options) => {
           const file = await base.open(path, options);
-          return options.createExclusive ? { ...file, sync: async () => (controller.abort(), file.sync()) } : file;
+          return options.createExclusive ? { ...file, sync: () => (controller.abort(), file.sync()) } : file;
         },
       };
       const workspace = await openWorkspace(fixture.root, { host });

@@ -134,8 +134,9 @@ function readerOf(stream: Readable): ByteReader {
       const next = await iterator.next();
       return next.done ? null : (next.value as Uint8Array);
     },
-    cancel: async () => {
+    cancel: () => {
       stream.destroy();
+      return Promise.resolve();
     },
   };
 }
