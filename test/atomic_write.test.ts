@@ -12,6 +12,7 @@ function faultyHost(base: Host, fault: Fault): Host {
   const wrapFile = (file: HostFile): HostFile => ({
     ...file,
     write: fault === "write" ? () => Promise.reject(new HostError("EIO", "write")) : file.write,
+    chmod: fault === "chmod" ? () => Promise.reject(new HostError("EPERM", "fchmod")) : file.chmod,
     sync: fault === "sync" ? () => Promise.reject(new HostError("EIO", "fsync")) : file.sync,
   });
   return {
