@@ -5,6 +5,8 @@ import {
   createCodingTools,
   createShellTool,
   executeToolCall,
+  type FsProvider,
+  normalizeWorkspacePath,
   openWorkspace,
   SHELL_MAX_COMMAND_BYTES,
   SHELL_MAX_TIMEOUT_MS,
@@ -17,7 +19,7 @@ import {
   toErrorBody,
   ToolRegistry,
   Workspace,
-  type WorkspaceError,
+  WorkspaceError,
 } from "../mod.ts";
 import { shellArgv } from "../src/core/host_shell_provider.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
@@ -531,6 +533,36 @@ describe("shell in createCodingTools", () => {
     expect(() => shell?.validate({ command: "make" })).toThrow(
       expect.objectContaining({ code: "SHELL_COMMAND_NOT_ALLOWED" }),
     );
+  });
+});
+
+describe("the seams a remote sandbox needs are public", () => {
+  test("FsProvider is the host interface, and the path grammar and error type are exported", async () => {
+    const { workspace } = await setup();
+    const fsProvider: FsProvider = workspace.host;
+    expect(typeof fsProvider.realpath).toBe("function");
+    expect(normalizeWorkspacePath("src/./a.ts")).toEqual(["src", "a.ts"]);
+    expect(new WorkspaceError("SHELL_TIMEOUT", "x", { details: { stdout: "" } }).details).toEqual({ stdout: "" });
+  });
+
+  test("toErrorBody keeps details on execution errors and never on argument errors", () => {
+    const timeout = new WorkspaceError("SHELL_TIMEOUT", "Command ran longer than 1 ms and was killed", {
+      details: { stdout: "partial" },
+    });
+    expect(toErrorBody(timeout)).toEqual({
+      error: {
+        code: "SHELL_TIMEOUT",
+        message: "Command ran longer than 1 ms and was killed",
+        details: { stdout: "partial" },
+      },
+    });
+    const argument = new WorkspaceError("COMMAND_LINE_TOO_LONG", "too long", { details: { secret: "x" } });
+    expect(toErrorBody(argument)).toEqual({
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: "COMMAND_LINE_TOO_LONG" },
+    });
+    expect(toErrorBody(new WorkspaceError("NOT_FOUND", "gone"))).toEqual({
+      error: { code: "NOT_FOUND", message: "gone" },
+    });
   });
 });
 
