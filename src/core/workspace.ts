@@ -16,10 +16,11 @@ export interface WorkspaceOptions {
   inheritEnv?: string[];
 }
 
-/** The identity of a filesystem object. */
+/** The identity of a filesystem object: device, inode and (where known) birth time. */
 export interface Identity {
   dev: number;
   ino: number;
+  birthtimeMs?: number;
 }
 
 /** What {@link Workspace.resolve} found. */
@@ -55,9 +56,14 @@ interface PendingSegment {
   fromLink: boolean;
 }
 
-/** Whether two stats (or identities) name the same object. */
+/**
+ * Whether two stats (or identities) name the same object. Birth times are
+ * compared when both are known, so an inode number reused by a new object is
+ * told apart from the old one.
+ */
 export function sameIdentity(a: Identity, b: Identity): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
+  if (a.dev !== b.dev || a.ino !== b.ino) return false;
+  return !a.birthtimeMs || !b.birthtimeMs || a.birthtimeMs === b.birthtimeMs;
 }
 
 /**
@@ -85,7 +91,7 @@ export class Workspace {
     this.host = host;
     this.root = root;
     this.rootEntry = rootEntry;
-    this.rootIdentity = { dev: identity.dev, ino: identity.ino };
+    this.rootIdentity = { dev: identity.dev, ino: identity.ino, birthtimeMs: identity.birthtimeMs };
     this.env = Object.freeze({ ...(options.env ?? {}) });
     this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
   }

@@ -36,6 +36,7 @@ interface DenoFileInfo {
   isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
+  birthtime: Date | null;
   dev: number;
   ino: number | null;
   mode: number | null;
@@ -159,6 +160,7 @@ function toStat(info: DenoFileInfo): HostStat {
     dev: info.dev,
     ino: info.ino ?? 0,
     mtimeMs: info.mtime?.getTime() ?? 0,
+    birthtimeMs: info.birthtime?.getTime() ?? 0,
   };
 }
 

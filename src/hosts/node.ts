@@ -79,6 +79,7 @@ function toStat(stats: Stats): HostStat {
     dev: stats.dev,
     ino: stats.ino,
     mtimeMs: stats.mtimeMs,
+    birthtimeMs: stats.birthtimeMs,
   };
 }
 
