@@ -104,6 +104,7 @@ export interface MemoryHost extends Host {
 
 interface NodeBase {
   readonly ino: number;
+  readonly birthtimeMs: number;
   mode: number;
   mtimeMs: number;
 }
@@ -168,13 +169,11 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   let nextIno = 2;
   const faults = new Map<string, HostErrorCode[]>();
 
-  const newFolder = (mode: number): FolderNode => ({
-    kind: "directory",
-    ino: nextIno++,
-    mode: mode & 0o7777,
-    mtimeMs: now(),
-    entries: new Map(),
-  });
+  const born = (): { ino: number; birthtimeMs: number; mtimeMs: number } => {
+    const time = now();
+    return { ino: nextIno++, birthtimeMs: time, mtimeMs: time };
+  };
+  const newFolder = (mode: number): FolderNode => ({ kind: "directory", ...born(), mode: mode & 0o7777, entries: new Map() });
   const root = newFolder(0o755);
 
   const fail = (code: HostErrorCode, syscall: string): never => {
@@ -272,6 +271,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     dev: MEMORY_HOST_DEV,
     ino: node.ino,
     mtimeMs: node.mtimeMs,
+    birthtimeMs: node.birthtimeMs,
   });
 
   const writeAt = (file: FileNode, data: Uint8Array, position: number): void => {
@@ -325,14 +325,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   };
 
   const createFile = (parent: FolderNode, name: string, mode: number): FileNode => {
-    const file: FileNode = {
-      kind: "file",
-      ino: nextIno++,
-      mode: mode & ~umask & 0o7777,
-      mtimeMs: now(),
-      data: new Uint8Array(0),
-      size: 0,
-    };
+    const file: FileNode = { kind: "file", ...born(), mode: mode & ~umask & 0o7777, data: new Uint8Array(0), size: 0 };
     parent.entries.set(name, file);
     touch(parent);
     return file;
@@ -455,7 +448,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     if (target === "") fail("ENOENT", "symlink");
     const location = walk(path, false, "symlink");
     if (location.node !== undefined || location.parent === null || location.name === null) return fail("EEXIST", "symlink");
-    location.parent.entries.set(location.name, { kind: "symlink", ino: nextIno++, mode: 0o777, mtimeMs: now(), target });
+    location.parent.entries.set(location.name, { kind: "symlink", ...born(), mode: 0o777, target });
     touch(location.parent);
   };
 
