@@ -354,9 +354,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     return handleOf(node, readable, writable);
   };
 
+  // Like the disk hosts (a plain read-only open, no O_DIRECTORY), a file opens too.
   const openDirectorySync = (path: string): HostFile => {
     const { node } = existing(path, true, "open");
-    if (node.kind !== "directory") return fail("ENOTDIR", "open");
+    if (node.kind === "symlink") return fail("ELOOP", "open");
     return handleOf(node, true, false);
   };
 
