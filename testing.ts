@@ -13,12 +13,7 @@
  *
  * @module
  */
-export {
-  createMemoryHost,
-  MEMORY_ENVIRONMENT,
-  MEMORY_EXEC_PATH,
-  MEMORY_HOST_DEV,
-} from "./src/hosts/memory.ts";
+export { createMemoryHost, MEMORY_ENVIRONMENT, MEMORY_EXEC_PATH, MEMORY_HOST_DEV } from "./src/hosts/memory.ts";
 export type { MemoryHost, MemoryHostOptions } from "./src/hosts/memory.ts";
 export { MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "./src/testing/memory_workspace.ts";
 export type { ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";

@@ -394,7 +394,9 @@ describe("the memory host against the disk (differential)", () => {
     for (const [name, step] of steps) {
       const result = await outcome(async () => {
         const value = await step(host, at);
-        if (value !== null && typeof value === "object" && "close" in value) await (value as { close(): Promise<void> }).close();
+        if (value !== null && typeof value === "object" && "close" in value) {
+          await (value as { close(): Promise<void> }).close();
+        }
       });
       codes.push(`${name}: ${result}`);
     }
@@ -453,7 +455,13 @@ describe("MemoryWorkspace", () => {
 
   test("snapshot() returns every file's content by sorted relative path, without folders or links", async () => {
     const ws = new MemoryWorkspace({
-      files: { "z.txt": "z", "a/b/c.txt": "c", "a/a.txt": "naïve ✓", "bad": new Uint8Array([0x61, 0xff]), "only-folder/": "" },
+      files: {
+        "z.txt": "z",
+        "a/b/c.txt": "c",
+        "a/a.txt": "naïve ✓",
+        "bad": new Uint8Array([0x61, 0xff]),
+        "only-folder/": "",
+      },
       links: { "a/link": "b/c.txt", "dir-link": "a" },
     });
     const snapshot = ws.snapshot();
@@ -530,7 +538,9 @@ describe("read_file and write_file replay the shared tables on a MemoryWorkspace
   test.each(HOSTILE_PATHS)("read_file and write_file refuse $name with $code", async ({ path: hostile, code }) => {
     const ws = new MemoryWorkspace({ files: { f: "f", "d/": "" } });
     const before = ws.snapshot();
-    for (const [name, args] of [["read_file", { path: hostile }], ["write_file", { path: hostile, content: "x" }]] as const) {
+    for (
+      const [name, args] of [["read_file", { path: hostile }], ["write_file", { path: hostile, content: "x" }]] as const
+    ) {
       expect(await call(ws, name, args)).toEqual({
         error: { code: "TOOL_ARGUMENTS_INVALID", message: code },
       });
@@ -613,6 +623,7 @@ describe("MemoryWorkspace.exec()", () => {
   test("answers from a function, sync or async, which may leave a command unscripted", async () => {
     const ws = new MemoryWorkspace({
       exec: async (command) => {
+        await Promise.resolve(); // a reply computed asynchronously
         if (command.startsWith("echo ")) return command.slice(5) + "\n";
         if (command === "false") return { exitCode: 1 };
         return undefined;

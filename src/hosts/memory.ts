@@ -173,7 +173,12 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     const time = now();
     return { ino: nextIno++, birthtimeMs: time, mtimeMs: time };
   };
-  const newFolder = (mode: number): FolderNode => ({ kind: "directory", ...born(), mode: mode & 0o7777, entries: new Map() });
+  const newFolder = (mode: number): FolderNode => ({
+    kind: "directory",
+    ...born(),
+    mode: mode & 0o7777,
+    entries: new Map(),
+  });
   const root = newFolder(0o755);
 
   const fail = (code: HostErrorCode, syscall: string): never => {
@@ -266,7 +271,11 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
 
   const statOf = (node: MemoryNode): HostStat => ({
     kind: node.kind as EntryKind,
-    size: node.kind === "file" ? node.size : node.kind === "directory" ? FOLDER_SIZE : encoder.encode(node.target).length,
+    size: node.kind === "file"
+      ? node.size
+      : node.kind === "directory"
+      ? FOLDER_SIZE
+      : encoder.encode(node.target).length,
     mode: node.mode,
     dev: MEMORY_HOST_DEV,
     ino: node.ino,
@@ -291,36 +300,31 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const handleOf = (node: FileNode | FolderNode, readable: boolean, writable: boolean): HostFile => {
     let closed = false;
     // EBADF (closed handle, wrong direction) has no host code of its own; the Node host reports it as EIO.
-    const usable = (syscall: string): void => {
-      injected(syscall);
-      if (closed) fail("EIO", syscall);
+    const usable = (syscall: string, allowed: boolean): void => {
+      if (closed || !allowed) fail("EIO", syscall);
     };
     return {
-      read: async (buffer, position) => {
-        usable("read");
-        if (!readable) fail("EIO", "read");
+      read: primitive("read", (buffer: Uint8Array, position: number): number => {
+        usable("read", readable);
         if (node.kind === "directory") return fail("EISDIR", "read");
         if (position >= node.size) return 0;
         const count = Math.min(buffer.length, node.size - position);
         buffer.set(node.data.subarray(position, position + count));
         return count;
-      },
-      write: async (data, position) => {
-        usable("write");
-        if (!writable) fail("EIO", "write");
+      }),
+      write: primitive("write", (data: Uint8Array, position: number): void => {
+        usable("write", writable);
         if (node.kind === "directory") return fail("EISDIR", "write");
         writeAt(node, data, position);
-      },
-      sync: async () => usable("fsync"),
-      stat: async () => {
-        usable("fstat");
+      }),
+      sync: primitive("fsync", () => usable("fsync", true)),
+      stat: primitive("fstat", () => {
+        usable("fstat", true);
         return statOf(node);
-      },
-      close: async () => {
-        if (closed) return;
-        injected("close");
+      }),
+      close: primitive("close", () => {
         closed = true;
-      },
+      }),
     };
   };
 
@@ -344,7 +348,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     if (options.createExclusive) {
       // O_CREAT|O_EXCL never follows a final link: anything there, even a dangling link, is EEXIST.
       const location = walk(path, false, "open");
-      if (location.node !== undefined || location.parent === null || location.name === null) return fail("EEXIST", "open");
+      if (location.node !== undefined || location.parent === null || location.name === null) {
+        return fail("EEXIST", "open");
+      }
       if (path.endsWith("/")) fail("EISDIR", "open");
       return handleOf(createFile(location.parent, location.name, options.mode ?? 0o600), readable, writable);
     }
@@ -404,7 +410,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
 
   const mkdirOne = (path: string, mode: number): void => {
     const location = walk(path, false, "mkdir");
-    if (location.node !== undefined || location.parent === null || location.name === null) return fail("EEXIST", "mkdir");
+    if (location.node !== undefined || location.parent === null || location.name === null) {
+      return fail("EEXIST", "mkdir");
+    }
     location.parent.entries.set(location.name, newFolder(mode & ~umask));
     touch(location.parent);
   };
@@ -448,7 +456,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     if (typeof target !== "string" || target.includes("\0")) fail("EINVAL", "symlink");
     if (target === "") fail("ENOENT", "symlink");
     const location = walk(path, false, "symlink");
-    if (location.node !== undefined || location.parent === null || location.name === null) return fail("EEXIST", "symlink");
+    if (location.node !== undefined || location.parent === null || location.name === null) {
+      return fail("EEXIST", "symlink");
+    }
     location.parent.entries.set(location.name, { kind: "symlink", ...born(), mode: 0o777, target });
     touch(location.parent);
   };
