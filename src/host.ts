@@ -111,6 +111,8 @@ export interface HostFile {
   sync(): Promise<void>;
   /** Metadata of the open object (fstat). */
   stat(): Promise<HostStat>;
+  /** Sets the open object's permission bits (fchmod), where the runtime can; else the caller uses `Host.chmod`. */
+  chmod?(mode: number): Promise<void>;
   /** Closes the handle. Safe to call twice. */
   close(): Promise<void>;
 }

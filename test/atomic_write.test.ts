@@ -12,6 +12,7 @@ function faultyHost(base: Host, fault: Fault): Host {
   const wrapFile = (file: HostFile): HostFile => ({
     ...file,
     write: fault === "write" ? () => Promise.reject(new HostError("EIO", "write")) : file.write,
+    chmod: fault === "chmod" ? () => Promise.reject(new HostError("EPERM", "fchmod")) : file.chmod,
     sync: fault === "sync" ? () => Promise.reject(new HostError("EIO", "fsync")) : file.sync,
   });
   return {
@@ -98,7 +99,7 @@ describe("write_file() under injected faults", () => {
         ...base,
         open: async (path, options) => {
           const file = await base.open(path, options);
-          return options.createExclusive ? { ...file, sync: async () => (controller.abort(), file.sync()) } : file;
+          return options.createExclusive ? { ...file, sync: () => (controller.abort(), file.sync()) } : file;
         },
       };
       const workspace = await openWorkspace(fixture.root, { host });
