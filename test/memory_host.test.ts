@@ -132,6 +132,8 @@ describe("the memory host", () => {
     const host = createMemoryHost();
     const file = await host.open("/new", { write: true, createExclusive: true, mode: 0o666 });
     expect(await file.stat()).toMatchObject({ kind: "file", size: 0, mode: 0o644 });
+    await file.chmod?.(0o640); // fchmod on the handle
+    expect((await host.lstat("/new")).mode).toBe(0o640);
     await file.close();
     await (await host.open("/private", { write: true, createExclusive: true })).close();
     expect((await host.lstat("/private")).mode).toBe(0o600);

@@ -267,13 +267,13 @@ export function createDenoHost(): Host {
     // call; the callers' identity checks around these primitives cover that.
     unlink: (path) =>
       call("unlink", async () => {
-        if ((await api.lstat(path)).isDirectory) throw new HostError(isWindows ? "EPERM" : "EISDIR", "unlink");
+        if (api.lstatSync(path).isDirectory) throw new HostError(isWindows ? "EPERM" : "EISDIR", "unlink");
         await api.remove(path);
       }),
     mkdir: (path, mode) => call("mkdir", () => api.mkdir(path, { mode: mode ?? 0o777 })),
     rmdir: (path) =>
       call("rmdir", async () => {
-        if (!(await api.lstat(path)).isDirectory) throw new HostError("ENOTDIR", "rmdir");
+        if (!api.lstatSync(path).isDirectory) throw new HostError("ENOTDIR", "rmdir");
         await api.remove(path);
       }),
     readdir: (path) =>

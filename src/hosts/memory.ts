@@ -322,6 +322,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
         usable("fstat", true);
         return statOf(node);
       }),
+      chmod: primitive("fchmod", (mode: number): void => {
+        usable("fchmod", true);
+        node.mode = mode & 0o7777;
+      }),
       close: primitive("close", () => {
         closed = true;
       }),
