@@ -10,6 +10,7 @@ import {
   type Host,
   type HostErrorCode,
   isHostError,
+  isShellProvider,
   MAX_SYMLINK_HOPS,
   openWorkspace,
   ToolRegistry,
@@ -422,6 +423,7 @@ describe("MemoryWorkspace", () => {
   test("is a Workspace rooted at /workspace whose identity comes from the memory host", async () => {
     const ws = new MemoryWorkspace({ files: { "a.txt": "a" } });
     expect(ws).toBeInstanceOf(Workspace);
+    expect(isShellProvider(ws)).toBe(true);
     expect([ws.root, ws.rootEntry]).toEqual([MEMORY_WORKSPACE_ROOT, MEMORY_WORKSPACE_ROOT]);
     expect(ws.rootIdentity).toMatchObject({ dev: MEMORY_HOST_DEV, ino: ws.host.lstatSync(MEMORY_WORKSPACE_ROOT).ino });
     await ws.checkRoot();
