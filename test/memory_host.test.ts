@@ -448,12 +448,21 @@ describe("MemoryWorkspace", () => {
     expect(ws.snapshotLinks()).toEqual({ out: "/etc", "src/link": "a.ts" });
   });
 
-  test("refuses an option key the path grammar refuses", () => {
+  test("refuses an option key the path grammar refuses, and keys that clash", () => {
     expect(() => new MemoryWorkspace({ files: { "../x": "x" } })).toThrow(
       expect.objectContaining({ code: "INVALID_RELATIVE_PATH" }),
     );
     expect(() => new MemoryWorkspace({ links: { "/abs": "x" } })).toThrow(
       expect.objectContaining({ code: "INVALID_RELATIVE_PATH" }),
+    );
+    expect(() => new MemoryWorkspace({ files: { "a": "file", "a/b": "below a file" } })).toThrow(
+      expect.objectContaining({
+        code: "NOT_A_DIRECTORY",
+        message: "Cannot create 'a/b': a path component is not a folder",
+      }),
+    );
+    expect(() => new MemoryWorkspace({ files: { "a": "file" }, links: { "a": "b" } })).toThrow(
+      expect.objectContaining({ code: "ALREADY_EXISTS" }),
     );
   });
 

@@ -1,4 +1,5 @@
 import { abortError, throwIfAborted } from "../core/errors.ts";
+import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { omittedMarker } from "../core/run_process.ts";
 import { decodeUtf8Lenient, encodeUtf8, utf8BoundaryAtOrBefore } from "../core/utf8.ts";
@@ -87,7 +88,8 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
    * Builds the tree: the root folder, then `files`, then `links`.
    *
    * @param options Files, links, the command script and the child environment.
-   * @throws {WorkspaceError} `INVALID_RELATIVE_PATH` or `PATH_TOO_LONG` for a key the path grammar refuses.
+   * @throws {WorkspaceError} `INVALID_RELATIVE_PATH` or `PATH_TOO_LONG` for a key the path grammar
+   * refuses; `ALREADY_EXISTS` (or `NOT_A_DIRECTORY`) when keys clash (`"a"` and `"a/b"`, a link over a file).
    */
   constructor(options: MemoryWorkspaceOptions = {}) {
     const host = createMemoryHost();
@@ -99,17 +101,31 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     this.script = options.exec ?? {};
     for (const [key, content] of Object.entries(options.files ?? {})) {
       const segments = normalizeWorkspacePath(key);
-      if (key.endsWith("/")) {
-        host.mkdirSync(this.hostPath(segments), { recursive: true });
-        continue;
-      }
-      host.mkdirSync(this.hostPath(segments.slice(0, -1)), { recursive: true });
-      host.writeFileSync(this.hostPath(segments), content);
+      this.seed(key, () => {
+        if (key.endsWith("/") || segments.length === 0) {
+          host.mkdirSync(this.hostPath(segments), { recursive: true });
+          return;
+        }
+        host.mkdirSync(this.hostPath(segments.slice(0, -1)), { recursive: true });
+        host.writeFileSync(this.hostPath(segments), content);
+      });
     }
     for (const [key, target] of Object.entries(options.links ?? {})) {
       const segments = normalizeWorkspacePath(key);
-      host.mkdirSync(this.hostPath(segments.slice(0, -1)), { recursive: true });
-      host.symlinkSync(target, this.hostPath(segments));
+      this.seed(key, () => {
+        host.mkdirSync(this.hostPath(segments.slice(0, -1)), { recursive: true });
+        host.symlinkSync(target, this.hostPath(segments));
+      });
+    }
+  }
+
+  // Runs one step of building the tree; a clash (a file where a folder is
+  // needed, a name given twice) becomes a WorkspaceError naming the key.
+  private seed(key: string, step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      throw mapHostError(error, "create", key);
     }
   }
 
