@@ -457,8 +457,8 @@ describe("MemoryWorkspace", () => {
     );
     expect(() => new MemoryWorkspace({ files: { "a": "file", "a/b": "below a file" } })).toThrow(
       expect.objectContaining({
-        code: "NOT_A_DIRECTORY",
-        message: "Cannot create 'a/b': a path component is not a folder",
+        code: "ALREADY_EXISTS",
+        message: "Cannot create 'a/b': something already exists there",
       }),
     );
     expect(() => new MemoryWorkspace({ files: { "a": "file" }, links: { "a": "b" } })).toThrow(
