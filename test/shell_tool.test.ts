@@ -22,6 +22,7 @@ import {
   WorkspaceError,
 } from "../mod.ts";
 import { shellArgv } from "../src/core/host_shell_provider.ts";
+import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
 
@@ -524,6 +525,37 @@ describe("shell: over a ShellProvider", () => {
     expect(result.stdout).toBe("scripted\n");
     expect(commands).toEqual(["touch ran"]);
     expect(fs.readdirSync(root)).toEqual([]);
+  });
+});
+
+describe("shell over a MemoryWorkspace (a workspace that is its own provider)", () => {
+  test("answers from the script, logs each command that passed the policy, and refuses the rest", async () => {
+    const ws = new MemoryWorkspace({
+      files: { "src/math.ts": "export const add = (a: number, b: number) => a - b;\n" },
+      exec: { "npm test": "1 passed\n", "npm run lint": { stderr: "1 problem\n", exitCode: 1 } },
+    });
+    const registry = new ToolRegistry([createShellTool(ws, { allow: ["npm test", "npm run lint"], deny: ["rm"] })]);
+    const run = async (command: string) =>
+      JSON.parse((await executeToolCall(registry, { id: command, name: "shell", arguments: { command } })).content);
+    expect(await run("npm test")).toEqual({
+      exitCode: 0,
+      signal: null,
+      stdout: "1 passed\n",
+      stderr: "",
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    });
+    expect(await run("npm run lint")).toMatchObject({ exitCode: 1, stderr: "1 problem\n" });
+    expect((await run("npm test; rm -rf /")).error.code).toBe("SHELL_COMMAND_DENIED");
+    expect((await run("npm test && curl x")).error.code).toBe("SHELL_COMMAND_NOT_ALLOWED");
+    expect(ws.commands).toEqual(["npm test", "npm run lint"]);
+  });
+
+  test("a slow scripted reply ends as SHELL_TIMEOUT", async () => {
+    const ws = new MemoryWorkspace({ exec: () => new Promise(() => {}) });
+    const error = await rejection(createShellTool(ws).execute({ command: "hang", timeout_ms: 20 }));
+    expect((error as WorkspaceError).code).toBe("SHELL_TIMEOUT");
+    expect(ws.commands).toEqual(["hang"]);
   });
 });
 
