@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runCli } from "../src/cli/main.ts";
-import { parseShellPolicy } from "../src/cli/mcp_command.ts";
+import { parseShellMode } from "../src/cli/mcp_command.ts";
 import { colorEnabled } from "../src/cli/colors.ts";
 import { UsageError } from "../src/cli/usage_error.ts";
 import { SAMPLE_PROJECT_BUG, SAMPLE_PROJECT_FILES } from "../src/demo/sample_project.ts";
@@ -157,13 +157,13 @@ describe("paddock, in-process", () => {
   );
 
   test("--shell takes off, ask, or one or more allow:PATTERN", () => {
-    expect(parseShellPolicy([])).toEqual({ mode: "off" });
-    expect(parseShellPolicy(["ask"])).toEqual({ mode: "ask" });
-    expect(parseShellPolicy(["allow:git status", "allow:npm test"])).toEqual({
+    expect(parseShellMode([])).toEqual({ mode: "off" });
+    expect(parseShellMode(["ask"])).toEqual({ mode: "ask" });
+    expect(parseShellMode(["allow:git status", "allow:npm test"])).toEqual({
       mode: "allow",
       patterns: ["git status", "npm test"],
     });
-    expect(() => parseShellPolicy(["ask", "off"])).toThrow(UsageError);
+    expect(() => parseShellMode(["ask", "off"])).toThrow(UsageError);
   });
 
   test("colour is used only on a terminal without NO_COLOR", () => {

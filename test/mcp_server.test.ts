@@ -300,6 +300,74 @@ describe("paddock mcp options", () => {
     }
   });
 
+  test("there is no shell tool by default, nor in read-only mode even with --shell", async () => {
+    for (const args of [[], ["--read-only", "--shell", "ask"]]) {
+      const session = await connect(on, ["--root", fixture.root, ...args]);
+      try {
+        expect((await session.client.listTools()).tools.map((tool) => tool.name)).not.toContain("shell");
+      } finally {
+        await session.close();
+      }
+    }
+  });
+
+  test("--shell allow:PATTERN runs matching commands without asking and refuses the rest", async () => {
+    const session = await connect(on, ["--root", fixture.root, "--shell", "allow:echo", "--shell", "allow:cat a.txt"]);
+    try {
+      const { tools } = await session.client.listTools();
+      expect(tools.find((tool) => tool.name === "shell")?.description).toContain("'echo', 'cat a.txt'");
+      const echo = await session.call("shell", { command: "echo hi" });
+      expect(echo).toMatchObject({ isError: false, body: { exitCode: 0, stdout: "hi\n" } });
+      const cat = await session.call("shell", { command: "cat a.txt" });
+      expect(cat.body.stdout).toBe("a");
+      const other = await session.call("shell", { command: "rm a.txt" });
+      expect(other.isError).toBe(true);
+      expect(errorOf(other.body).code).toBe("SHELL_COMMAND_NOT_ALLOWED");
+      const chained = await session.call("shell", { command: "echo hi; rm a.txt" });
+      expect(errorOf(chained.body).code).toBe("SHELL_COMMAND_NOT_ALLOWED");
+      expect(fs.readFileSync(fixture.abs("a.txt"), "utf8")).toBe("a");
+    } finally {
+      await session.close();
+    }
+  });
+
+  test("--shell ask refuses with APPROVAL_UNAVAILABLE when the client cannot elicit", async () => {
+    const session = await connect(on, ["--root", fixture.root, "--shell", "ask"]);
+    try {
+      const { isError, body } = await session.call("shell", { command: "echo hi > made.txt" });
+      expect(isError).toBe(true);
+      expect(errorOf(body).code).toBe("APPROVAL_UNAVAILABLE");
+      expect(fs.existsSync(fixture.abs("made.txt"))).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test("--shell ask puts each command to the person through elicitation: approved runs, declined does not", async () => {
+    const session = await connect(on, ["--root", fixture.root, "--shell", "ask"], {
+      capabilities: { elicitation: { form: {} } },
+    });
+    const asked: string[] = [];
+    session.client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      const approve = request.params.message.includes("approved.txt");
+      return { action: "accept", content: { approve } };
+    });
+    try {
+      const approved = await session.call("shell", { command: "echo yes > approved.txt" });
+      expect(approved.isError).toBe(false);
+      expect(fs.readFileSync(fixture.abs("approved.txt"), "utf8")).toBe("yes\n");
+      const declined = await session.call("shell", { command: "echo no > declined.txt" });
+      expect(declined.isError).toBe(true);
+      expect(errorOf(declined.body).code).toBe("TOOL_CALL_DENIED");
+      expect(fs.existsSync(fixture.abs("declined.txt"))).toBe(false);
+      expect(asked).toHaveLength(2);
+      expect(asked[0]).toContain("echo yes > approved.txt");
+    } finally {
+      await session.close();
+    }
+  });
+
   test("stdout carries only protocol messages, a line that is not JSON gets a parse error, and the server exits 0 when stdin closes", async () => {
     const { command, args } = paddockCommand(on, ["mcp", "--root", fixture.root]);
     const child = spawn(command, args, { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });

@@ -22,6 +22,8 @@ const CALLS = 500;
 const WARMUP_CALLS = 50;
 const FILE_BYTES = 4_096;
 const BASELINE = "@modelcontextprotocol/server-filesystem";
+/** Issue 5's target: Paddock's median at most 0.7x the reference server's. */
+const TARGET_RATIO = 0.7;
 
 interface Server {
   label: string;

@@ -1,7 +1,6 @@
 import process from "node:process";
 import { serveStdio } from "../mcp/serve_stdio.ts";
-import type { ShellPolicy } from "../mcp/shell_policy.ts";
-import { createMcpRegistry } from "../mcp/server.ts";
+import type { McpShellMode } from "../mcp/shell_mode.ts";
 import type { CliIo } from "./cli_io.ts";
 import { openRoot } from "./open_root.ts";
 import { parseArgs } from "./parse_args.ts";
@@ -21,7 +20,7 @@ const FLAGS = {
  * @returns The policy.
  * @throws {UsageError} For a bad value or a mix of modes.
  */
-export function parseShellPolicy(values: readonly string[]): ShellPolicy {
+export function parseShellMode(values: readonly string[]): McpShellMode {
   if (values.length === 0) return { mode: "off" };
   const patterns: string[] = [];
   let single: "off" | "ask" | undefined;
@@ -59,15 +58,10 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const readOnly = flags.has("read-only");
   const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
-  const shell = parseShellPolicy(flags.get("shell") ?? []);
+  const shell = parseShellMode(flags.get("shell") ?? []);
   // One client per process: synchronous filesystem calls cut each call's latency (see node_sync.ts).
   const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
   const options = { root: workspace, readOnly, nodeProcess, shell };
-  try {
-    createMcpRegistry(workspace, options); // refuse a shell this build lacks before serving
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
   await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));
   // The session is over: nothing else may keep the process alive.
   process.exitCode = 0;

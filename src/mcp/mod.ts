@@ -17,8 +17,8 @@ registerDefaultHost(createAutoHost);
 
 export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply, toCallToolResult } from "./server.ts";
 export type { PaddockMcpServer, PaddockMcpServerOptions } from "./server.ts";
-export { SHELL_OFF } from "./shell_policy.ts";
-export type { ShellPolicy } from "./shell_policy.ts";
+export { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
+export type { McpShellMode } from "./shell_mode.ts";
 export { BoundedStdioTransport } from "./stdio_transport.ts";
 export type { BoundedStdioTransportOptions, ByteSink, ByteSource } from "./stdio_transport.ts";
 export { serveStdio } from "./serve_stdio.ts";

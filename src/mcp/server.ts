@@ -9,8 +9,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { createCallLimiter } from "./call_limiter.ts";
-import { SHELL_OFF, type ShellPolicy } from "./shell_policy.ts";
-import { createShellToolsForPolicy } from "./shell_tools.ts";
+import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
   CallToolRequestSchema,
   type CallToolResultJson,
@@ -28,7 +27,7 @@ export interface PaddockMcpServerOptions {
   /** Offer `node_process` (not in read-only mode). @default true */
   nodeProcess?: boolean;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
-  shell?: ShellPolicy;
+  shell?: McpShellMode;
   /** More tools to offer beside Paddock's own (e.g. your own tools over the same workspace). @default [] */
   tools?: AnyTool[];
   /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
@@ -59,14 +58,17 @@ export function createMcpRegistry(
   workspace: Workspace,
   options: Omit<PaddockMcpServerOptions, "root"> = {},
 ): ToolRegistry {
-  const toolOptions = options.nodeProcess === false ? { nodeProcess: false as const } : {};
   const extra = options.tools ?? [];
   if (options.readOnly === true) {
-    return new ToolRegistry([...createReadOnlyTools(workspace, toolOptions), ...extra.filter((tool) => tool.readOnly)]);
+    const readOnly = createReadOnlyTools(workspace, { nodeProcess: false });
+    return new ToolRegistry([...readOnly, ...extra.filter((tool) => tool.readOnly)]);
   }
-  const tools: AnyTool[] = createCodingTools(workspace, toolOptions);
-  tools.push(...createShellToolsForPolicy(workspace, options.shell ?? SHELL_OFF), ...extra);
-  return new ToolRegistry(tools);
+  const shell = shellToolOptions(options.shell ?? SHELL_OFF);
+  const tools: AnyTool[] = createCodingTools(workspace, {
+    ...(options.nodeProcess === false ? { nodeProcess: false as const } : {}),
+    ...(shell === undefined ? {} : { shell }),
+  });
+  return new ToolRegistry([...tools, ...extra]);
 }
 
 /**
