@@ -140,6 +140,7 @@ export async function benchMcp(): Promise<BenchRow[]> {
           paddockMs: ours.median,
           baselineMs: theirs.median,
           baseline: BASELINE,
+          target: TARGET_RATIO,
         },
         { name: `mcp ${what} (p90 per call)`, paddockMs: ours.p90, baselineMs: theirs.p90, baseline: BASELINE },
       );
