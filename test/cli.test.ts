@@ -19,15 +19,11 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `paddock ARGS` as a process under the suite's runtime. */
-function paddock(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** Runs `paddock ARGS` as a process under the suite's runtime, in `cwd`. */
+function paddock(args: string[], cwd: string = REPO): Promise<Run> {
   const { command, args: argv } = paddockCommand(runtime, args);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      cwd: REPO,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Uint8Array) => (stdout += new TextDecoder().decode(chunk)));
@@ -62,6 +58,11 @@ describe("paddock call, as a process", () => {
 
   test("prints the result JSON and exits 0 for a result", async () => {
     const run = await paddock(["call", "read_file", '{"path":"notes.txt"}', "--root", fixture.root]);
+    expect(run).toEqual({ code: 0, stdout: '{"path":"notes.txt","content":"hello\\n","bytes":6}\n', stderr: "" });
+  });
+
+  test("takes the current folder as the root by default", async () => {
+    const run = await paddock(["call", "read_file", '{"path":"notes.txt"}'], fixture.root);
     expect(run).toEqual({ code: 0, stdout: '{"path":"notes.txt","content":"hello\\n","bytes":6}\n', stderr: "" });
   });
 

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { runtime, type RuntimeName } from "./runtime.ts";
 
 /** The repository's top folder. */
@@ -8,6 +8,9 @@ export const REPO: string = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** The `cli.ts` entry point. */
 export const CLI: string = path.join(REPO, "cli.ts");
+
+/** The tsx loader, by absolute URL, so a command may run in any folder. */
+const TSX_LOADER: string = pathToFileURL(path.join(REPO, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 /** A command line: program and arguments. */
 export interface CommandLine {
@@ -25,7 +28,7 @@ export interface CommandLine {
 export function paddockCommand(on: RuntimeName, args: string[]): CommandLine {
   switch (on) {
     case "node":
-      return { command: runtime === "node" ? process.execPath : "node", args: ["--import", "tsx", CLI, ...args] };
+      return { command: runtime === "node" ? process.execPath : "node", args: ["--import", TSX_LOADER, CLI, ...args] };
     case "deno":
       return {
         command: runtime === "deno" ? process.execPath : path.join(REPO, "node_modules", ".bin", "deno"),
