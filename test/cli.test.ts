@@ -238,3 +238,27 @@ describe("paddock demo", () => {
     expect(Object.keys(SAMPLE_PROJECT_FILES)).toEqual(expect.arrayContaining(["README.md", "test.js"]));
   });
 });
+
+describe("the demo transcript's result summaries", () => {
+  test("show an error's code, a script's exit and output, a listing's entries and an edit's diff", async () => {
+    const { summarizeResult } = await import("../src/cli/summarize_result.ts");
+    expect(summarizeResult("read_file", { error: { code: "NOT_FOUND", message: "Cannot read 'x': no such file" } }))
+      .toEqual(["NOT_FOUND: Cannot read 'x': no such file"]);
+    expect(summarizeResult("node_process", { exitCode: 1, stdout: "ok a\nFAIL b\n", stderr: "", timedOut: false }))
+      .toEqual(["exit code 1", "│ ok a", "│ FAIL b"]);
+    expect(summarizeResult("list_directory", {
+      entries: [{ name: "src", kind: "directory" }, { name: "a.txt", kind: "file", size: 1 }, {
+        name: "l",
+        kind: "symlink",
+      }],
+    })).toEqual(["3 entries: src/, a.txt, l@"]);
+    expect(summarizeResult("edit_file", {
+      path: "a.js",
+      replacements: 1,
+      bytes: 10,
+      diff: "--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-old\n+new\n",
+    })).toEqual(["1 replacement, 10 bytes", "│ @@ -1 +1 @@", "│ -old", "│ +new"]);
+    expect(summarizeResult("write_file", { path: "a", bytes: 3 })).toEqual(["wrote 3 bytes"]);
+    expect(summarizeResult("read_file", { path: "a", content: "x\ny\n", bytes: 4 })).toEqual(["4 bytes, 2 lines"]);
+  });
+});

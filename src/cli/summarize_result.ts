@@ -44,9 +44,19 @@ export function summarizeResult(toolName: string, result: Record<string, unknown
       if (typeof entry === "string") return entry;
       const { name, path, kind, type } = entry as Record<string, unknown>;
       const label = String(name ?? path ?? "?");
-      return kind === "directory" || type === "directory" ? `${label}/` : label;
+      if (kind === "directory" || type === "directory") return `${label}/`;
+      return kind === "symlink" || type === "symlink" ? `${label}@` : label;
     });
     return [`${names.length} entries: ${names.join(", ")}`];
+  }
+  if (typeof result.diff === "string") {
+    // edit_file: the change itself, as a unified diff without its file headers.
+    const changed = result.diff.split("\n").filter((line) => /^[-+@]/.test(line) && !/^(---|\+\+\+) /.test(line));
+    const count = typeof result.replacements === "number" ? result.replacements : changed.length;
+    return [
+      `${count} replacement${count === 1 ? "" : "s"}, ${String(result.bytes)} bytes`,
+      ...changed.slice(0, MAX_SHOWN_LINES).map((line) => `│ ${line}`),
+    ];
   }
   if (toolName === "write_file" && typeof result.bytes === "number") return [`wrote ${result.bytes} bytes`];
   const text = JSON.stringify(result);
