@@ -479,3 +479,46 @@ describe("approval through MCP elicitation", () => {
     await client.close();
   });
 });
+
+describe("backpressure", () => {
+  test("pauses the input while too many calls wait, resumes it as they drain, and answers every call", async () => {
+    const fixture = await diskFixture([]);
+    try {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const slow = defineTool({
+        name: "slow",
+        description: "Waits for the gate",
+        readOnly: true,
+        schema: z.object({ n: z.number() }).strict(),
+        prepare: (args) => args,
+        run: async (input) => {
+          await gate;
+          return { n: input.n };
+        },
+      });
+      const events: string[] = [];
+      const { server } = await createPaddockMcpServer({
+        root: fixture.workspace,
+        tools: [slow],
+        maxConcurrentCalls: 2,
+        maxQueuedCalls: 4,
+        flowControl: { pause: () => events.push("pause"), resume: () => events.push("resume") },
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(clientSide);
+      const calls = Array.from({ length: 20 }, (_, n) => client.callTool({ name: "slow", arguments: { n } }));
+      await expect.poll(() => events.length).toBeGreaterThan(0);
+      expect(events).toEqual(["pause"]);
+      release();
+      const results = await Promise.all(calls);
+      expect(results.map((result) => result.structuredContent)).toEqual(Array.from({ length: 20 }, (_, n) => ({ n })));
+      expect(events).toEqual(["pause", "resume"]);
+      await client.close();
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

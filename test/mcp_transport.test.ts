@@ -108,8 +108,9 @@ describe("BoundedLineReader", () => {
 
 describe("BoundedStdioTransport", () => {
   function pipes(maxMessageBytes = 64) {
-    const input = new EventEmitter() as EventEmitter & { pause(): void };
+    const input = new EventEmitter() as EventEmitter & { pause(): void; resume(): void };
     input.pause = () => {};
+    input.resume = () => {};
     const written: string[] = [];
     const output = { write: (text: string) => (written.push(text), true), once: () => output };
     const transport = new BoundedStdioTransport(input, output, {

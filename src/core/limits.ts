@@ -60,11 +60,14 @@ export const SHELL_KILL_GRACE_MS = 1_000;
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
 export const PIPE_DRAIN_GRACE_MS = 500;
 
-/** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
-export const MCP_MAX_MESSAGE_BYTES = 8_388_608;
+/** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold: 384 KiB) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
+export const MCP_MAX_MESSAGE_BYTES = 4_194_304;
 
 /** MCP server: tool calls running at once; the rest wait in order. Bounds memory and open files under a burst (each running read may hold 64 KiB). */
 export const MCP_MAX_CONCURRENT_CALLS = 16;
+
+/** MCP server: calls waiting for a slot before the server stops reading its input (the client then waits in the pipe), so a flood of large calls cannot fill memory. */
+export const MCP_MAX_QUEUED_CALLS = 64;
 
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
@@ -88,4 +91,5 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PIPE_DRAIN_GRACE_MS,
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
+  MCP_MAX_QUEUED_CALLS,
 });

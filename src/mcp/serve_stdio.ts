@@ -21,8 +21,11 @@ export async function serveStdio(
   options: PaddockMcpServerOptions,
   log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
 ): Promise<void> {
-  const { server, registry } = await createPaddockMcpServer(options);
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
+  const { server, registry } = await createPaddockMcpServer({
+    ...options,
+    flowControl: { pause: () => transport.pauseInput(), resume: () => transport.resumeInput() },
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

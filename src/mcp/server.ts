@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { MCP_MAX_CONCURRENT_CALLS } from "../core/limits.ts";
+import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 import { errorResult, executeToolCall, type ToolCallResult } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
@@ -32,6 +32,21 @@ export interface PaddockMcpServerOptions {
   tools?: AnyTool[];
   /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
   maxConcurrentCalls?: number;
+  /** Calls waiting for a slot before `flowControl` pauses the input. @default 64 ({@link MCP_MAX_QUEUED_CALLS}) */
+  maxQueuedCalls?: number;
+  /**
+   * Pauses and resumes reading requests (the transport's input), so a flood
+   * of calls waits in the pipe instead of in memory. @default none (no backpressure)
+   */
+  flowControl?: FlowControl;
+}
+
+/** Pauses and resumes the input of a transport. */
+export interface FlowControl {
+  /** Stops reading messages. */
+  pause(): void;
+  /** Reads messages again. */
+  resume(): void;
 }
 
 /** A ready MCP server and the registry behind it. */
@@ -96,6 +111,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   const workspace = options.root instanceof Workspace ? options.root : await openWorkspace(options.root);
   const registry = createMcpRegistry(workspace, options);
   const limiter = createCallLimiter(options.maxConcurrentCalls ?? MCP_MAX_CONCURRENT_CALLS);
+  const flow = backpressure(limiter, options.maxQueuedCalls ?? MCP_MAX_QUEUED_CALLS, options.flowControl);
   const server = new Server(
     { name: "paddock", version: VERSION },
     {
@@ -115,12 +131,17 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResultJson> => {
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
-    const result = await limiter.run(async () => {
+    const running = limiter.run(async () => {
       throwIfAborted(extra.signal);
-      const denied = await approvalRefusal(server, registry, call, extra.signal);
+      const denied = await approvalRefusal(server, registry, call, extra.signal, flow);
       return denied ?? await executeToolCall(registry, call, extra.signal);
     });
-    return toCallToolResult(result);
+    flow.update();
+    try {
+      return toCallToolResult(await running);
+    } finally {
+      flow.update();
+    }
   });
 
   return { server, registry, workspace };
@@ -173,6 +194,7 @@ async function approvalRefusal(
   registry: ToolRegistry,
   call: { id: string; name: string; arguments: unknown },
   signal: AbortSignal,
+  flow: Backpressure,
 ): Promise<ToolCallResult | undefined> {
   const tool = registry.get(call.name);
   if (tool?.needsApproval === undefined || tool.needsApproval === false) return undefined;
@@ -198,6 +220,9 @@ async function approvalRefusal(
   }
   const summary = JSON.stringify(call.arguments).slice(0, 1_000);
   let answer: Awaited<ReturnType<Server["elicitInput"]>>;
+  // The answer comes in on the input: it must not be paused meanwhile.
+  flow.elicitations++;
+  flow.update();
   try {
     answer = await server.elicitInput({
       mode: "form",
@@ -218,4 +243,39 @@ async function approvalRefusal(
   }
   if (answer.action === "accept" && answer.content?.approve === true) return undefined;
   return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': the person declined`));
+}
+
+/** The server's side of flow control: when to pause and resume the input. */
+interface Backpressure {
+  /** Elicitations waiting for their answer (the input must stay open for them). */
+  elicitations: number;
+  /** Pauses or resumes the input for the current queue. */
+  update(): void;
+}
+
+/**
+ * Pauses the input when `maxQueued` calls wait for a slot and resumes it
+ * when half of them have started (or whenever an elicitation waits for its
+ * answer), so memory holds at most the running and `maxQueued` waiting calls.
+ */
+function backpressure(
+  limiter: { readonly waiting: number },
+  maxQueued: number,
+  control: FlowControl | undefined,
+): Backpressure {
+  let paused = false;
+  const state: Backpressure = {
+    elicitations: 0,
+    update: () => {
+      if (control === undefined) return;
+      if (!paused && limiter.waiting >= maxQueued && state.elicitations === 0) {
+        paused = true;
+        control.pause();
+      } else if (paused && (limiter.waiting <= maxQueued / 2 || state.elicitations > 0)) {
+        paused = false;
+        control.resume();
+      }
+    },
+  };
+  return state;
 }

@@ -10,6 +10,7 @@ export interface ByteSource {
   // deno-lint-ignore no-explicit-any
   off(event: string, listener: (...args: any[]) => void): unknown;
   pause(): unknown;
+  resume(): unknown;
 }
 
 /** The writable side the transport writes to (`process.stdout`). */
@@ -111,6 +112,16 @@ export class BoundedStdioTransport {
       });
     });
     return this.drained;
+  }
+
+  /** Stops reading input until {@link resumeInput} (backpressure); data already read is still delivered. */
+  pauseInput(): void {
+    if (!this.closed) this.input.pause();
+  }
+
+  /** Reads input again after {@link pauseInput}. */
+  resumeInput(): void {
+    if (!this.closed) this.input.resume();
   }
 
   /** Stops listening and reports the close once. */
