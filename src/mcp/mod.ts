@@ -20,6 +20,9 @@ export type { FlowControl, PaddockMcpServer, PaddockMcpServerOptions } from "./s
 export { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 export type { McpShellMode } from "./shell_mode.ts";
 export { BoundedStdioTransport } from "./stdio_transport.ts";
+export type { OversizedLine } from "./bounded_line_reader.ts";
+export type { ScannedMessage } from "./message_head_scanner.ts";
+export type { CallToolResultJson, JsonRpcMessage, ListedTool } from "./protocol_types.ts";
 export type { BoundedStdioTransportOptions, ByteSink, ByteSource } from "./stdio_transport.ts";
 export { serveStdio } from "./serve_stdio.ts";
 export { createCallLimiter } from "./call_limiter.ts";

@@ -4,24 +4,32 @@ import type { JsonRpcMessage } from "./protocol_types.ts";
 
 /** The readable side the transport listens on (`process.stdin`). */
 export interface ByteSource {
+  /** Listens for input bytes. */
   on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  /** Listens for the end of the input. */
   on(event: "end" | "close", listener: () => void): unknown;
+  /** Listens for read errors. */
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** Removes a listener. */
   // deno-lint-ignore no-explicit-any
   off(event: string, listener: (...args: any[]) => void): unknown;
+  /** Stops the flow of `data` events. */
   pause(): unknown;
+  /** Restarts the flow of `data` events. */
   resume(): unknown;
 }
 
 /** The writable side the transport writes to (`process.stdout`). */
 export interface ByteSink {
+  /** Writes text; `false` means "full: wait for drain". */
   write(text: string): boolean;
+  /** Calls `listener` once the sink can take more. */
   once(event: "drain", listener: () => void): unknown;
 }
 
 /** Options of {@link BoundedStdioTransport}. */
 export interface BoundedStdioTransportOptions {
-  /** Bytes of one message buffered at most. @default 8388608 ({@link MCP_MAX_MESSAGE_BYTES}) */
+  /** Bytes of one message buffered at most. @default 4194304 ({@link MCP_MAX_MESSAGE_BYTES}) */
   maxMessageBytes?: number;
   /**
    * The reply to a message over the limit (given its recovered id and
@@ -61,6 +69,8 @@ export class BoundedStdioTransport {
   private closed = false;
 
   /**
+   * Creates the transport (call {@link start} to listen).
+   *
    * @param input Where messages come from (stdin).
    * @param output Where messages go (stdout).
    * @param options The message limit and the reply to an oversized message.
