@@ -190,7 +190,7 @@ export class Workspace {
           };
         }
         if (isFinal || !createParents) throw fail("NOT_FOUND", "no such file or folder");
-        stat = await this.createFolder(hostPath, action, display);
+        stat = await this.createFolder(hostPath, this.hostPath(names), stats.at(-1) ?? this.rootIdentity, action, display);
       }
 
       if (stat.kind === "symlink" && (!isFinal || followFinal)) {
@@ -234,22 +234,43 @@ export class Workspace {
     };
   }
 
-  // Creates one missing folder during a walk and returns its lstat. A folder
-  // created concurrently by someone else is accepted only if it is a real
-  // folder (not a link).
-  private async createFolder(hostPath: string, action: string, display: string): Promise<HostStat> {
+  // Creates one missing folder during a walk and returns its lstat.
+  // 1. mkdir; a folder created concurrently by someone else is fine…
+  // 2. …if it is a real folder (not a link).
+  // 3. The parent path must still name the folder the walk checked. If a
+  //    folder above was swapped for a link between the walk and the mkdir, the
+  //    new folder was made wherever the link points (outside, maybe), and its
+  //    identity, recorded only now, would pass every later check: refuse, and
+  //    remove the folder if it is the one we just made.
+  private async createFolder(
+    hostPath: string,
+    parentHostPath: string,
+    parentIdentity: Identity,
+    action: string,
+    display: string,
+  ): Promise<HostStat> {
+    const changed = () =>
+      new WorkspaceError("PATH_CHANGED", `Cannot ${action} '${display}': a folder was replaced while it was created`, {
+        path: display,
+      });
+    let created = true;
     try {
       await this.host.mkdir(hostPath);
     } catch (error) {
       if (!isHostError(error, "EEXIST")) throw mapHostError(error, action, display);
+      created = false;
     }
     const stat = await this.host.lstat(hostPath).catch((error) => {
       throw mapHostError(error, action, display);
     });
-    if (stat.kind !== "directory") {
-      throw new WorkspaceError("PATH_CHANGED", `Cannot ${action} '${display}': a folder was replaced while it was created`, {
-        path: display,
-      });
+    if (stat.kind !== "directory") throw changed();
+    const parent = await this.host.lstat(parentHostPath).catch(() => null);
+    if (parent === null || parent.kind !== "directory" || !sameIdentity(parent, parentIdentity)) {
+      if (created) {
+        const now = await this.host.lstat(hostPath).catch(() => null);
+        if (now !== null && sameIdentity(now, stat)) await this.host.rmdir(hostPath).catch(() => {});
+      }
+      throw changed();
     }
     return stat;
   }
