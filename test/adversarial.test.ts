@@ -230,3 +230,99 @@ describe("races: another process swaps a folder for a link to the outside", () =
     });
   }
 });
+
+// ---------------------------------------------------------------------------
+// A Windows host simulated over the memory host: paths are `C:\…`, and every
+// path is normalized as Win32 does before the lookup (each component loses
+// its final spaces and dots, then `.` and `..` fold), so a name that Windows
+// rewrites behaves here as it would there.
+function simulatedWindowsHost(memory: MemoryHost): Host {
+  const toMemory = (at: string): string => {
+    const out: string[] = [];
+    for (const raw of at.replace(/^[A-Za-z]:/, "").split(/[\\/]/)) {
+      let part = raw.replace(/ +$/, "");
+      if (!/^\.+$/.test(part)) part = part.replace(/[. ]+$/, "");
+      if (part === "" || part === ".") continue;
+      if (part === "..") out.pop();
+      else out.push(part);
+    }
+    return "/" + out.join("/");
+  };
+  const fromMemory = (at: string): string => "C:" + at.replaceAll("/", "\\");
+  return {
+    ...memory,
+    platform: "win32",
+    realpath: async (at) => fromMemory(await memory.realpath(toMemory(at))),
+    lstat: (at) => memory.lstat(toMemory(at)),
+    stat: (at) => memory.stat(toMemory(at)),
+    open: (at, options) => memory.open(toMemory(at), options),
+    openDirectory: (at) => memory.openDirectory(toMemory(at)),
+    chmod: (at, mode) => memory.chmod(toMemory(at), mode),
+    rename: (from, to) => memory.rename(toMemory(from), toMemory(to)),
+    unlink: (at) => memory.unlink(toMemory(at)),
+    mkdir: (at, mode) => memory.mkdir(toMemory(at), mode),
+    rmdir: (at) => memory.rmdir(toMemory(at)),
+    readdir: (at) => memory.readdir(toMemory(at)),
+    readlink: (at) => memory.readlink(toMemory(at)),
+  };
+}
+
+describe("link targets on a (simulated) Windows host", () => {
+  const LINKS: Array<[string, string, string | null]> = [
+    // [link target, what it attacks, expected code or null = reads "inside"]
+    ["d\\f.txt", "a plain relative target (control)", null],
+    ["C:\\workspace\\d\\f.txt", "a plain absolute target (control)", null],
+    [".. \\outside\\secret.txt", "'.. ' (dot dot space), which Win32 turns into '..'", "PATH_ESCAPES_WORKSPACE"],
+    ["..  /outside/secret.txt", "'..' with two spaces and forward slashes", "PATH_ESCAPES_WORKSPACE"],
+    ["d\\.. \\.. \\outside\\secret.txt", "'.. ' twice, from a folder", "PATH_ESCAPES_WORKSPACE"],
+    ["C:\\workspace\\.. \\outside\\secret.txt", "an absolute target under the root holding '.. '", "PATH_ESCAPES_WORKSPACE"],
+    ["d.\\f.txt", "a folder name with a final dot (Win32 reads 'd')", "PATH_ESCAPES_WORKSPACE"],
+    ["d\\f.txt:stream", "an alternate data stream", "PATH_ESCAPES_WORKSPACE"],
+    ["d\\CON", "a device name", "PATH_ESCAPES_WORKSPACE"],
+  ];
+  test.each(LINKS)("read_file through a link to '%s' (%s) gives %s", async (target, _what, code) => {
+    const memory = new MemoryWorkspace({ files: { "d/f.txt": "inside" } });
+    memory.host.mkdirSync(MEMORY_OUTSIDE);
+    memory.host.writeFileSync(`${MEMORY_OUTSIDE}/secret.txt`, OUTSIDE_SECRET);
+    memory.host.symlinkSync(target, "/workspace/l");
+    const workspace = await openWorkspace("C:\\workspace", { host: simulatedWindowsHost(memory.host) });
+    const result = await createReadTool(workspace).execute({ path: "l" }).then((output) => output.content, (e) => e);
+    if (code === null) expect(result).toBe("inside");
+    else {
+      expect(result).toMatchObject({ code });
+      expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
+    }
+  });
+});
+
+describe("Unicode: lone surrogates alias U+FFFD on disk", () => {
+  test("the grammar refuses a lone high or low surrogate anywhere in a path", () => {
+    for (const hostile of ["a\uD800", "\uDC00", "d/x\uDBFF.txt", "\uDFFF\uD800"]) {
+      expect(() => normalizeWorkspacePath(hostile), JSON.stringify(hostile)).toThrow(
+        expect.objectContaining({ code: "INVALID_RELATIVE_PATH" }),
+      );
+    }
+    // A proper pair (one code point) is a plain name.
+    expect(normalizeWorkspacePath("emoji-\u{1F600}.txt")).toEqual(["emoji-\u{1F600}.txt"]);
+  });
+
+  test(`[${runtime}] the runtime really stores a lone surrogate as U+FFFD (why the grammar refuses it)`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      fs.writeFileSync(fixture.abs("x\uD800"), "lone");
+      expect(fs.readFileSync(fixture.abs("x\uFFFD"), "utf8")).toBe("lone");
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  for (const host of TEST_HOSTS) {
+    test(`[${host.name}] write_file refuses a lone surrogate and creates nothing`, async () => {
+      await withHost(host.open, ["x\uFFFD=replacement char"], async (ws, registry) => {
+        const { body } = await call(registry, "write_file", { path: "x\uD800", content: "overwrite" });
+        expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } });
+        expect(await ws.readRaw("x\uFFFD")).toBe("replacement char");
+      });
+    });
+  }
+});

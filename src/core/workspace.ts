@@ -5,6 +5,7 @@ import { WorkspaceError } from "./errors.ts";
 import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
 import { MAX_SYMLINK_HOPS } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { windowsNameProblem } from "./windows_name_problem.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {
@@ -210,6 +211,14 @@ export class Workspace {
           targetSegments = below;
         } else {
           targetSegments = splitHostPath(platform, target);
+        }
+        // On Windows a target segment is not taken literally when it ends in a
+        // dot or a space, holds a colon or names a device: `.. ` becomes `..`
+        // and climbs out of the folder the walk believes it is in. The grammar
+        // keeps such names out of the caller's paths; keep them out of link
+        // targets too.
+        if (platform === "win32" && targetSegments.some((segment) => segment !== ".." && windowsNameProblem(segment) !== null)) {
+          throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
         }
         pending.unshift(...targetSegments.map((segment) => ({ name: segment, fromLink: true })));
         continue;
