@@ -326,3 +326,226 @@ describe("Unicode: lone surrogates alias U+FFFD on disk", () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------
+// Link targets with odd forms, replayed on every host.
+const ODD_LINK_TREE: Tree = [
+  "d/",
+  "d/f.txt=inside",
+  "dot-slash => ./",
+  "dots-only => ./././.",
+  "d/dot => .",
+  "d/trailing => f.txt/",
+  "d/double-slash => .//f.txt",
+  "d/parent => ..",
+  "d/own-parent => ../d",
+  "dip-out-and-back => ../workspace/d/f.txt",
+  "d/dip-out-and-back => ../../workspace/d/f.txt",
+  "root-link => @root",
+  "root-link-slash => @root/",
+  "abs-through-root-link => @root/root-link/d/f.txt",
+  "abs-dotdot-inside => @root/d/../d/f.txt",
+  "abs-dotdot-out => @root/d/../../outside/secret.txt",
+  "double-slash-abs => //etc/passwd",
+  "backslash-out => ..\\outside\\secret.txt",
+  "backslash-in => d\\f.txt",
+  "d/dangling-dir => missing/",
+];
+
+const ODD_LINK_CASES: Array<{ path: string; read: string | null; write: string | null; why: string }> = [
+  { path: "dot-slash", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "'./' names the link's own folder (the root)" },
+  { path: "dot-slash/d/f.txt", read: null, write: null, why: "through './' to a file inside" },
+  { path: "dots-only", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "'./././.' is the root too" },
+  { path: "d/dot/f.txt", read: null, write: null, why: "'.' is the link's folder" },
+  { path: "d/trailing", read: null, write: null, why: "a final '/' is dropped, as in callers' paths" },
+  { path: "d/double-slash", read: null, write: null, why: "'//' inside a relative target is one separator" },
+  { path: "d/parent/d/f.txt", read: null, write: null, why: "'..' from a folder back to the root" },
+  { path: "d/parent/d/parent/d/parent/d/f.txt", read: null, write: null, why: "'..' links stacked" },
+  { path: "d/own-parent/own-parent/own-parent/f.txt", read: null, write: null, why: "a link to its own folder, repeated" },
+  { path: "d/parent", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "'..' to the root is a folder" },
+  { path: "dip-out-and-back", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'..' may not climb above the root, even to come back" },
+  { path: "d/dip-out-and-back", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "the same from a folder" },
+  { path: "root-link/d/f.txt", read: null, write: null, why: "an absolute link to the root" },
+  { path: "root-link-slash/d/f.txt", read: null, write: null, why: "an absolute link to the root with a final '/'" },
+  { path: "root-link", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "the root itself is a folder" },
+  { path: "abs-through-root-link", read: null, write: null, why: "an absolute target naming the root through another link" },
+  { path: "abs-dotdot-inside", read: null, write: null, why: "'..' in an absolute target that stays under the root" },
+  { path: "abs-dotdot-out", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'..' in an absolute target that leaves the root" },
+  { path: "double-slash-abs", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'//etc' is '/etc' on POSIX" },
+  { path: "backslash-out", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "on POSIX a backslash is part of the name" },
+  { path: "backslash-in", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "on POSIX 'd\\f.txt' is one (missing) name" },
+  { path: "d/dangling-dir/new.txt", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "a folder link to nothing is never followed, not even to create" },
+];
+
+for (const host of TEST_HOSTS) {
+  describe(`odd link targets on the ${host.name} host`, () => {
+    test.each(ODD_LINK_CASES)("read_file '$path' gives $read: $why", async ({ path: at, read }) => {
+      await withHost(host.open, ODD_LINK_TREE, async (_ws, registry) => {
+        const { body } = await call(registry, "read_file", { path: at });
+        if (read === null) expect(body.content).toBe("inside");
+        else expect(body.error.code).toBe(read);
+        expect(JSON.stringify(body)).not.toContain("SECRET");
+      });
+    });
+
+    test.each(ODD_LINK_CASES)("write_file '$path' gives $write: $why", async ({ path: at, write }) => {
+      await withHost(host.open, ODD_LINK_TREE, async (ws, registry) => {
+        const before = await ws.listAll();
+        const { body } = await call(registry, "write_file", { path: at, content: "new" });
+        if (write === null) {
+          expect(body.error).toBeUndefined();
+          expect(await ws.readRaw("d/f.txt")).toBe("new");
+        } else {
+          expect(body.error.code).toBe(write);
+          expect(await ws.readRaw("d/f.txt")).toBe("inside");
+          expect(await ws.listAll()).toEqual(before);
+        }
+      });
+    });
+
+    test(`a chain of exactly ${MAX_SYMLINK_HOPS} links is followed and one more link is SYMLINK_LOOP`, async () => {
+      const chain = (n: number, prefix: string) =>
+        Array.from({ length: n }, (_, i) => `${prefix}${i} => ${i + 1 < n ? `${prefix}${i + 1}` : "d/f.txt"}`);
+      await withHost(host.open, ["d/f.txt=inside", ...chain(MAX_SYMLINK_HOPS, "ok"), ...chain(MAX_SYMLINK_HOPS + 1, "long")], async (ws, registry) => {
+        expect((await call(registry, "read_file", { path: "ok0" })).body.content).toBe("inside");
+        expect((await call(registry, "read_file", { path: "long0" })).body.error.code).toBe("SYMLINK_LOOP");
+        expect((await call(registry, "write_file", { path: "long0", content: "x" })).body.error.code).toBe("SYMLINK_LOOP");
+        expect((await call(registry, "write_file", { path: "ok0", content: "end" })).body.error).toBeUndefined();
+        expect(await ws.readRaw("d/f.txt")).toBe("end");
+      });
+    });
+
+    test("a folder link to its own parent, repeated past the hop limit, is SYMLINK_LOOP and costs no more than the limit", async () => {
+      await withHost(host.open, ["d/f.txt=inside", "d/up => .."], async (_ws, registry) => {
+        const ok = "d/up/".repeat(MAX_SYMLINK_HOPS) + "d/f.txt";
+        const over = "d/up/".repeat(MAX_SYMLINK_HOPS + 1) + "d/f.txt";
+        expect((await call(registry, "read_file", { path: ok })).body.content).toBe("inside");
+        expect((await call(registry, "read_file", { path: over })).body.error.code).toBe("SYMLINK_LOOP");
+      });
+    });
+  });
+}
+
+test(`[${runtime}] the kernel agrees on the hop limit: ${MAX_SYMLINK_HOPS} links open, ${MAX_SYMLINK_HOPS + 1} are ELOOP`, async () => {
+  const chain = (n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => `${prefix}${i} => ${i + 1 < n ? `${prefix}${i + 1}` : "d/f.txt"}`);
+  const fixture = await diskFixture(["d/f.txt=inside", ...chain(MAX_SYMLINK_HOPS, "ok"), ...chain(MAX_SYMLINK_HOPS + 1, "long")]);
+  try {
+    expect(fs.readFileSync(fixture.abs("ok0"), "utf8")).toBe("inside");
+    expect(() => fs.readFileSync(fixture.abs("long0"))).toThrow(expect.objectContaining({ code: "ELOOP" }));
+  } finally {
+    fixture.cleanup();
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Unicode and case tricks. The grammar refuses what any platform would read
+// as something else (device names in any case, '..', separators); look-alike
+// characters are plain names everywhere (POSIX and Win32's wide API take them
+// literally), so they are accepted and must stay one literal segment.
+describe("Unicode and case tricks", () => {
+  test.each([
+    ["Con", "device name, mixed case"],
+    ["cOm1.txt", "COM port with an extension"],
+    ["d/LpT³.log", "LPT with a superscript digit"],
+    ["coNOUt$", "console output device"],
+    ["aux .c", "device name before a space and an extension"],
+    ["nul.tar.gz", "device name with two extensions"],
+    ["..", "dot dot"],
+    ["a/./../b", "dot dot after a dot"],
+    ["\u200B..", "a zero-width space then '..' (still ends in a dot)"],
+    [".. /x", "'.. ' (dot dot space), which Win32 reads as '..'"],
+  ])("the grammar refuses %s (%s)", (hostile) => {
+    expect(() => normalizeWorkspacePath(hostile)).toThrow(expect.objectContaining({ code: "INVALID_RELATIVE_PATH" }));
+  });
+
+  const LITERAL_NAMES: Array<[string, string]> = [
+    ["\uFF0E\uFF0E\uFF0Fx", "fullwidth dots and solidus ('．．／x'), which NFKC would turn into '../x'"],
+    ["\uFF0E\uFF0E", "fullwidth dot dot alone"],
+    ["..\u2215x", "'..' and a division slash"],
+    ["\u2024\u2024", "one-dot leaders"],
+    ["..\u200B", "'..' and a zero-width space"],
+    ["CON\u200B", "a device name and a zero-width space (not a device on Windows)"],
+    ["\u202Etxt.exe", "a right-to-left override"],
+    ["\uFEFFbom", "a byte order mark"],
+  ];
+  for (const host of TEST_HOSTS) {
+    test.each(LITERAL_NAMES)(
+      `[${host.name}] write_file '%s' (%s) creates exactly that one name at the root`,
+      async (name) => {
+        await withHost(host.open, [], async (ws, registry) => {
+          const { body } = await call(registry, "write_file", { path: name, content: "odd" });
+          expect(body).toEqual({ path: name, bytes: 3 });
+          expect(await ws.listAll()).toEqual([name]);
+          expect((await call(registry, "read_file", { path: name })).body.content).toBe("odd");
+        });
+      },
+    );
+
+    test(`[${host.name}] NFC and NFD spellings are two different files (no normalization on the way)`, async () => {
+      await withHost(host.open, [], async (ws, registry) => {
+        const nfc = "caf\u00E9.txt";
+        const nfd = "cafe\u0301.txt";
+        expect((await call(registry, "write_file", { path: nfc, content: "nfc" })).body.error).toBeUndefined();
+        expect((await call(registry, "write_file", { path: nfd, content: "nfd" })).body.error).toBeUndefined();
+        expect((await call(registry, "read_file", { path: nfc })).body.content).toBe("nfc");
+        expect((await call(registry, "read_file", { path: nfd })).body.content).toBe("nfd");
+        expect(await ws.listAll()).toEqual([nfd, nfc].sort());
+      });
+    });
+  }
+
+});
+
+// ---------------------------------------------------------------------------
+// Exact length limits.
+describe("paths at exact length limits", () => {
+  const pathOfBytes = (bytes: number): string => {
+    // Segments of 'abcd' and separators, padded with 'e's in the last segment.
+    const full = Math.floor((bytes - 1) / 5);
+    const rest = bytes - full * 5;
+    return [...Array(full).fill("abcd"), "e".repeat(rest)].join("/");
+  };
+
+  test(`a path of exactly ${MAX_PATH_BYTES} bytes is accepted and one of ${MAX_PATH_BYTES + 1} is PATH_TOO_LONG`, () => {
+    expect(new TextEncoder().encode(pathOfBytes(MAX_PATH_BYTES)).length).toBe(MAX_PATH_BYTES);
+    expect(normalizeWorkspacePath(pathOfBytes(MAX_PATH_BYTES)).length).toBeGreaterThan(800);
+    expect(() => normalizeWorkspacePath(pathOfBytes(MAX_PATH_BYTES + 1))).toThrow(
+      expect.objectContaining({ code: "PATH_TOO_LONG" }),
+    );
+  });
+
+  test(`segments are counted in UTF-8 bytes: ${MAX_SEGMENT_BYTES} bytes of 'é' and 'a' pass, one byte more fails`, () => {
+    const exact = "\u00E9".repeat(127) + "a"; // 254 + 1 = 255 bytes, 128 UTF-16 units
+    expect(normalizeWorkspacePath(exact)).toEqual([exact]);
+    expect(() => normalizeWorkspacePath(exact + "a")).toThrow(expect.objectContaining({ code: "PATH_TOO_LONG" }));
+    // Four-byte characters: 63 × 4 = 252 bytes pass; 64 × 4 = 256 fail (only 128 UTF-16 units).
+    expect(normalizeWorkspacePath("\u{1F600}".repeat(63))).toHaveLength(1);
+    expect(() => normalizeWorkspacePath("\u{1F600}".repeat(64))).toThrow(expect.objectContaining({ code: "PATH_TOO_LONG" }));
+  });
+
+  for (const host of TEST_HOSTS) {
+    test(`[${host.name}] write_file and read_file work with a ${MAX_SEGMENT_BYTES}-byte multi-byte name`, async () => {
+      await withHost(host.open, [], async (_ws, registry) => {
+        const name = "\u00E9".repeat(127) + "a";
+        expect((await call(registry, "write_file", { path: `d/${name}`, content: "long name" })).body.error).toBeUndefined();
+        expect((await call(registry, "read_file", { path: `d/${name}` })).body.content).toBe("long name");
+      });
+    });
+  }
+
+  test(`[${runtime}] a path the grammar accepts but the host cannot hold (root + path > PATH_MAX) fails with PATH_TOO_LONG and leaves the folders it made (documented)`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      const registry = new ToolRegistry([createWriteTool(fixture.workspace)]);
+      const { body } = await call(registry, "write_file", { path: pathOfBytes(MAX_PATH_BYTES), content: "x" });
+      expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "PATH_TOO_LONG" } });
+      // No file was written; the empty folders created on the way stay.
+      const entries = listAll(fixture.root);
+      expect(entries.every((entry) => entry.endsWith("/"))).toBe(true);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
