@@ -2,6 +2,7 @@
 // write, read_file, node_process and executeToolCall. Each test names the
 // attack; where a race cannot be closed (no openat in JavaScript), the test
 // asserts the documented behaviour and says so in its name.
+import * as childProcess from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
@@ -62,6 +63,8 @@ interface RaceFixture {
   outsideEntries(): string[];
   /** Leftover temp files in the workspace. */
   leftovers(): string[];
+  /** Rewrites a workspace file in place (same identity), as another process would. */
+  rewriteInPlace(relative: string, content: string): void;
   cleanup(): void;
 }
 
@@ -82,6 +85,7 @@ async function raceFixture(kind: RaceHostName, tree: Tree): Promise<RaceFixture>
       },
       outsideEntries: () => listAll(fixture.outside),
       leftovers: () => leftovers(fixture.root),
+      rewriteInPlace: (relative, content) => fs.writeFileSync(fixture.abs(relative), content),
       cleanup: () => fixture.cleanup(),
     };
   }
@@ -113,6 +117,7 @@ async function raceFixture(kind: RaceHostName, tree: Tree): Promise<RaceFixture>
     },
     outsideEntries: () => list(MEMORY_OUTSIDE),
     leftovers: () => list(memory.root).filter((entry) => /(^|\/)\.paddock-tmp-/.test(entry)),
+    rewriteInPlace: (relative, content) => host.writeFileSync(`${memory.root}/${relative}`, content),
     cleanup: () => {},
   };
 }
@@ -548,4 +553,176 @@ describe("paths at exact length limits", () => {
       fixture.cleanup();
     }
   });
+});
+
+// ---------------------------------------------------------------------------
+// write_file and read_file onto things that are not plain files.
+describe("odd objects in the way", () => {
+  for (const host of TEST_HOSTS) {
+    test(`[${host.name}] write_file under a file is NOT_A_DIRECTORY and under a dangling folder link is DANGLING_SYMLINK`, async () => {
+      await withHost(host.open, ["f=file", "dl => missing-dir", "dl2 => missing-dir/"], async (ws, registry) => {
+        const before = await ws.listAll();
+        expect((await call(registry, "write_file", { path: "f/x", content: "x" })).body.error.code).toBe("NOT_A_DIRECTORY");
+        expect((await call(registry, "write_file", { path: "f/x/y", content: "x" })).body.error.code).toBe("NOT_A_DIRECTORY");
+        expect((await call(registry, "write_file", { path: "dl/x", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
+        expect((await call(registry, "write_file", { path: "dl2/a/b", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
+        expect((await call(registry, "write_file", { path: "dl", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
+        expect(await ws.listAll()).toEqual(before);
+        expect(await ws.readRaw("f")).toBe("file");
+      });
+    });
+  }
+
+  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] write_file and read_file refuse a FIFO at once, without blocking`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      fs.mkdirSync(fixture.abs("d"));
+      execFileSyncQuiet("mkfifo", [fixture.abs("d/fifo")]);
+      const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
+      expect((await call(registry, "read_file", { path: "d/fifo" })).body.error.code).toBe("NOT_A_FILE");
+      expect((await call(registry, "write_file", { path: "d/fifo", content: "x" })).body.error.code).toBe("NOT_A_FILE");
+      expect(fs.lstatSync(fixture.abs("d/fifo")).isFIFO()).toBe(true);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test(`[${runtime}] write_file and read_file refuse a Unix socket`, async () => {
+    const fixture = await diskFixture(["d/"]);
+    const server = net.createServer();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(fixture.abs("d/sock"), resolve);
+      });
+      const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
+      expect((await call(registry, "read_file", { path: "d/sock" })).body.error.code).toBe("NOT_A_FILE");
+      expect((await call(registry, "write_file", { path: "d/sock", content: "x" })).body.error.code).toBe("NOT_A_FILE");
+      expect(fs.lstatSync(fixture.abs("d/sock")).isSocket()).toBe(true);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fixture.cleanup();
+    }
+  });
+
+  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] read_file does not block when a FIFO is swapped in between the walk and the open`, async () => {
+    const fixture = await diskFixture(["d/f.txt=inside"]);
+    try {
+      const base = fixture.host;
+      let swapped = false;
+      const host: Host = {
+        ...base,
+        open: async (at, options) => {
+          if (!swapped) {
+            swapped = true;
+            fs.unlinkSync(fixture.abs("d/f.txt"));
+            execFileSyncQuiet("mkfifo", [fixture.abs("d/f.txt")]);
+          }
+          return await base.open(at, options);
+        },
+      };
+      const workspace = await openWorkspace(fixture.root, { host });
+      const outcome = await Promise.race([
+        createReadTool(workspace).execute({ path: "d/f.txt" }).catch((e) => e),
+        new Promise((resolve) => setTimeout(() => resolve("blocked"), 3_000)),
+      ]);
+      if (outcome === "blocked") {
+        // Unblock the stuck open so the runtime can exit, then fail.
+        fs.writeFileSync(fixture.abs("d/f.txt"), "");
+      }
+      expect(outcome).not.toBe("blocked");
+      expect(["PATH_CHANGED", "NOT_A_FILE"]).toContain((outcome as { code?: string }).code);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
+
+function execFileSyncQuiet(program: string, args: string[]): void {
+  childProcess.execFileSync(program, args, { stdio: "ignore" });
+}
+
+// ---------------------------------------------------------------------------
+// Concurrent writes to one file under different spellings: the lock is keyed
+// by the canonical target, so they run one after the other and every one
+// succeeds; the file ends whole (one writer's bytes, not a mix).
+for (const host of TEST_HOSTS) {
+  test(`[${host.name}] concurrent write_file calls via 'a/b', 'a\\\\b', a folder link and a file link all succeed and leave one whole file`, async () => {
+    await withHost(host.open, ["a/b=start", "l => a", "lf => a/b"], async (ws, registry) => {
+      const spellings = ["a/b", "a\\b", "./a//b", "l/b", "l\\b", "lf"];
+      const contents = spellings.flatMap((spelling, i) =>
+        [0, 1, 2].map((j) => ({ spelling, content: String.fromCharCode(65 + i * 3 + j).repeat(8_192) }))
+      );
+      const results = await Promise.all(
+        contents.map(({ spelling, content }) => call(registry, "write_file", { path: spelling, content })),
+      );
+      for (const result of results) expect(result.body.error).toBeUndefined();
+      const final = await ws.readRaw("a/b");
+      expect(contents.map(({ content }) => content)).toContain(final);
+      expect(await ws.listAll()).toEqual(["a/", "a/b", "l", "lf"]);
+    });
+  });
+
+  test(`[${host.name}] concurrent write_file calls that all create the same missing folders succeed`, async () => {
+    await withHost(host.open, [], async (ws, registry) => {
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          call(registry, "write_file", { path: i % 2 ? "n/m/o/x.txt" : "n\\m\\o\\x.txt", content: `writer ${i}` })
+        ),
+      );
+      for (const result of results) expect(result.body.error).toBeUndefined();
+      expect(await ws.readRaw("n/m/o/x.txt")).toMatch(/^writer \d+$/);
+      expect(await ws.listAll()).toEqual(["n/", "n/m/", "n/m/o/", "n/m/o/x.txt"]);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// read_file of a file another process rewrites in place during the read.
+describe("read_file of a file that changes while it is read", () => {
+  for (const kind of RACE_HOSTS) {
+    const readWhile = async (change: (fixture: RaceFixture) => void, maxBytes?: number) => {
+      const fixture = await raceFixture(kind, ["f.txt=0123456789"]);
+      try {
+        let changed = false;
+        const host: Host = {
+          ...fixture.base,
+          open: async (at, options) => {
+            const file = await fixture.base.open(at, options);
+            return {
+              ...file,
+              read: (buffer: Uint8Array, position: number) => {
+                if (!changed) {
+                  changed = true;
+                  change(fixture);
+                }
+                return file.read(buffer, position);
+              },
+            } satisfies HostFile;
+          },
+        };
+        const workspace = await openWorkspace(fixture.root, { host });
+        return await createReadTool(workspace, { maxBytes }).execute({ path: "f.txt" }).catch((e) => e);
+      } finally {
+        fixture.cleanup();
+      }
+    };
+
+    test(`[${kind}] a file that grows after the open is read as it was at the open (its fstat size)`, async () => {
+      const result = await readWhile((fixture) => fixture.rewriteInPlace("f.txt", "0123456789 and more"));
+      expect(result).toEqual({ path: "f.txt", content: "0123456789", bytes: 10 });
+    });
+
+    test(`[${kind}] a file that grows past the limit after the open is still read as it was at the open`, async () => {
+      const result = await readWhile((fixture) => fixture.rewriteInPlace("f.txt", "0123456789" + "x".repeat(90)), 16);
+      expect(result).toEqual({ path: "f.txt", content: "0123456789", bytes: 10 });
+    });
+
+    test(`[${kind}] a file that shrinks after the open is read up to its new end`, async () => {
+      const result = await readWhile((fixture) => fixture.rewriteInPlace("f.txt", "0123"));
+      expect(result).toEqual({ path: "f.txt", content: "0123", bytes: 4 });
+    });
+  }
 });

@@ -96,11 +96,13 @@ export function createReadTool(
         const buffer = new Uint8Array(maxBytes + 1);
         let length = 0;
         // Stop at the size fstat reported (a file growing meanwhile is read as it
-        // was then); past the limit, the extra byte tells a larger file.
-        const expected = Math.min(opened.size, maxBytes) + (opened.size > maxBytes ? 1 : 0);
-        while (length < buffer.length && (length < expected || opened.size === 0)) {
+        // was then: no read asks for more); past the limit, the extra byte
+        // tells a larger file. A size of 0 may be a file that reports none
+        // (procfs): read it to its end, up to the extra byte.
+        const end = opened.size === 0 ? buffer.length : Math.min(opened.size, maxBytes + 1);
+        while (length < end) {
           throwIfAborted(signal);
-          const count = await file.read(buffer.subarray(length), length);
+          const count = await file.read(buffer.subarray(length, end), length);
           if (count === 0) break;
           length += count;
         }
