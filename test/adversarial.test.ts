@@ -16,6 +16,7 @@ import {
   type HostFile,
   type HostStat,
   MAX_PATH_BYTES,
+  MINIMAL_ENVIRONMENT_NAMES,
   MAX_SEGMENT_BYTES,
   MAX_SYMLINK_HOPS,
   normalizeWorkspacePath,
@@ -725,4 +726,164 @@ describe("read_file of a file that changes while it is read", () => {
       expect(result).toEqual({ path: "f.txt", content: "0123", bytes: 4 });
     });
   }
+});
+
+// ---------------------------------------------------------------------------
+// node_process: arguments that look like runtime flags, and sources that try
+// to leave the runtime's permission model. Bun has no permission model, so a
+// confined run is refused there (tested at the end).
+const confinable = !onBun;
+
+describe("node_process against its confinement", () => {
+  test(`[${runtime}] arguments that look like runtime flags reach the script as plain arguments`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      const tool = createNodeProcessTool(fixture.workspace, {
+        timeoutMs: 10_000,
+        permissions: confinable ? "workspace" : "inherit",
+      });
+      const args = [
+        "--inspect",
+        "--inspect-brk=0.0.0.0:9229",
+        "--allow-all",
+        "-A",
+        "-e",
+        "process.exit(3)",
+        "--eval=require('fs').writeFileSync('pwned','x')",
+        "--",
+        "--permission",
+        "--allow-fs-read=/",
+        "--require=/etc/passwd",
+        "-",
+        "",
+      ];
+      const result = await tool.execute({ source: "console.log(JSON.stringify(process.argv.slice(1)))", arguments: args });
+      expect(result).toMatchObject({ exitCode: 0, stderr: "", timedOut: false });
+      expect(JSON.parse(result.stdout)).toEqual(args);
+      expect(listAll(fixture.root)).toEqual([]);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  // One script runs every probe and prints what happened; 'blocked' means the
+  // runtime refused (threw) or the API is a stub.
+  const PROBES = String.raw`
+const fs = require("fs");
+const outside = process.argv[1];
+const results = {};
+function probe(name, attempt) {
+  try {
+    const value = attempt();
+    results[name] = "ESCAPED: " + String(value).slice(0, 60);
+  } catch {
+    results[name] = "blocked";
+  }
+}
+probe("read a file outside", () => fs.readFileSync(outside, "utf8"));
+probe("process.binding('fs')", () => {
+  const binding = process.binding("fs");
+  if (typeof binding.open !== "function") throw new Error("stub");
+  return binding.open(outside, 0, 0);
+});
+probe("child_process.spawnSync", () => {
+  const run = require("child_process").spawnSync("cat", [outside]);
+  if (run.error) throw run.error;
+  return run.stdout;
+});
+probe("child_process.fork", () => require("child_process").fork(__filename).pid);
+probe("/proc/self/environ", () => fs.readFileSync("/proc/self/environ", "utf8"));
+probe("/proc/self/root", () => fs.readFileSync("/proc/self/root" + outside, "utf8"));
+probe("/proc/self/cwd/..", () => fs.readdirSync("/proc/self/cwd/.."));
+probe("create a symlink out and read it", () => {
+  fs.symlinkSync(outside, "link-out");
+  return fs.readFileSync("link-out", "utf8");
+});
+probe("create a hard link to a file outside", () => {
+  fs.linkSync(outside, "hard-out");
+  return fs.readFileSync("hard-out", "utf8");
+});
+probe("write a file outside", () => {
+  fs.writeFileSync(outside, "pwned");
+  return "written";
+});
+probe("chmod a file outside", () => {
+  fs.chmodSync(outside, 0o666);
+  return "changed";
+});
+probe("WASI preopen of /", () => {
+  const { WASI } = require("wasi");
+  new WASI({ version: "preview1", preopens: { "/x": "/" } });
+  return "preopened";
+});
+probe("native addon (dlopen)", () => {
+  process.dlopen({ exports: {} }, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+  return "loaded";
+});
+probe("inspector", () => {
+  require("inspector").open(0);
+  return require("inspector").url();
+});
+if (globalThis.Deno) {
+  probe("Deno.Command", () => new Deno.Command("cat", { args: [outside] }).outputSync().code);
+  probe("Deno.env", () => Object.keys(Deno.env.toObject()).join(","));
+  probe("Deno.readTextFileSync outside", () => Deno.readTextFileSync(outside));
+  probe("Deno.dlopen", () => Deno.dlopen("/usr/lib/x86_64-linux-gnu/libc.so.6", {}));
+}
+let environment;
+try {
+  environment = Object.keys(process.env).sort();
+} catch {
+  environment = "blocked";
+}
+new Promise((resolve) => {
+  try {
+    const { Worker } = require("worker_threads");
+    const code = "require('worker_threads').parentPort.postMessage(require('fs').readFileSync(" + JSON.stringify(outside) + ", 'utf8'))";
+    const worker = new Worker(code, { eval: true });
+    worker.on("message", (message) => resolve("ESCAPED: " + message));
+    worker.on("error", () => resolve("blocked"));
+    worker.on("exit", () => resolve("blocked"));
+  } catch {
+    resolve("blocked");
+  }
+}).then((worker) => {
+  results["a worker reading outside"] = worker;
+  console.log(JSON.stringify({ results, environment }));
+});
+`;
+
+  test.skipIf(!confinable)(`[${runtime}] sources that try to leave the permission model are refused by the runtime (skipped on Bun: no permission model)`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      const tool = createNodeProcessTool(fixture.workspace, { timeoutMs: 15_000 });
+      const secret = path.join(fixture.outside, "secret.txt");
+      const result = await tool.execute({ source: PROBES, arguments: [secret] });
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+      const { results, environment } = JSON.parse(result.stdout.trim().split("\n").at(-1) as string);
+      for (const [attempt, outcome] of Object.entries(results)) expect(`${attempt}: ${outcome}`).toBe(`${attempt}: blocked`);
+      expect(Object.keys(results).length).toBeGreaterThanOrEqual(15);
+      if (onDeno) expect(environment).toBe("blocked"); // Deno: no env permission
+      else for (const name of environment) expect(MINIMAL_ENVIRONMENT_NAMES).toContain(name); // Node: readable, but minimal
+      expect(fs.readFileSync(secret, "utf8")).toBe(OUTSIDE_SECRET);
+      expect(fs.statSync(secret).mode & 0o777).not.toBe(0o666);
+      expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test.skipIf(confinable)(`[${runtime}] node_process refuses a confined run on Bun (no permission model) instead of running unconfined`, async () => {
+    const fixture = await diskFixture([]);
+    try {
+      await expect(createNodeProcessTool(fixture.workspace).execute({ source: "require('fs').writeFileSync('../outside/x', 'x')" }))
+        .rejects.toMatchObject({ code: "NODE_PROCESS_PERMISSIONS_UNAVAILABLE" });
+      expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
+      expect(leftovers(fixture.root)).toEqual([]);
+    } finally {
+      fixture.cleanup();
+    }
+  });
 });
