@@ -887,3 +887,103 @@ new Promise((resolve) => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------
+// executeToolCall with hostile call shapes: it must answer every one with a
+// result (never throw), touch nothing, and leave Object.prototype alone.
+describe("executeToolCall against hostile calls", () => {
+  const withRegistry = async (body: (registry: ToolRegistry, ws: MemoryWorkspace) => Promise<void>) => {
+    const ws = new MemoryWorkspace({ files: { "keep.txt": "kept" } });
+    await body(new ToolRegistry([createReadTool(ws), createWriteTool(ws)]), ws);
+    expect(ws.snapshot()).toEqual({ "keep.txt": "kept" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  };
+
+  test("a 16 MB content string in JSON text is CONTENT_TOO_LARGE before anything is written", async () => {
+    await withRegistry(async (registry) => {
+      const json = JSON.stringify({ path: "big.txt", content: "x".repeat(16 * 1024 * 1024) });
+      const result = await executeToolCall(registry, { id: "1", name: "write_file", arguments: json });
+      expect(JSON.parse(result.content)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" } });
+    });
+  });
+
+  test("100,000 levels of nesting, as JSON text or as an object, are refused as invalid arguments", async () => {
+    await withRegistry(async (registry) => {
+      const depth = 100_000;
+      const text = `{"path":${"[".repeat(depth)}${"]".repeat(depth)},"content":"x"}`;
+      const fromText = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content);
+      expect(fromText.error.code).toBe("TOOL_ARGUMENTS_INVALID");
+      expect(["INVALID_ARGUMENTS", "INVALID_JSON"]).toContain(fromText.error.message);
+      let deep: unknown = "leaf";
+      for (let i = 0; i < depth; i++) deep = { next: deep };
+      for (const args of [{ path: deep, content: "x" }, { path: "a.txt", content: "x", extra: deep }]) {
+        const result = JSON.parse((await executeToolCall(registry, { id: "2", name: "write_file", arguments: args })).content);
+        expect(result.error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" });
+      }
+    });
+  });
+
+  test("'__proto__', 'constructor' and 'toString' keys are unknown properties, not prototypes", async () => {
+    await withRegistry(async (registry) => {
+      for (const text of [
+        `{"path":"p.txt","content":"x","__proto__":{"polluted":true}}`,
+        `{"__proto__":{"path":"p.txt","content":"x"}}`,
+        `{"path":"p.txt","content":"x","constructor":{"prototype":{"polluted":true}}}`,
+        `{"path":"p.txt","content":"x","toString":"boom"}`,
+      ]) {
+        const body = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content);
+        expect(body.error, text).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" });
+      }
+      const proto = JSON.parse(`{"path":"p.txt","content":"x","__proto__":{"polluted":true}}`);
+      const body = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: proto })).content);
+      expect(body.error.hint).toBe("unknown property '__proto__'");
+    });
+  });
+
+  test("tool names that are Object.prototype members are TOOL_NOT_FOUND", async () => {
+    await withRegistry(async (registry) => {
+      for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+        const result = await executeToolCall(registry, { id: "1", name, arguments: {} });
+        expect(JSON.parse(result.content).error.code, name).toBe("TOOL_NOT_FOUND");
+      }
+    });
+  });
+
+  test("arguments of the wrong JSON kind, values with toString, and broken call objects come back as results", async () => {
+    await withRegistry(async (registry) => {
+      const codeOf = async (call: unknown) =>
+        JSON.parse((await executeToolCall(registry, call as Parameters<typeof executeToolCall>[1])).content).error;
+      for (const text of ["null", "[]", "\"keep.txt\"", "1e999", "true"]) {
+        expect(await codeOf({ id: "1", name: "read_file", arguments: text }), text).toMatchObject({ message: "INVALID_ARGUMENTS" });
+      }
+      expect(await codeOf({ id: "1", name: "read_file", arguments: "{" })).toMatchObject({ message: "INVALID_JSON" });
+      expect(await codeOf({ id: "1", name: "write_file", arguments: { path: { toString: () => "keep.txt" }, content: "x" } }))
+        .toMatchObject({ message: "INVALID_ARGUMENTS" });
+      expect(await codeOf({ id: "1", name: "write_file", arguments: { path: ["keep.txt"], content: "x" } }))
+        .toMatchObject({ message: "INVALID_ARGUMENTS" });
+      expect(await codeOf({ id: 7, name: 8, arguments: 9 })).toMatchObject({ code: "TOOL_NOT_FOUND" });
+      expect(await codeOf({})).toMatchObject({ code: "TOOL_NOT_FOUND" });
+    });
+  });
+
+  test("an error result never holds the host path of the workspace", async () => {
+    const fixture = await diskFixture(["d/", "f=x", "out => @outside/secret.txt", "loop => loop"]);
+    try {
+      const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
+      for (const [name, args] of [
+        ["read_file", { path: "missing/x" }],
+        ["read_file", { path: "d" }],
+        ["read_file", { path: "out" }],
+        ["write_file", { path: "loop", content: "x" }],
+        ["write_file", { path: "f/x", content: "x" }],
+      ] as const) {
+        const result = await executeToolCall(registry, { id: "1", name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(result.content).not.toContain(fixture.parent);
+        expect(result.content).not.toContain("SECRET");
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
