@@ -5,6 +5,7 @@
 import * as childProcess from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import {
@@ -986,4 +987,22 @@ describe("executeToolCall against hostile calls", () => {
       fixture.cleanup();
     }
   });
+});
+
+test.skipIf(onBun)(`[${runtime}] a workspace whose path holds '*' does not widen node_process's permissions to its siblings (Node reads '*' as a wildcard; skipped on Bun: no permission model)`, async () => {
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-star-")));
+  try {
+    const root = path.join(parent, "ws*");
+    fs.mkdirSync(root);
+    fs.mkdirSync(path.join(parent, "ws-sibling"));
+    fs.writeFileSync(path.join(parent, "ws-sibling", "secret.txt"), OUTSIDE_SECRET);
+    const workspace = await openWorkspace(root);
+    const source = `try { console.log(require("fs").readFileSync(process.argv[1], "utf8")) } catch { console.log("blocked") }`;
+    const outcome = await createNodeProcessTool(workspace, { timeoutMs: 10_000 })
+      .execute({ source, arguments: [path.join(parent, "ws-sibling", "secret.txt")] })
+      .then((result) => result.stdout.trim(), (error) => error.code);
+    expect(["blocked", "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"]).toContain(outcome);
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
 });
