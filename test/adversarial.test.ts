@@ -1006,3 +1006,43 @@ test.skipIf(onBun)(`[${runtime}] a workspace whose path holds '*' does not widen
     fs.rmSync(parent, { recursive: true, force: true });
   }
 });
+
+test(`[${runtime}] with the root opened through a link, absolute link targets through that link stay inside, and retargeting it is WORKSPACE_ROOT_CHANGED`, async () => {
+  const fixture = await diskFixture(["d/f.txt=inside"]);
+  try {
+    const entry = path.join(fixture.parent, "root-entry");
+    fs.symlinkSync(fixture.root, entry);
+    fs.symlinkSync(path.join(entry, "d", "f.txt"), fixture.abs("via-entry"));
+    fs.symlinkSync(path.join(entry, "..", "outside", "secret.txt"), fixture.abs("via-entry-out"));
+    fs.symlinkSync(path.join(fixture.parent, "other-entry", "d", "f.txt"), fixture.abs("via-other-entry"));
+    fs.symlinkSync(fixture.root, path.join(fixture.parent, "other-entry"));
+    const workspace = await openWorkspace(entry);
+    const registry = new ToolRegistry([createReadTool(workspace), createWriteTool(workspace)]);
+    expect((await call(registry, "read_file", { path: "via-entry" })).body.content).toBe("inside");
+    expect((await call(registry, "read_file", { path: "via-entry-out" })).body.error.code).toBe("PATH_ESCAPES_WORKSPACE");
+    // Another link to the root is not the root as given: refused, never followed.
+    expect((await call(registry, "read_file", { path: "via-other-entry" })).body.error.code).toBe("PATH_ESCAPES_WORKSPACE");
+    // The entry now leads outside: every call refuses.
+    fs.unlinkSync(entry);
+    fs.symlinkSync(fixture.outside, entry);
+    expect((await call(registry, "read_file", { path: "secret.txt" })).body.error.code).toBe("WORKSPACE_ROOT_CHANGED");
+    expect((await call(registry, "write_file", { path: "secret.txt", content: "pwned" })).body.error.code).toBe("WORKSPACE_ROOT_CHANGED");
+    expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
+    expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
+  } finally {
+    fixture.cleanup();
+  }
+});
+
+for (const host of TEST_HOSTS) {
+  test(`[${host.name}] the walk's cost is bounded: ${MAX_SYMLINK_HOPS} links, each with a ~4 KB target of 'd/..' pairs, resolve in one bounded call`, async () => {
+    const tree = ["d/f.txt=inside"];
+    for (let i = 0; i < MAX_SYMLINK_HOPS; i++) {
+      tree.push(`l${i} => ${"d/../".repeat(800)}${i + 1 < MAX_SYMLINK_HOPS ? `l${i + 1}` : "d/f.txt"}`);
+    }
+    await withHost(host.open, tree, async (_ws, registry) => {
+      expect((await call(registry, "read_file", { path: "l0" })).body.content).toBe("inside");
+      expect((await call(registry, "read_file", { path: "l0/x" })).body.error.code).toBe("NOT_A_DIRECTORY");
+    });
+  });
+}
