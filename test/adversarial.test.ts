@@ -1046,3 +1046,17 @@ for (const host of TEST_HOSTS) {
     });
   });
 }
+
+for (const host of TEST_HOSTS) {
+  test(`[${host.name}] write_file over a setuid/setgid file keeps its permission bits but not the setuid and setgid bits (a kernel write drops them too)`, async () => {
+    await withHost(host.open, ["tool.sh=#!/bin/sh\necho old\n", "sticky.txt=x"], async (ws, registry) => {
+      const { host: raw } = ws.workspace;
+      await raw.chmod(ws.workspace.hostPath(["tool.sh"]), 0o6755);
+      await raw.chmod(ws.workspace.hostPath(["sticky.txt"]), 0o1640);
+      expect((await call(registry, "write_file", { path: "tool.sh", content: "#!/bin/sh\necho pwned\n" })).body.error).toBeUndefined();
+      expect((await call(registry, "write_file", { path: "sticky.txt", content: "y" })).body.error).toBeUndefined();
+      expect((await raw.lstat(ws.workspace.hostPath(["tool.sh"]))).mode).toBe(0o755);
+      expect((await raw.lstat(ws.workspace.hostPath(["sticky.txt"]))).mode).toBe(0o1640);
+    });
+  });
+}
