@@ -42,6 +42,8 @@ export type ErrorCode =
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
+  // OS sandbox.
+  | "SANDBOX_UNAVAILABLE"
   // Anything unexpected (a bug): reported without details.
   | "INTERNAL_ERROR";
 

@@ -42,6 +42,12 @@ export const NODE_PROCESS_TIMEOUT_MS = 500;
 /** node_process: bytes kept of stdout and of stderr, each; cut on a UTF-8 character boundary. */
 export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 
+/** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
+export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
+
+/** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
+export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -56,4 +62,6 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
+  SANDBOX_PROBE_TIMEOUT_MS,
+  EGRESS_PROXY_CONNECT_TIMEOUT_MS,
 });
