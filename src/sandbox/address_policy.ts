@@ -50,7 +50,7 @@ function v6Groups(address: string): number[] {
   if (last.includes(".")) {
     const v4 = v4ToNumber(last);
     tail.push(Math.floor(v4 / 65536), v4 % 65536);
-    text = text.slice(0, lastColon + 1) + "0"; // placeholder, replaced below
+    text = text.slice(0, lastColon + 1) + "0:0"; // two placeholder groups, replaced below
   }
   const [head, rest] = text.includes("::") ? text.split("::") : [text, undefined];
   const parse = (part: string): number[] => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
@@ -62,7 +62,7 @@ function v6Groups(address: string): number[] {
     const right = parse(rest);
     groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   }
-  if (tail.length > 0) groups.splice(groups.length - 1, 1, ...tail);
+  if (tail.length > 0) groups.splice(groups.length - 2, 2, ...tail);
   return groups;
 }
 
