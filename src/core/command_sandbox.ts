@@ -52,4 +52,6 @@ export interface Sandbox {
    * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the sandbox cannot run.
    */
   wrap(request: SandboxWrapRequest): Promise<SandboxedCommand>;
+  /** Releases what the sandbox keeps between commands (a proxy listener, a container). */
+  close?(): Promise<void>;
 }

@@ -159,7 +159,13 @@ function isExecutableFile(file: string): boolean {
 }
 
 function findOnPath(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/"));
+  let pathVariable = "";
+  try {
+    pathVariable = process.env.PATH ?? "";
+  } catch {
+    // Deno without --allow-env: look in the usual places only.
+  }
+  const dirs = pathVariable.split(":").filter((dir) => dir.startsWith("/"));
   for (const dir of [...dirs, "/usr/bin", "/usr/local/bin", "/bin"]) {
     const candidate = path.join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
@@ -302,6 +308,12 @@ export class BubblewrapSandbox implements Sandbox {
    */
   async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
     const probe = await this.ready();
+    for (const dir of request.writable) {
+      // A writable root or system folder would undo the whole view.
+      if (!path.isAbsolute(dir) || dir === "/" || SANDBOX_SYSTEM_PATHS.some((system) => dir === system || system.startsWith(`${dir}/`))) {
+        throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot sandbox the command: a writable folder must be an absolute path that is not the root and holds no system folder");
+      }
+    }
     const args = [probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     args.push("--chdir", request.cwd);

@@ -202,8 +202,13 @@ export class EgressProxy implements EgressEndpoint {
    */
   async listen(target: ListenTarget = {}): Promise<ProxyListener> {
     const sockets = new Set<Duplex>();
-    const server = http.createServer((req, res) => void this.handleRequest(req, res));
-    server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Uint8Array) => void this.handleConnect(req, socket, head));
+    // A bug or an unexpected throw ends that one exchange, never the proxy.
+    const server = http.createServer((req, res) => {
+      this.handleRequest(req, res).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
+    });
+    server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Uint8Array) => {
+      this.handleConnect(req, socket, head).catch(() => socket.destroy());
+    });
     server.on("connection", (socket: net.Socket) => {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
@@ -377,16 +382,14 @@ export class EgressProxy implements EgressEndpoint {
       timeout: this.connectTimeoutMs,
     };
     let upstreamRequest: http.ClientRequest;
-    if (form === "broker") {
-      upstreamRequest = https.request({
-        ...options,
-        // Pinned to the checked address; the certificate is checked against the name.
-        ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
-        ...(this.ca === undefined ? {} : { ca: this.ca }),
-        rejectUnauthorized: this.rejectUnauthorized,
-      });
-    } else {
-      upstreamRequest = http.request(options);
+    try {
+      upstreamRequest = this.openUpstream(form, target, options);
+    } catch {
+      // E.g. a header value the runtime refuses; the message could hold it, so none is given.
+      this.log({ action: "failed", form, method, ...target, status: 502, reason: "invalid request to upstream" });
+      plainResponse(res, 502, `Cannot send the request to '${target.host}'`);
+      req.resume();
+      return;
     }
     upstreamRequest.on("timeout", () => upstreamRequest.destroy(new Error("timeout")));
     upstreamRequest.on("response", (upstream) => {
@@ -403,6 +406,17 @@ export class EgressProxy implements EgressEndpoint {
       if (!res.writableFinished) upstreamRequest.destroy();
     });
     req.pipe(upstreamRequest);
+  }
+
+  private openUpstream(form: "http" | "broker", target: Target, options: https.RequestOptions): http.ClientRequest {
+    if (form === "http") return http.request(options);
+    return https.request({
+      ...options,
+      // Pinned to the checked address; the certificate is checked against the name.
+      ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
+      ...(this.ca === undefined ? {} : { ca: this.ca }),
+      rejectUnauthorized: this.rejectUnauthorized,
+    });
   }
 
   // Replaces any client header of the same name (an existing Authorization
