@@ -11,26 +11,10 @@ import * as path from "node:path";
 import { runProcess } from "../../src/core/run_process.ts";
 import { createAutoHost } from "../../src/hosts/auto.ts";
 import { BubblewrapSandbox, SandboxShell } from "../../sandbox.ts";
-import type { BenchRow } from "./row.ts";
+import { type BenchRow, measure } from "./row.ts";
 
 const RUNS = 15;
 const OUTPUT_LIMIT = 32_768;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)] * 10) / 10;
-}
-
-async function time(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm-up (the sandbox probes on its first command)
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  return median(samples);
-}
 
 /**
  * Measures the sandbox's added time per command.
@@ -50,10 +34,9 @@ export async function benchSandbox(): Promise<BenchRow[]> {
   try {
     for (const [name, command] of commands) {
       const limits = { timeoutMs: 30_000, maxOutputBytes: OUTPUT_LIMIT };
-      const paddockMs = await time(() => shell.exec({ command, ...limits }));
-      const baselineMs = await time(() =>
-        runProcess(host, { argv: ["/bin/sh", "-c", command], cwd: dir, env: { PATH: "/usr/bin:/bin" }, ...limits, truncation: "head-and-tail" })
-      );
+      const paddockMs = await measure(() => shell.exec({ command, ...limits }), RUNS, 2);
+      const baselineMs = await measure(() =>
+        runProcess(host, { argv: ["/bin/sh", "-c", command], cwd: dir, env: { PATH: "/usr/bin:/bin" }, ...limits, truncation: "head-and-tail" }), RUNS, 2);
       rows.push({ name: `SandboxShell (bubblewrap): ${name}`, paddockMs, baselineMs, baseline: "the same /bin/sh -c through runProcess, unsandboxed" });
     }
   } finally {
