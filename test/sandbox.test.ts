@@ -221,6 +221,30 @@ for (const name of ["inside.txt", "escape"]) {
     expect(leftovers(fx.root)).toEqual([]);
   });
 
+  test.skipIf(process.platform !== "linux")(
+    `a bwrap that cannot create namespaces gives SANDBOX_UNAVAILABLE with its reason${
+      process.platform === "linux" ? "" : ` [skipped: bubblewrap runs only on Linux, not ${process.platform}]`
+    }`,
+    async () => {
+      // A stand-in for bwrap on a kernel that blocks unprivileged user namespaces.
+      const fake = path.join(fx.outside, "bwrap");
+      fs.writeFileSync(
+        fake,
+        `#!/bin/sh\n[ "$1" = --help ] && exit 0\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces. See ${fake}" >&2\nexit 1\n`,
+        { mode: 0o755 },
+      );
+      const blocked = new BubblewrapSandbox({ bwrapPath: fake });
+      const error = await expectUnavailable(blocked.check());
+      expect(error.message).toBe(
+        "Cannot start the sandbox: bwrap cannot create the sandbox (No permissions to create new namespace, likely because " +
+          "the kernel does not allow non-privileged user namespaces. See <path>)",
+      );
+      expect(error.hint).toMatch(/user namespaces/);
+      await expectUnavailable(new SandboxShell(blocked, { cwd: fx.root }).exec({ command: "echo ran > ran.txt", ...LIMITS }));
+      expect(fs.existsSync(fx.abs("ran.txt"))).toBe(false);
+    },
+  );
+
   test("giving both an allowlist and a proxy is refused", async () => {
     const broker = await createCredentialBroker();
     cleanups.push(() => broker.close());
