@@ -6,8 +6,16 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CredentialBroker, createCredentialBroker, type EgressLogEntry, isPrivateAddress } from "../sandbox.ts";
+import {
+  BubblewrapSandbox,
+  type CredentialBroker,
+  createCredentialBroker,
+  type EgressLogEntry,
+  isPrivateAddress,
+  SandboxShell,
+} from "../sandbox.ts";
 import { hasProgram } from "./helpers/fixture.ts";
+import { clientAnswers, clientCommand, sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 // The test upstream's certificate is made at test time by openssl (a P-256
 // key, CN and SAN localhost / 127.0.0.1, valid one day); without openssl the
@@ -233,6 +241,36 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
       await untrusting.close();
     }
   });
+
+  test.skipIf(sandboxSkipReason !== undefined)(
+    `a sandboxed command gets the headers injected through the broker without ever holding them${sandboxSkipNote}`,
+    async () => {
+      const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-broker-ws-")));
+      const sandbox = new BubblewrapSandbox({ network: { proxy: broker } });
+      try {
+        const shell = new SandboxShell(sandbox, { cwd: workspace });
+        const probe = `broker:localhost:${upstreamPort}/from-sandbox`;
+        const result = await shell.exec({
+          command: `${clientCommand(workspace, [probe])}; env > env.txt`,
+          timeoutMs: 15_000,
+          maxOutputBytes: 65_536,
+        });
+        const answer = clientAnswers(result.stdout)[probe];
+        expect(answer.startsWith("200 ")).toBe(true);
+        const echo = JSON.parse(answer.slice(4)) as Echo;
+        expect(echo.url).toBe("/from-sandbox");
+        expect(echo.headers["authorization"]).toBe(`Bearer ${SECRET}`); // the upstream got it …
+        const inside = fs.readFileSync(path.join(workspace, "env.txt"), "utf8");
+        expect(inside).toContain("PADDOCK_BROKER_URL=http://127.0.0.1:3128/__broker/");
+        expect(inside).not.toContain(SECRET); // … the sandbox never held it
+        expect(inside).not.toContain(SECOND_SECRET);
+        seen.push(inside);
+      } finally {
+        await sandbox.close();
+        fs.rmSync(workspace, { recursive: true, force: true });
+      }
+    },
+  );
 
   test("the secrets never appear in env, error responses or logs", () => {
     expect(logs.length).toBeGreaterThan(5);

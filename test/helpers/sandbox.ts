@@ -27,7 +27,9 @@ export function sh(word: string): string {
  * Each argument is one probe, printed as one line:
  * `interfaces` → the network interface names; `direct:host:port` → `connected`
  * or the error code; `get:url` → an absolute-form GET through `$HTTP_PROXY`,
- * printed as `status body`; `connect:host:port` → the proxy's CONNECT status.
+ * printed as `status body`; `broker:host:port/path` → a path-form GET to the proxy
+ * (`/__broker/host:port/path`), printed as `status body`; `connect:host:port` → the
+ * proxy's CONNECT status.
  */
 export const CLIENT_SOURCE = `"use strict";
 const net = require("node:net");
@@ -57,6 +59,12 @@ async function probe(spec) {
   if (kind === "get") {
     const url = new URL(rest.join(":"));
     const raw = await exchange("GET " + url.href + " HTTP/1.1\\r\\nHost: " + url.host + "\\r\\nConnection: close\\r\\n\\r\\n");
+    const status = raw.split(" ")[1];
+    return status + " " + raw.slice(raw.indexOf("\\r\\n\\r\\n") + 4).trim();
+  }
+  if (kind === "broker") {
+    const target = rest.join(":");
+    const raw = await exchange("GET /__broker/" + target + " HTTP/1.1\\r\\nHost: " + proxy.host + "\\r\\nConnection: close\\r\\n\\r\\n");
     const status = raw.split(" ")[1];
     return status + " " + raw.slice(raw.indexOf("\\r\\n\\r\\n") + 4).trim();
   }
