@@ -4,7 +4,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createNodeProcessTool, isWorkspaceError, type WorkspaceError } from "../mod.ts";
+import { createNodeProcessTool, createShellTool, isWorkspaceError, type WorkspaceError } from "../mod.ts";
 import { BubblewrapSandbox, createCredentialBroker, SandboxShell } from "../sandbox.ts";
 import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { onBun } from "./helpers/runtime.ts";
@@ -184,6 +184,13 @@ for (const name of ["inside.txt", "escape"]) {
       [probes[1]]: "403 Host 'elsewhere.example' is not on the allowlist",
     });
     expect(result.stdout).toContain("http://127.0.0.1:3128/__broker/\n");
+  });
+
+  test.skipIf(skip)(`the shell tool runs its commands through a SandboxShell${sandboxSkipNote}`, async () => {
+    const tool = createShellTool(new SandboxShell(sandbox, { cwd: fx.root }), { needsApproval: false });
+    const result = await tool.execute({ command: `cat inside.txt; cat ${sh(path.join(fx.outside, "secret.txt"))}` });
+    expect(result).toMatchObject({ exitCode: 1, signal: null, stdout: "hello" });
+    expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
   });
 
   test.skipIf(skip)(`the whole process group is killed on timeout${sandboxSkipNote}`, async () => {

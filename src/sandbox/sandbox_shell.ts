@@ -7,6 +7,7 @@
 import type { Sandbox } from "../core/command_sandbox.ts";
 import { childEnvironment } from "../core/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
+import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
 import { runProcess } from "../core/run_process.ts";
 import { type Host, isHostError } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
@@ -22,7 +23,11 @@ export interface SandboxShellOptions {
   inheritEnv?: readonly string[];
   /** The shell that runs the command line (inside the sandbox). @default "/bin/sh" */
   shell?: string;
-  /** After a timeout or abort, milliseconds between SIGTERM and SIGKILL; 0 kills at once. @default 0 */
+  /**
+   * After a timeout or abort, milliseconds between SIGTERM and SIGKILL; 0 kills at once. bwrap does not
+   * forward SIGTERM: it ends, and the sandbox dies with it, so the grace only matters for other backends.
+   * @default 1000 (`SHELL_KILL_GRACE_MS`, as the host shell)
+   */
   killGraceMs?: number;
   /** The host that spawns `bwrap`. @default the running runtime's host */
   host?: Host;
@@ -88,7 +93,7 @@ export class SandboxShell implements ShellProvider {
         timeoutMs: request.timeoutMs,
         maxOutputBytes: request.maxOutputBytes,
         truncation: "head-and-tail",
-        killGraceMs: this.options.killGraceMs ?? 0,
+        killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       }).catch((error: unknown) => {
         if (isHostError(error)) {

@@ -1,5 +1,6 @@
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
+import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import type { AnyTool, WorkspaceSource } from "./tool.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 
@@ -11,6 +12,13 @@ export interface CodingToolsOptions {
   write?: WriteToolOptions | false;
   /** Options of `node_process`, or `false` to leave it out. @default {} */
   nodeProcess?: NodeProcessToolOptions | false;
+  /**
+   * Options of `shell`; the tool is included only when this is given. Off by
+   * default because a shell is not confined by the workspace's path checks:
+   * a command can read and write anything the process can.
+   * @default undefined (no shell tool)
+   */
+  shell?: ShellToolOptions;
 }
 
 /**
@@ -31,6 +39,7 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
+  if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }
 
