@@ -101,7 +101,9 @@ for (const host of TEST_HOSTS) {
         const ws = await open(["d/a.txt"]);
         const controller = new AbortController();
         controller.abort();
-        await expect(createDeleteTool(ws.workspace).execute({ path: "d", recursive: true }, { signal: controller.signal }))
+        await expect(
+          createDeleteTool(ws.workspace).execute({ path: "d", recursive: true }, { signal: controller.signal }),
+        )
           .rejects.toMatchObject({ name: "AbortError" });
         expect(await ws.listAll()).toEqual(["d/", "d/a.txt"]);
       });
@@ -132,8 +134,12 @@ for (const host of TEST_HOSTS) {
         const error = await errorOf(move.execute({ source: "a.txt", destination: "b.txt" }));
         expect(error.code).toBe("ALREADY_EXISTS");
         expect(error.hint).toContain("overwrite");
-        expect(await codeOf(move.execute({ source: "a.txt", destination: "d", overwrite: true }))).toBe("ALREADY_EXISTS");
-        expect(await codeOf(move.execute({ source: "e", destination: "b.txt", overwrite: true }))).toBe("ALREADY_EXISTS");
+        expect(await codeOf(move.execute({ source: "a.txt", destination: "d", overwrite: true }))).toBe(
+          "ALREADY_EXISTS",
+        );
+        expect(await codeOf(move.execute({ source: "e", destination: "b.txt", overwrite: true }))).toBe(
+          "ALREADY_EXISTS",
+        );
         expect(await ws.readRaw("b.txt")).toBe("old");
         expect(await move.execute({ source: "a.txt", destination: "b.txt", overwrite: true })).toMatchObject({
           overwritten: true,
@@ -194,22 +200,28 @@ for (const host of TEST_HOSTS) {
         expect(await ws.outsideIntact()).toBe(true);
       });
 
-      test.skipIf(!host.symlinks)("refuses a folder move that would make a relative link inside point out", async () => {
-        const ws = await open(["a/b/l => ../../d/f.txt", "d/f.txt"]);
-        const move = createMoveTool(ws.workspace);
-        expect(await codeOf(move.execute({ source: "a/b", destination: "b" }))).toBe("PATH_ESCAPES_WORKSPACE");
-        expect(await codeOf(move.execute({ source: "a/b/l", destination: "l" }))).toBe("PATH_ESCAPES_WORKSPACE");
-        expect(await ws.listAll()).toEqual(["a/", "a/b/", "a/b/l", "d/", "d/f.txt"]);
-        // As deep or deeper, the link stays inside.
-        await move.execute({ source: "a/b", destination: "x/y/b" });
-        expect(await ws.listAll()).toEqual(["a/", "d/", "d/f.txt", "x/", "x/y/", "x/y/b/", "x/y/b/l"]);
-      });
+      test.skipIf(!host.symlinks)(
+        "refuses a folder move that would make a relative link inside point out",
+        async () => {
+          const ws = await open(["a/b/l => ../../d/f.txt", "d/f.txt"]);
+          const move = createMoveTool(ws.workspace);
+          expect(await codeOf(move.execute({ source: "a/b", destination: "b" }))).toBe("PATH_ESCAPES_WORKSPACE");
+          expect(await codeOf(move.execute({ source: "a/b/l", destination: "l" }))).toBe("PATH_ESCAPES_WORKSPACE");
+          expect(await ws.listAll()).toEqual(["a/", "a/b/", "a/b/l", "d/", "d/f.txt"]);
+          // As deep or deeper, the link stays inside.
+          await move.execute({ source: "a/b", destination: "x/y/b" });
+          expect(await ws.listAll()).toEqual(["a/", "d/", "d/f.txt", "x/", "x/y/", "x/y/b/", "x/y/b/l"]);
+        },
+      );
     });
 
     describe("create_directory", () => {
       test("creates a folder with its missing parents", async () => {
         const ws = await open([]);
-        expect(await createDirectoryTool(ws.workspace).execute({ path: "a/b/c" })).toEqual({ path: "a/b/c", created: true });
+        expect(await createDirectoryTool(ws.workspace).execute({ path: "a/b/c" })).toEqual({
+          path: "a/b/c",
+          created: true,
+        });
         expect(await ws.listAll()).toEqual(["a/", "a/b/", "a/b/c/"]);
       });
 

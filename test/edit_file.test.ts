@@ -29,7 +29,9 @@ for (const host of TEST_HOSTS) {
 
     test("refuses a match that is not unique, naming the count and the lines", async () => {
       const ws = await open(["a.txt=x = 1\ny\nx = 1\nz\nx = 1\n"]);
-      const error = await errorOf(createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "x = 1", new_string: "x = 2" }));
+      const error = await errorOf(
+        createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "x = 1", new_string: "x = 2" }),
+      );
       expect(error.code).toBe("EDIT_NOT_UNIQUE");
       expect(error.message).toBe("Cannot edit 'a.txt': old_string matches 3 times (lines 1, 3, 5)");
       expect(error.hint).toContain("replace_all");
@@ -50,7 +52,9 @@ for (const host of TEST_HOSTS) {
 
     test("reports text that is not there as EDIT_NOT_FOUND and writes nothing", async () => {
       const ws = await open(["a.txt=alpha\n"]);
-      const error = await errorOf(createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "beta", new_string: "b" }));
+      const error = await errorOf(
+        createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "beta", new_string: "b" }),
+      );
       expect(error.code).toBe("EDIT_NOT_FOUND");
       expect(error.message).toBe("Cannot edit 'a.txt': old_string was not found");
       expect(await ws.readRaw("a.txt")).toBe("alpha\n");
@@ -66,18 +70,28 @@ for (const host of TEST_HOSTS) {
         new_string: "  const s = 'bye';\n  return s;",
       });
       expect(result.fuzzy).toBe(true);
-      expect(await ws.readRaw("a.js")).toBe("function f() {\n  const s = 'bye';\n  return s;\n}\n// keep — “these”  \n");
+      expect(await ws.readRaw("a.js")).toBe(
+        "function f() {\n  const s = 'bye';\n  return s;\n}\n// keep — “these”  \n",
+      );
     });
 
     test("keeps the bytes around a tolerant match inside a line", async () => {
       const ws = await open(["a.ts=let x = “a” — 1;  // “c”\nx;\n"]);
-      await createEditTool(ws.workspace).execute({ path: "a.ts", old_string: 'x = "a" - 1', new_string: 'x = "b" - 2' });
+      await createEditTool(ws.workspace).execute({
+        path: "a.ts",
+        old_string: 'x = "a" - 1',
+        new_string: 'x = "b" - 2',
+      });
       expect(await ws.readRaw("a.ts")).toBe('let x = "b" - 2;  // “c”\nx;\n');
     });
 
     test("keeps CRLF line endings, also in the new text", async () => {
       const ws = await open(["a.txt=one\r\ntwo\r\nthree\r\n"]);
-      await createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "one\ntwo", new_string: "uno\ndos\nmore" });
+      await createEditTool(ws.workspace).execute({
+        path: "a.txt",
+        old_string: "one\ntwo",
+        new_string: "uno\ndos\nmore",
+      });
       expect(await ws.readRaw("a.txt")).toBe("uno\r\ndos\r\nmore\r\nthree\r\n");
     });
 
@@ -89,7 +103,11 @@ for (const host of TEST_HOSTS) {
 
     test("keeps a UTF-8 byte order mark and leaves it out of the diff", async () => {
       const ws = await open(["a.txt=\uFEFFfirst\nsecond\n"]);
-      const result = await createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "first", new_string: "1st" });
+      const result = await createEditTool(ws.workspace).execute({
+        path: "a.txt",
+        old_string: "first",
+        new_string: "1st",
+      });
       expect(await ws.readRaw("a.txt")).toBe("\uFEFF1st\nsecond\n");
       expect(result.diff).not.toContain("\uFEFF");
     });
@@ -110,10 +128,12 @@ for (const host of TEST_HOSTS) {
 
     test("applies several edits all or nothing", async () => {
       const ws = await open(["a.txt=a b c\n"]);
-      const error = await errorOf(createEditTool(ws.workspace).execute({
-        path: "a.txt",
-        edits: [{ old_string: "a", new_string: "x" }, { old_string: "missing", new_string: "m" }],
-      }));
+      const error = await errorOf(
+        createEditTool(ws.workspace).execute({
+          path: "a.txt",
+          edits: [{ old_string: "a", new_string: "x" }, { old_string: "missing", new_string: "m" }],
+        }),
+      );
       expect(error.code).toBe("EDIT_NOT_FOUND");
       expect(error.message).toBe("Cannot edit 'a.txt': edits[1].old_string was not found");
       expect(await ws.readRaw("a.txt")).toBe("a b c\n");
@@ -137,7 +157,9 @@ for (const host of TEST_HOSTS) {
     test.skipIf(!host.symlinks)("refuses an edit through a link out of the workspace", async () => {
       const ws = await open(["file-out => @outside/secret.txt", "dir-out => @outside"]);
       for (const path of ["file-out", "dir-out/secret.txt"]) {
-        const code = await codeOf(createEditTool(ws.workspace).execute({ path, old_string: "SECRET", new_string: "x" }));
+        const code = await codeOf(
+          createEditTool(ws.workspace).execute({ path, old_string: "SECRET", new_string: "x" }),
+        );
         expect(code).toBe("PATH_ESCAPES_WORKSPACE");
       }
       expect(await ws.outsideIntact()).toBe(true);
@@ -180,7 +202,10 @@ for (const host of TEST_HOSTS) {
 describe("edit_file arguments", () => {
   const edit = createEditTool("/nonexistent");
   test.each([
-    { name: "both forms", args: { path: "a", old_string: "a", new_string: "b", edits: [{ old_string: "a", new_string: "b" }] } },
+    {
+      name: "both forms",
+      args: { path: "a", old_string: "a", new_string: "b", edits: [{ old_string: "a", new_string: "b" }] },
+    },
     { name: "neither form", args: { path: "a" } },
     { name: "an empty old_string", args: { path: "a", old_string: "", new_string: "b" } },
     { name: "an empty old_string in edits", args: { path: "a", edits: [{ old_string: "", new_string: "b" }] } },
@@ -213,8 +238,14 @@ describe("edit_file arguments", () => {
 
   test("reports a bad call as a tool result, not a throw", async () => {
     const registry = new ToolRegistry([edit]);
-    const result = await executeToolCall(registry, { id: "1", name: "edit_file", arguments: { path: "../x", old_string: "a", new_string: "b" } });
+    const result = await executeToolCall(registry, {
+      id: "1",
+      name: "edit_file",
+      arguments: { path: "../x", old_string: "a", new_string: "b" },
+    });
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } });
+    expect(JSON.parse(result.content)).toEqual({
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" },
+    });
   });
 });

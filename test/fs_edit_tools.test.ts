@@ -18,7 +18,10 @@ import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 // Each tool as it is called with one path, for the shared tables.
 const PATH_TOOLS: { name: string; call: (ws: Workspace, path: string) => Promise<unknown> }[] = [
   { name: "read_file (window)", call: (ws, path) => createReadTool(ws).execute({ path, offset: 1, limit: 1 }) },
-  { name: "edit_file", call: (ws, path) => createEditTool(ws).execute({ path, old_string: "inside", new_string: "edited" }) },
+  {
+    name: "edit_file",
+    call: (ws, path) => createEditTool(ws).execute({ path, old_string: "inside", new_string: "edited" }),
+  },
   { name: "delete_path", call: (ws, path) => createDeleteTool(ws).execute({ path, recursive: true }) },
   { name: "move_path source", call: (ws, path) => createMoveTool(ws).execute({ source: path, destination: "moved" }) },
   {
@@ -117,7 +120,9 @@ for (const host of TEST_HOSTS) {
       const ws = await open();
       try {
         const before = await ws.listAll();
-        const code = await codeOf(createEditTool(ws.workspace).execute({ path, old_string: "inside", new_string: "edited" }));
+        const code = await codeOf(
+          createEditTool(ws.workspace).execute({ path, old_string: "inside", new_string: "edited" }),
+        );
         expect(code).toBe(write);
         expect(await ws.readRaw("d/f.txt")).toBe(write === null ? "edited" : "inside");
         expect(await ws.listAll()).toEqual(before); // links stay links

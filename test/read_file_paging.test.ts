@@ -65,7 +65,15 @@ for (const host of TEST_HOSTS) {
       { where: "in the middle", offset: 4, limit: 3, first: 4, last: 6, hasMore: true, nextOffset: 7 },
       { where: "at the end", offset: 9, limit: 5, first: 9, last: 10, hasMore: false, nextOffset: null },
       { where: "with only a limit", offset: undefined, limit: 2, first: 1, last: 2, hasMore: true, nextOffset: 3 },
-      { where: "with only an offset", offset: 8, limit: undefined, first: 8, last: 10, hasMore: false, nextOffset: null },
+      {
+        where: "with only an offset",
+        offset: 8,
+        limit: undefined,
+        first: 8,
+        last: 10,
+        hasMore: false,
+        nextOffset: null,
+      },
     ])("returns whole lines $where", async ({ offset, limit, first, last, hasMore, nextOffset }) => {
       const ws = await open([`a.txt=${TEN_LINES}`]);
       const page = await createReadTool(ws.workspace).execute({ path: "a.txt", offset, limit });
@@ -122,7 +130,11 @@ for (const host of TEST_HOSTS) {
     test("stops at the byte limit on a line boundary", async () => {
       const ws = await open([`a.txt=${TEN_LINES}`]);
       // "line1\n".."line9\n" are 6 bytes each: 20 bytes hold three whole lines.
-      const page = await createReadTool(ws.workspace, { maxBytes: 20 }).execute({ path: "a.txt", offset: 2, limit: 100 });
+      const page = await createReadTool(ws.workspace, { maxBytes: 20 }).execute({
+        path: "a.txt",
+        offset: 2,
+        limit: 100,
+      });
       expect(page).toMatchObject({ content: "line2\nline3\nline4\n", endLine: 4, hasMore: true, nextOffset: 5 });
     });
 

@@ -107,7 +107,15 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
   const totalLines = fileEnd >= 0 ? newlines + (fileEnd > 0 && lastByte !== NEWLINE ? 1 : 0) : undefined;
   if (windowStart < 0) {
     // The file ends before line `offset`.
-    return { bytes: new Uint8Array(0), startLine: offset, endLine, totalLines, hasMore: false, lineCut: false, beyondScan: false };
+    return {
+      bytes: new Uint8Array(0),
+      startLine: offset,
+      endLine,
+      totalLines,
+      hasMore: false,
+      lineCut: false,
+      beyondScan: false,
+    };
   }
   if (collecting && fileEnd > windowEnd) {
     // A final line without a newline.
@@ -128,7 +136,15 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
   if (totalLines !== undefined) hasMore = endLine < totalLines;
   else if (lineCut) hasMore = true; // the rest of the cut line was not looked at
   else hasMore = windowEnd < position || await file.read(new Uint8Array(1), windowEnd) > 0;
-  return { bytes: window.subarray(0, length), startLine: offset, endLine, totalLines, hasMore, lineCut, beyondScan: false };
+  return {
+    bytes: window.subarray(0, length),
+    startLine: offset,
+    endLine,
+    totalLines,
+    hasMore,
+    lineCut,
+    beyondScan: false,
+  };
 }
 
 // Copies the part of `data` (at absolute `dataStart`) that belongs to the

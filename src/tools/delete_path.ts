@@ -128,10 +128,14 @@ function rootProtected(display: string): WorkspaceError {
 }
 
 function tooMany(display: string, maxEntries: number): WorkspaceError {
-  return new WorkspaceError("TOO_MANY_ENTRIES", `Cannot delete '${display}': it holds more than ${maxEntries} entries`, {
-    path: display,
-    hint: "delete its subfolders one at a time",
-  });
+  return new WorkspaceError(
+    "TOO_MANY_ENTRIES",
+    `Cannot delete '${display}': it holds more than ${maxEntries} entries`,
+    {
+      path: display,
+      hint: "delete its subfolders one at a time",
+    },
+  );
 }
 
 // Removes entries one confined step at a time, re-checking before each step.
@@ -149,9 +153,13 @@ class Remover {
   private async expect(path: string, identity: Identity, kind?: HostStat["kind"]): Promise<void> {
     const now = await this.ws.host.lstat(path).catch(() => null);
     if (now === null || !sameIdentity(now, identity) || (kind !== undefined && now.kind !== kind)) {
-      throw new WorkspaceError("PATH_CHANGED", `Cannot delete '${this.display}': an entry changed while it was deleted`, {
-        path: this.display,
-      });
+      throw new WorkspaceError(
+        "PATH_CHANGED",
+        `Cannot delete '${this.display}': an entry changed while it was deleted`,
+        {
+          path: this.display,
+        },
+      );
     }
   }
 

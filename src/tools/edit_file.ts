@@ -192,7 +192,9 @@ export function createEditTool(
       try {
         const buffer = new Uint8Array(maxFileBytes + 1);
         const length = await readFully(file, buffer, 0, signal);
-        if (length > maxFileBytes) throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
+        if (length > maxFileBytes) {
+          throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
+        }
         bytes = buffer.subarray(0, length);
       } catch (error) {
         throw mapHostError(error, "edit", display);
@@ -223,15 +225,26 @@ export function createEditTool(
               current === null || !sameIdentity(current, stat) || current.size !== stat.size ||
               current.mtimeMs !== stat.mtimeMs
             ) {
-              throw new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was edited`, {
-                path: display,
-                hint: "read the file again and redo the edit",
-              });
+              throw new WorkspaceError(
+                "PATH_CHANGED",
+                `Cannot edit '${display}': the file changed while it was edited`,
+                {
+                  path: display,
+                  hint: "read the file again and redo the edit",
+                },
+              );
             }
           },
         });
       }
-      const output: EditFileOutput = { path: display, replacements, fuzzy, dryRun: input.dryRun, bytes: data.length, diff };
+      const output: EditFileOutput = {
+        path: display,
+        replacements,
+        fuzzy,
+        dryRun: input.dryRun,
+        bytes: data.length,
+        diff,
+      };
       if (truncated) output.diffTruncated = true;
       return output;
     },
@@ -322,7 +335,8 @@ function applyEdits(
         `Cannot edit '${display}': ${label} matches ${ranges.length} times (lines ${shown})`,
         {
           path: display,
-          hint: `include more surrounding lines in ${label} so it matches once, or set replace_all to replace all ${ranges.length}`,
+          hint:
+            `include more surrounding lines in ${label} so it matches once, or set replace_all to replace all ${ranges.length}`,
         },
       );
     }
@@ -339,8 +353,16 @@ function applyEdits(
   return { text, replacements, fuzzy };
 }
 
-function boundedDiff(display: string, before: string, after: string, maxBytes: number): { diff: string; truncated: boolean } {
-  const diff = createPatch(display, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
+function boundedDiff(
+  display: string,
+  before: string,
+  after: string,
+  maxBytes: number,
+): { diff: string; truncated: boolean } {
+  const diff = createPatch(display, before, after, undefined, undefined, {
+    context: 3,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
   if (diff.length <= maxBytes / 4 || utf8ByteLength(diff) <= maxBytes) return { diff, truncated: false };
   let kept = 0;
   let bytes = 0;

@@ -153,7 +153,9 @@ export function createMoveTool(
         action: "move",
         display,
       });
-      if (!sameSegments(target.segments, destination)) throw fail("PATH_CHANGED", "the destination changed while it was checked");
+      if (!sameSegments(target.segments, destination)) {
+        throw fail("PATH_CHANGED", "the destination changed while it was checked");
+      }
       let overwritten = false;
       if (target.stat !== null) {
         if (!input.overwrite) {
@@ -291,7 +293,10 @@ async function checkLinksInside(
       } else if (entry.kind === "symlink") {
         const target = await ws.host.readlink(child);
         if (!landsInside(ws, at, target)) {
-          throw fail("PATH_ESCAPES_WORKSPACE", `the symbolic link '${entry.name}' inside would point outside the workspace`);
+          throw fail(
+            "PATH_ESCAPES_WORKSPACE",
+            `the symbolic link '${entry.name}' inside would point outside the workspace`,
+          );
         }
       }
     }

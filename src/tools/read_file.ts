@@ -67,7 +67,9 @@ const schema = z.object({
   offset: z.number().int().min(1).optional().describe(
     "First line to read, 1-based. Give offset and/or limit to read a large file in windows",
   ),
-  limit: z.number().int().min(1).optional().describe("Lines to read at most from offset (the byte limit still applies)"),
+  limit: z.number().int().min(1).optional().describe(
+    "Lines to read at most from offset (the byte limit still applies)",
+  ),
 }).strict();
 
 /**
@@ -183,8 +185,13 @@ export function createReadTool(
 }
 
 function tooLarge(display: string, size: number, maxBytes: number): WorkspaceError {
-  return new WorkspaceError("FILE_TOO_LARGE", `Cannot read '${display}': the file has ${size} bytes, more than ${maxBytes}`, {
-    path: display,
-    hint: `the file has ${size} bytes; read it in windows with offset (1-based line) and limit (lines), e.g. {"path": "${display}", "offset": 1, "limit": 1000}, then continue from nextOffset`,
-  });
+  return new WorkspaceError(
+    "FILE_TOO_LARGE",
+    `Cannot read '${display}': the file has ${size} bytes, more than ${maxBytes}`,
+    {
+      path: display,
+      hint:
+        `the file has ${size} bytes; read it in windows with offset (1-based line) and limit (lines), e.g. {"path": "${display}", "offset": 1, "limit": 1000}, then continue from nextOffset`,
+    },
+  );
 }
