@@ -191,7 +191,11 @@ for (const host of TEST_HOSTS) {
 
     test("refuses a window that starts beyond the scan limit", async () => {
       const ws = await open([`a.txt=${TEN_LINES}`]);
-      const read = createReadTool(ws.workspace, { maxScanBytes: 12, maxBytes: 6 });
+      // Line 3 starts at byte 12, line 2 at byte 6.
+      const read = createReadTool(ws.workspace, { maxScanBytes: 12 });
+      const error = await errorOf(read.execute({ path: "a.txt", offset: 3 }));
+      expect(error.code).toBe("FILE_TOO_LARGE");
+      expect(error.message).toBe("Cannot read 'a.txt': line 3 does not start within the first 12 bytes");
       expect(await codeOf(read.execute({ path: "a.txt", offset: 9 }))).toBe("FILE_TOO_LARGE");
       expect(await read.execute({ path: "a.txt", offset: 2, limit: 1 })).toMatchObject({ content: "line2\n" });
     });

@@ -66,9 +66,7 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
   let fileEnd = -1; // known once the end of the file was read
 
   for (;;) {
-    if (windowStart < 0 && position >= maxScanBytes) {
-      return { bytes: new Uint8Array(0), startLine: offset, endLine, hasMore: true, lineCut: false, beyondScan: true };
-    }
+    if (windowStart < 0 && position >= maxScanBytes) return beyondScan(offset);
     const count = await readFully(file, chunk, position, signal);
     const data = chunk.subarray(0, count);
     // Keep the bytes of the window that fall in this chunk.
@@ -78,6 +76,7 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
       const lineEnd = position + index + 1;
       if (windowStart < 0) {
         if (newlines + 1 === offset) {
+          if (lineEnd >= maxScanBytes) return beyondScan(offset);
           windowStart = windowEnd = lineEnd;
           copyInto(window, data.subarray(index + 1), lineEnd, windowStart);
         }
@@ -144,6 +143,17 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
     hasMore,
     lineCut,
     beyondScan: false,
+  };
+}
+
+function beyondScan(offset: number): LineWindow {
+  return {
+    bytes: new Uint8Array(0),
+    startLine: offset,
+    endLine: offset - 1,
+    hasMore: true,
+    lineCut: false,
+    beyondScan: true,
   };
 }
 
