@@ -189,6 +189,35 @@ for (const host of TEST_HOSTS) {
       expect(result.diff.endsWith("\n")).toBe(true);
     });
 
+    test("refuses a tolerant match that is not unique", async () => {
+      const ws = await open(['a.txt=\tsay(“hi”);\nsay("hi");  \n']);
+      const error = await errorOf(
+        createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "say('hi');", new_string: "x" }),
+      );
+      expect(error.code).toBe("EDIT_NOT_FOUND");
+      const twice = await errorOf(
+        createEditTool(ws.workspace).execute({ path: "a.txt", old_string: '  say("hi");', new_string: "x" }),
+      );
+      expect(twice.code).toBe("EDIT_NOT_UNIQUE");
+      expect(twice.message).toContain("matches 2 times (lines 1, 2)");
+    });
+
+    test("refuses a file that is not valid UTF-8 and leaves it alone", async () => {
+      const ws = await open([]);
+      const file = await ws.workspace.host.open(ws.workspace.hostPath(["bin.dat"]), {
+        write: true,
+        createExclusive: true,
+        mode: 0o644,
+      });
+      await file.write(new Uint8Array([0x61, 0xff, 0x62]), 0);
+      await file.close();
+      const code = await codeOf(
+        createEditTool(ws.workspace).execute({ path: "bin.dat", old_string: "a", new_string: "b" }),
+      );
+      expect(code).toBe("INVALID_UTF8");
+      expect(await ws.listAll()).toEqual(["bin.dat"]);
+    });
+
     test("refuses a folder and a missing file", async () => {
       const ws = await open(["d/"]);
       expect(await codeOf(createEditTool(ws.workspace).execute({ path: "d", old_string: "a", new_string: "b" })))
