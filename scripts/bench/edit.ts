@@ -10,16 +10,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createEditTool, openWorkspace } from "../../mod.ts";
-import type { BenchRow } from "./row.ts";
+import { type BenchRow, measure } from "./row.ts";
 
-const ITERATIONS = 300;
-const WARMUP = 20;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
+const SAMPLES = 300;
 
 // A 200-line source file with one line that the benchmark toggles.
 function sourceFile(): string {
@@ -50,17 +43,6 @@ async function rawEdit(file: string, oldString: string, newString: string): Prom
   }
 }
 
-async function measure(run: (i: number) => Promise<void>): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await run(i);
-  const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) {
-    const start = performance.now();
-    await run(WARMUP + i);
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
 /**
  * Measures `edit_file` (one unique replacement in an 8 KB file, written
  * atomically) against the same edit done with raw node:fs calls.
@@ -75,16 +57,30 @@ export async function benchEdit(): Promise<BenchRow[]> {
     fs.writeFileSync(path.join(root, "paddock.ts"), sourceFile());
     fs.writeFileSync(path.join(root, "raw.ts"), sourceFile());
     const edit = createEditTool(await openWorkspace(root));
-    const toggle = (i: number): [string, string] =>
-      i % 2 === 0 ? ["toggle = 'A'", "toggle = 'B'"] : ["toggle = 'B'", "toggle = 'A'"];
-    const paddockMs = await measure(async (i) => {
-      const [oldString, newString] = toggle(i);
-      await edit.execute({ path: "paddock.ts", old_string: oldString, new_string: newString });
-    });
-    const baselineMs = await measure(async (i) => {
-      const [oldString, newString] = toggle(i);
-      await rawEdit(path.join(root, "raw.ts"), oldString, newString);
-    });
+    // Each call flips the toggle line, so every edit has exactly one match.
+    const toggler = () => {
+      let calls = 0;
+      return (): [string, string] =>
+        calls++ % 2 === 0 ? ["toggle = 'A'", "toggle = 'B'"] : ["toggle = 'B'", "toggle = 'A'"];
+    };
+    const paddockToggle = toggler();
+    const paddockMs = await measure(
+      async () => {
+        const [oldString, newString] = paddockToggle();
+        await edit.execute({ path: "paddock.ts", old_string: oldString, new_string: newString });
+      },
+      SAMPLES,
+      20,
+    );
+    const rawToggle = toggler();
+    const baselineMs = await measure(
+      async () => {
+        const [oldString, newString] = rawToggle();
+        await rawEdit(path.join(root, "raw.ts"), oldString, newString);
+      },
+      SAMPLES,
+      20,
+    );
     return [{
       name: "edit_file: one replacement in an 8 KB file",
       paddockMs,

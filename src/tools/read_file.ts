@@ -171,8 +171,11 @@ export function createReadTool(
           return output;
         }
         // Read one byte more than allowed: getting it means the file is too large.
+        // Stop at the size fstat reported (a file growing meanwhile is read as it
+        // was then); a size of 0 (pseudo files) reads up to the limit.
         const buffer = new Uint8Array(maxBytes + 1);
-        const length = await readFully(file, buffer, 0, signal);
+        const wanted = stat.size === 0 ? buffer.length : Math.min(stat.size, maxBytes + 1);
+        const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
         if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
         return { path: display, content: decodeUtf8Strict(buffer.subarray(0, length), display), bytes: length };
       } catch (error) {
