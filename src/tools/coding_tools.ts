@@ -1,4 +1,4 @@
-import { type CreateDirectoryToolOptions, createDirectoryTool } from "./create_directory.ts";
+import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createEditTool, type EditToolOptions } from "./edit_file.ts";
 import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
