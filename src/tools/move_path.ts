@@ -175,16 +175,16 @@ export function createMoveTool(
       await withTargetLock(target.hostPath, async () => {
         throwIfAborted(signal);
         await ws.checkRoot();
-        await expectIdentity(ws, source.parentHostPath, source.parentIdentity, fail);
-        await expectIdentity(ws, source.hostPath, sourceStat, fail);
-        await expectIdentity(ws, target.parentHostPath, target.parentIdentity, fail);
+        await expectIdentity(ws, source.parentHostPath, source.parentIdentity, fail, "directory");
+        await expectIdentity(ws, source.hostPath, sourceStat, fail, sourceStat.kind);
+        await expectIdentity(ws, target.parentHostPath, target.parentIdentity, fail, "directory");
         let now: HostStat | null = null;
         try {
           now = await ws.host.lstat(target.hostPath);
         } catch (error) {
           if (!isHostError(error, "ENOENT")) throw mapHostError(error, "move", display);
         }
-        if (before === null ? now !== null : now === null || !sameIdentity(now, before)) {
+        if (before === null ? now !== null : now === null || !sameIdentity(now, before) || now.kind !== before.kind) {
           throw fail("PATH_CHANGED", "the destination changed while it was checked");
         }
         throwIfAborted(signal);
@@ -220,9 +220,19 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return path.length > prefix.length && prefix.every((segment, index) => segment === path[index]);
 }
 
-async function expectIdentity(ws: Workspace, path: string, identity: Identity, fail: Fail): Promise<void> {
+// The kind is compared too: an inode number freed by a deletion is reused at
+// once, and not every host reports birth times to tell the two apart.
+async function expectIdentity(
+  ws: Workspace,
+  path: string,
+  identity: Identity,
+  fail: Fail,
+  kind?: HostStat["kind"],
+): Promise<void> {
   const now = await ws.host.lstat(path).catch(() => null);
-  if (now === null || !sameIdentity(now, identity)) throw fail("PATH_CHANGED", "an entry changed while it was moved");
+  if (now === null || !sameIdentity(now, identity) || (kind !== undefined && now.kind !== kind)) {
+    throw fail("PATH_CHANGED", "an entry changed while it was moved");
+  }
 }
 
 /**
@@ -277,7 +287,7 @@ async function checkLinksInside(
   while (pending.length > 0) {
     throwIfAborted(signal);
     const [folder, folderStat, at] = pending.pop() as [string, HostStat, string[]];
-    await expectIdentity(ws, folder, folderStat, fail);
+    await expectIdentity(ws, folder, folderStat, fail, "directory");
     for (const entry of await ws.host.readdir(folder)) {
       if (++seen > maxEntries) {
         throw fail(
