@@ -190,10 +190,17 @@ export function createEditTool(
       const { file, stat } = await openCheckedFile(ws, target, "edit", display);
       let bytes: Uint8Array;
       try {
-        const buffer = new Uint8Array(maxFileBytes + 1);
+        // One byte more than fstat reported: getting it means the file grew meanwhile.
+        const buffer = new Uint8Array(Math.min(stat.size, maxFileBytes) + 1);
         const length = await readFully(file, buffer, 0, signal);
         if (length > maxFileBytes) {
           throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
+        }
+        if (length !== stat.size) {
+          throw new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was read`, {
+            path: display,
+            hint: "read the file again and redo the edit",
+          });
         }
         bytes = buffer.subarray(0, length);
       } catch (error) {
