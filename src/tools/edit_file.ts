@@ -1,4 +1,3 @@
-import { createPatch, FILE_HEADERS_ONLY } from "diff";
 import * as z from "zod";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
@@ -12,6 +11,7 @@ import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
 import { findTolerantMatches, type TextRange } from "../core/tolerant_match.ts";
+import { unifiedDiff } from "../core/unified_diff.ts";
 import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
@@ -366,10 +366,7 @@ function boundedDiff(
   after: string,
   maxBytes: number,
 ): { diff: string; truncated: boolean } {
-  const diff = createPatch(display, before, after, undefined, undefined, {
-    context: 3,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+  const diff = unifiedDiff(display, before, after);
   if (diff.length <= maxBytes / 4 || utf8ByteLength(diff) <= maxBytes) return { diff, truncated: false };
   let kept = 0;
   let bytes = 0;
