@@ -48,6 +48,11 @@ export type ErrorCode =
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
+  | "SHELL_TIMEOUT"
+  // Shell policy refusals: found before any side effect, yet reported under
+  // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
+  | "SHELL_COMMAND_DENIED"
+  | "SHELL_COMMAND_NOT_ALLOWED"
   // Anything unexpected (a bug): reported without details.
   | "INTERNAL_ERROR";
 
@@ -73,6 +78,8 @@ export interface WorkspaceErrorOptions {
   path?: string;
   /** The underlying error, kept for debugging; never serialised. */
   cause?: unknown;
+  /** Structured, JSON-serialisable data for the caller (e.g. the partial output of a timed-out command); serialised in tool results. */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -99,6 +106,8 @@ export class WorkspaceError extends Error {
   readonly hint?: string;
   /** The workspace-relative path involved, as the caller gave it. */
   readonly path?: string;
+  /** Structured, JSON-serialisable data about the failure, when there is some. */
+  readonly details?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -106,6 +115,7 @@ export class WorkspaceError extends Error {
     this.code = code;
     if (options.hint !== undefined) this.hint = options.hint;
     if (options.path !== undefined) this.path = options.path;
+    if (options.details !== undefined) this.details = options.details;
   }
 
   /** Whether this error describes bad input rather than a failed operation. */

@@ -68,6 +68,23 @@ export const DELETE_PATH_MAX_ENTRIES = 10_000;
 
 /** move_path: entries examined for relative links when a folder moves to a shallower place (a moved link must not come to point outside). */
 export const MOVE_PATH_MAX_SCAN_ENTRIES = 10_000;
+/** shell: default wall-clock milliseconds before the command's process group is killed; long enough for a test run or a build step. */
+export const SHELL_TIMEOUT_MS = 30_000;
+
+/** shell: the largest `timeout_ms` a call may ask for (10 minutes), so a model cannot park a call forever. */
+export const SHELL_MAX_TIMEOUT_MS = 600_000;
+
+/** shell: bytes kept of stdout and of stderr, each; beyond it the start and the end are kept (half each) and the middle is dropped. */
+export const SHELL_MAX_OUTPUT_BYTES = 32_768;
+
+/** shell: UTF-8 bytes of one command line; cmd.exe refuses lines over 8,191 characters, and a longer line is rarely a command. */
+export const SHELL_MAX_COMMAND_BYTES = 8_192;
+
+/** shell: milliseconds between SIGTERM and SIGKILL on timeout or abort, so a command can clean up (remove temp files, flush logs). */
+export const SHELL_KILL_GRACE_MS = 1_000;
+
+/** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
+export const PIPE_DRAIN_GRACE_MS = 500;
 
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
@@ -92,4 +109,10 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   EDIT_FILE_MAX_DIFF_BYTES,
   DELETE_PATH_MAX_ENTRIES,
   MOVE_PATH_MAX_SCAN_ENTRIES,
+  SHELL_TIMEOUT_MS,
+  SHELL_MAX_TIMEOUT_MS,
+  SHELL_MAX_OUTPUT_BYTES,
+  SHELL_MAX_COMMAND_BYTES,
+  SHELL_KILL_GRACE_MS,
+  PIPE_DRAIN_GRACE_MS,
 });

@@ -4,6 +4,7 @@ import { createEditTool, type EditToolOptions } from "./edit_file.ts";
 import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
+import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import type { AnyTool, WorkspaceSource } from "./tool.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 
@@ -23,6 +24,13 @@ export interface CodingToolsOptions {
   move?: MoveToolOptions | false;
   /** Options of `create_directory`, or `false` to leave it out. @default {} */
   createDirectory?: CreateDirectoryToolOptions | false;
+  /**
+   * Options of `shell`; the tool is included only when this is given. Off by
+   * default because a shell is not confined by the workspace's path checks:
+   * a command can read and write anything the process can.
+   * @default undefined (no shell tool)
+   */
+  shell?: ShellToolOptions;
 }
 
 /**
@@ -47,6 +55,7 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   if (options.delete !== false) tools.push(createDeleteTool(workspace, options.delete));
   if (options.move !== false) tools.push(createMoveTool(workspace, options.move));
   if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, options.createDirectory));
+  if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }
 
