@@ -1,11 +1,13 @@
 // npm run bench: Paddock against plain node:fs and peer libraries, side by
 // side in one run. Prints medians and ratios; nothing here is asserted.
 import { benchCore } from "./bench/core.ts";
+import { benchEdit } from "./bench/edit.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import type { BenchRow } from "./bench/row.ts";
 
 const suites: Array<[string, () => Promise<BenchRow[]>]> = [
   ["core tools", benchCore],
+  ["edit_file", benchEdit],
   ["OS sandbox", benchSandbox],
 ];
 
