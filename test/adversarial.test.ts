@@ -15,7 +15,6 @@ import {
   executeToolCall,
   type Host,
   type HostFile,
-  type HostStat,
   MAX_PATH_BYTES,
   MINIMAL_ENVIRONMENT_NAMES,
   MAX_SEGMENT_BYTES,
@@ -23,7 +22,6 @@ import {
   normalizeWorkspacePath,
   openWorkspace,
   ToolRegistry,
-  type Workspace,
 } from "../mod.ts";
 import { type MemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, hasProgram, leftovers, listAll, OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
