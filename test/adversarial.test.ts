@@ -573,7 +573,7 @@ describe("odd objects in the way", () => {
     });
   }
 
-  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] write_file and read_file refuse a FIFO at once, without blocking`, async () => {
+  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] write_file and read_file refuse a FIFO at once, without blocking (skipped without mkfifo)`, async () => {
     const fixture = await diskFixture([]);
     try {
       fs.mkdirSync(fixture.abs("d"));
@@ -607,7 +607,7 @@ describe("odd objects in the way", () => {
     }
   });
 
-  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] read_file does not block when a FIFO is swapped in between the walk and the open`, async () => {
+  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] read_file does not block when a FIFO is swapped in between the walk and the open (skipped without mkfifo)`, async () => {
     const fixture = await diskFixture(["d/f.txt=inside"]);
     try {
       const base = fixture.host;
