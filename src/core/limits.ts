@@ -42,6 +42,9 @@ export const NODE_PROCESS_TIMEOUT_MS = 500;
 /** node_process: bytes kept of stdout and of stderr, each; cut on a UTF-8 character boundary. */
 export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 
+/** Agent loop: model calls in one run (one `send`, or one execute and its resumes) before it stops with `finishReason: "max-steps"`, so a model that keeps calling tools cannot loop forever. */
+export const AGENT_MAX_STEPS = 20;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -56,4 +59,5 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
+  AGENT_MAX_STEPS,
 });
