@@ -19,7 +19,8 @@ export class ApprovalRequiredError extends WorkspaceError {
    */
   constructor(pendingApprovals: ApprovalRequest[], state: AgentRunState) {
     const names = pendingApprovals.map((request) => `'${request.toolName}'`).join(", ");
-    super("TOOL_APPROVAL_REQUIRED", `Cannot finish the run: ${names} need a person's approval`, {
+    const verb = pendingApprovals.length === 1 ? "needs" : "need";
+    super("TOOL_APPROVAL_REQUIRED", `Cannot finish the run: ${names} ${verb} a person's approval`, {
       hint: "show error.pendingApprovals to a person, then call agent.resume(error.state, decisions)",
     });
     this.name = "ApprovalRequiredError";
