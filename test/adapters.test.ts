@@ -1,0 +1,212 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { generateText, stepCountIs } from "ai";
+import { MockLanguageModelV2 } from "ai/test";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  createCodingTools,
+  createReadTool,
+  createWriteTool,
+  executeToolCall,
+  fromAnthropicToolUse,
+  fromOpenAIToolCall,
+  toAnthropicToolResult,
+  toAnthropicTools,
+  toOpenAIToolMessage,
+  toOpenAITools,
+  ToolRegistry,
+} from "../mod.ts";
+import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
+import { diskFixture, type DiskFixture, leftovers } from "./helpers/fixture.ts";
+import { recordTool } from "./helpers/record_tool.ts";
+
+let fixture: DiskFixture | undefined;
+afterEach(() => {
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+describe("toOpenAITools()", () => {
+  test("maps every tool to a Chat Completions function tool, from a list or a registry", async () => {
+    fixture = await diskFixture([]);
+    const tools = createCodingTools(fixture.workspace);
+    const expected = tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+    expect(toOpenAITools(tools)).toEqual(expected);
+    expect(toOpenAITools(new ToolRegistry(tools))).toEqual(expected);
+    expect(toOpenAITools([createWriteTool(fixture.workspace)])[0]).toEqual({
+      type: "function",
+      function: {
+        name: "write_file",
+        description: createWriteTool(fixture.workspace).description,
+        parameters: {
+          type: "object",
+          properties: {
+            path: { type: "string", description: expect.any(String) },
+            content: { type: "string", description: expect.any(String) },
+          },
+          required: ["path", "content"],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  test("a tool call with JSON-text arguments runs, and its result becomes the tool message", async () => {
+    fixture = await diskFixture([]);
+    const registry = new ToolRegistry([createWriteTool(fixture.workspace)]);
+    const call = fromOpenAIToolCall({
+      id: "call_abc",
+      type: "function",
+      function: { name: "write_file", arguments: '{"path":"a.txt","content":"hi"}' },
+    });
+    expect(call).toEqual({ id: "call_abc", name: "write_file", arguments: '{"path":"a.txt","content":"hi"}' });
+    expect(toOpenAIToolMessage(await executeToolCall(registry, call))).toEqual({
+      role: "tool",
+      tool_call_id: "call_abc",
+      content: '{"path":"a.txt","bytes":2}',
+    });
+    expect(fs.readFileSync(path.join(fixture.root, "a.txt"), "utf8")).toBe("hi");
+  });
+
+  test("an error is the tool message with the error JSON as content", async () => {
+    fixture = await diskFixture([]);
+    const registry = new ToolRegistry([createWriteTool(fixture.workspace)]);
+    const result = await executeToolCall(
+      registry,
+      fromOpenAIToolCall({ id: "c", function: { name: "write_file", arguments: '{"path":"../x","content":""}' } }),
+    );
+    expect(toOpenAIToolMessage(result)).toEqual({
+      role: "tool",
+      tool_call_id: "c",
+      content: '{"error":{"code":"TOOL_ARGUMENTS_INVALID","message":"INVALID_RELATIVE_PATH"}}',
+    });
+    const badJson = await executeToolCall(
+      registry,
+      fromOpenAIToolCall({ id: "d", function: { name: "write_file", arguments: "{oops" } }),
+    );
+    expect(toOpenAIToolMessage(badJson).content).toBe(
+      '{"error":{"code":"TOOL_ARGUMENTS_INVALID","message":"INVALID_JSON"}}',
+    );
+  });
+});
+
+describe("toAnthropicTools()", () => {
+  test("maps every tool to a Messages API tool with input_schema", async () => {
+    fixture = await diskFixture([]);
+    const tools = createCodingTools(fixture.workspace);
+    expect(toAnthropicTools(tools)).toEqual(
+      tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
+    );
+    expect(toAnthropicTools(new ToolRegistry(tools))).toEqual(toAnthropicTools(tools));
+  });
+
+  test("a tool_use block runs, and results become tool_result blocks with is_error", async () => {
+    fixture = await diskFixture(["a.txt=hello"]);
+    const registry = new ToolRegistry([createReadTool(fixture.workspace)]);
+    const ok = await executeToolCall(
+      registry,
+      fromAnthropicToolUse({ type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a.txt" } }),
+    );
+    const missing = await executeToolCall(
+      registry,
+      fromAnthropicToolUse({ type: "tool_use", id: "toolu_2", name: "read_file", input: { path: "nope.txt" } }),
+    );
+    expect(toAnthropicToolResult(ok)).toEqual({
+      type: "tool_result",
+      tool_use_id: "toolu_1",
+      content: ok.content,
+      is_error: false,
+    });
+    expect(JSON.parse(ok.content)).toMatchObject({ content: "hello" });
+    const block = toAnthropicToolResult(missing);
+    expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_2", is_error: true });
+    expect(JSON.parse(block.content).error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("toAISDKTools() with the real AI SDK", () => {
+  const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+  const callStep = (toolCallId: string, toolName: string, input: unknown) => ({
+    content: [{ type: "tool-call" as const, toolCallId, toolName, input: JSON.stringify(input) }],
+    finishReason: "tool-calls" as const,
+    usage,
+    warnings: [],
+  });
+  const textStep = (text: string) => ({
+    content: [{ type: "text" as const, text }],
+    finishReason: "stop" as const,
+    usage,
+    warnings: [],
+  });
+  /** The tool-result parts of the prompt of the model's `index`-th call. */
+  const toolResultsSeen = (model: MockLanguageModelV2, index: number) =>
+    model.doGenerateCalls[index].prompt.flatMap((message) =>
+      message.role === "tool" ? message.content.map((part) => ({ id: part.toolCallId, output: part.output })) : []
+    );
+
+  test("generateText calls write_file through the SDK and the file appears in the workspace", async () => {
+    fixture = await diskFixture([]);
+    const model = new MockLanguageModelV2({
+      doGenerate: [callStep("tc1", "write_file", { path: "notes/hello.txt", content: "hi\n" }), textStep("Wrote it.")],
+    });
+    const result = await generateText({
+      model,
+      tools: toAISDKTools(createCodingTools(fixture.workspace)),
+      stopWhen: stepCountIs(5),
+      prompt: "Write hello",
+    });
+    expect(result.text).toBe("Wrote it.");
+    expect(fs.readFileSync(path.join(fixture.root, "notes/hello.txt"), "utf8")).toBe("hi\n");
+    expect(result.steps[0].toolResults.map((part) => part.output)).toEqual([{ path: "notes/hello.txt", bytes: 3 }]);
+    expect(toolResultsSeen(model, 1)).toEqual([
+      { id: "tc1", output: { type: "json", value: { path: "notes/hello.txt", bytes: 3 } } },
+    ]);
+    // The SDK advertised the tools with Paddock's own JSON Schemas.
+    const advertised = model.doGenerateCalls[0].tools ?? [];
+    expect(advertised.map((tool) => tool.name)).toEqual(createCodingTools(fixture.workspace).map((tool) => tool.name));
+    expect(advertised.find((tool) => tool.name === "write_file")).toMatchObject({
+      type: "function",
+      inputSchema: createWriteTool(fixture.workspace).inputSchema,
+    });
+    expect(leftovers(fixture.root)).toEqual([]);
+  });
+
+  test("a refused call reaches the model as an error-json result, and nothing is written outside", async () => {
+    fixture = await diskFixture([]);
+    const model = new MockLanguageModelV2({
+      doGenerate: [callStep("tc1", "write_file", { path: "../outside/pwned.txt", content: "x" }), textStep("Sorry.")],
+    });
+    const result = await generateText({
+      model,
+      tools: toAISDKTools(createCodingTools(fixture.workspace)),
+      stopWhen: stepCountIs(5),
+      prompt: "Escape",
+    });
+    const refused = { error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } };
+    expect(result.steps[0].toolResults.map((part) => part.output)).toEqual([refused]);
+    expect(toolResultsSeen(model, 1)).toEqual([{ id: "tc1", output: { type: "error-json", value: refused } }]);
+    expect(fixture.listAll()).toEqual(["outside/", "outside/secret.txt", "workspace/"]);
+  });
+
+  test("hooks and approvals of the call layer apply to calls made through the SDK", async () => {
+    const gated = recordTool({ name: "gated", needsApproval: true });
+    const model = new MockLanguageModelV2({
+      doGenerate: [callStep("tc1", "gated", { value: "a" }), callStep("tc2", "gated", { value: "b" }), textStep("ok")],
+    });
+    const asked: unknown[] = [];
+    await generateText({
+      model,
+      tools: toAISDKTools([gated.tool], {
+        approve: ({ arguments: args }) => (asked.push(args), (args as { value: string }).value === "a"),
+      }),
+      stopWhen: stepCountIs(5),
+      prompt: "go",
+    });
+    expect(asked).toEqual([{ value: "a" }, { value: "b" }]);
+    expect(gated.log).toEqual(["a"]);
+    expect(toolResultsSeen(model, 2).map((part) => part.output.type)).toEqual(["json", "error-json"]);
+  });
+});
