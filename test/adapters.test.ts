@@ -12,12 +12,12 @@ import {
   fromOpenAIToolCall,
   toAnthropicToolResult,
   toAnthropicTools,
+  ToolRegistry,
   toOpenAIToolMessage,
   toOpenAITools,
-  ToolRegistry,
 } from "../mod.ts";
 import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
-import { diskFixture, type DiskFixture, leftovers } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { recordTool } from "./helpers/record_tool.ts";
 
 let fixture: DiskFixture | undefined;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import {
   AGENT_MAX_STEPS,
-  type AgentMessage,
   AgentExecutor,
+  type AgentMessage,
   type AgentRunResult,
   type AgentRunState,
   ApprovalRequiredError,
@@ -127,7 +127,12 @@ describe("AgentExecutor.execute()", () => {
       generate: () => Promise.resolve({ toolCalls: [{ name: "record", arguments: { value: "again" } }] }),
     };
     const registry = new ToolRegistry([tool]);
-    const byDefault = await new AgentExecutor().execute({ agent, input: "go", provider: forever, toolRegistry: registry });
+    const byDefault = await new AgentExecutor().execute({
+      agent,
+      input: "go",
+      provider: forever,
+      toolRegistry: registry,
+    });
     const limited = await new AgentExecutor().execute({
       agent: { ...agent, maxSteps: 3 },
       input: "go",
@@ -281,7 +286,11 @@ describe("pausing for approval", () => {
       }),
     ).rejects.toThrow("Cannot resume the run: tool call 'call_1_1' is not awaiting approval");
     await expect(
-      new AgentExecutor().resumeAfterApproval({ ...base, state: { version: 2 } as unknown as AgentRunState, decisions: [] }),
+      new AgentExecutor().resumeAfterApproval({
+        ...base,
+        state: { version: 2 } as unknown as AgentRunState,
+        decisions: [],
+      }),
     ).rejects.toThrow("Cannot resume the run: the state is not a paused agent run (version 1)");
     expect(gated.log).toEqual([]);
     expect(plain.log).toEqual(["before"]);

@@ -10,7 +10,7 @@ import {
   ToolRegistry,
   WorkspaceError,
 } from "../mod.ts";
-import { diskFixture, type DiskFixture, leftovers } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { recordTool } from "./helpers/record_tool.ts";
 
 const call = (args: unknown, name = "record") => ({ id: "c1", name, arguments: args });
@@ -103,7 +103,9 @@ describe("needsApproval", () => {
       },
     });
     const result = await executeToolCall(new ToolRegistry([tool]), call({ value: "a" }));
-    expect(body(result.content)).toEqual({ error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } });
+    expect(body(result.content)).toEqual({
+      error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" },
+    });
     expect(log).toEqual([]);
   });
 });

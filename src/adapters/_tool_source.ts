@@ -1,4 +1,4 @@
-import { ToolRegistry, type ToolDefinitionJson } from "../registry/tool_registry.ts";
+import { type ToolDefinitionJson, ToolRegistry } from "../registry/tool_registry.ts";
 
 /** Tools to describe to a model: a registry, or any list of tools (or of their definitions). */
 export type ToolSource = ToolRegistry | Iterable<ToolDefinitionJson>;

@@ -50,7 +50,12 @@ export function toAISDKTools(tools: readonly AnyTool[] | ToolRegistry, options: 
       description: paddockTool.description,
       inputSchema: jsonSchema<unknown>(paddockTool.inputSchema as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => {
-        const result = await executeToolCall(registry, { id: toolCallId, name, arguments: input }, abortSignal, options);
+        const result = await executeToolCall(
+          registry,
+          { id: toolCallId, name, arguments: input },
+          abortSignal,
+          options,
+        );
         const output: unknown = JSON.parse(result.content);
         if (result.isError && typeof output === "object" && output !== null) errorOutputs.add(output);
         return output;

@@ -256,7 +256,10 @@ export class AgentExecutor {
       }
       let needsApproval = prepared.needsApproval;
       if (needsApproval && approvalStore !== undefined) {
-        const remembered = await approvalStore.lookup({ toolName: prepared.call.name, arguments: prepared.call.arguments });
+        const remembered = await approvalStore.lookup({
+          toolName: prepared.call.name,
+          arguments: prepared.call.arguments,
+        });
         if (remembered?.approved === false) {
           const reason = remembered.reason ?? "a person denied such calls";
           entries.push({ status: "done", result: deniedResult(prepared.call, reason) });
