@@ -210,3 +210,37 @@ describe("toAISDKTools() with the real AI SDK", () => {
     expect(toolResultsSeen(model, 2).map((part) => part.output.type)).toEqual(["json", "error-json"]);
   });
 });
+
+describe("the AI SDK stays optional", () => {
+  const repo = path.resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
+  /** Every bare (package) specifier imported by `entry` and the relative files it reaches. */
+  const packagesReachedFrom = (entry: string): Set<string> => {
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = fs.readFileSync(file, "utf8");
+      for (const match of code.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"/gm)) {
+        const specifier = match[1];
+        if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(path.join(repo, entry));
+    return packages;
+  };
+
+  test.each(["mod.ts", "testing.ts"])("%s never imports the ai package, directly or through its files", (entry) => {
+    expect([...packagesReachedFrom(entry)].filter((name) => name === "ai" || name.startsWith("ai/"))).toEqual([]);
+  });
+
+  test("the ./ai-sdk entry point does, and is declared in both manifests", () => {
+    expect(packagesReachedFrom("src/adapters/ai_sdk.ts").has("ai")).toBe(true);
+    const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
+    const deno = JSON.parse(fs.readFileSync(path.join(repo, "deno.json"), "utf8"));
+    expect(deno.exports["./ai-sdk"]).toBe("./src/adapters/ai_sdk.ts");
+    expect(pkg.peerDependencies.ai).toBe("^5.0.0");
+    expect(pkg.peerDependenciesMeta.ai).toEqual({ optional: true });
+  });
+});
