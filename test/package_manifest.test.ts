@@ -34,21 +34,11 @@ describe("package manifests", () => {
 });
 
 describe("runtime neutrality", () => {
-  const neutral = [
-    "src/host.ts",
-    "src/core",
-    "src/tools",
-    "src/registry",
-    "src/agent",
-    "src/adapters",
-    "src/testing/mock_model.ts",
-  ];
+  const neutral = ["src/host.ts", "src/core", "src/tools", "src/registry", "src/agent", "src/adapters"];
   const files = neutral.flatMap((entry) => {
     const full = path.join(repo, entry);
     return fs.statSync(full).isDirectory()
-      ? fs.readdirSync(full, { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) =>
-        path.join(entry, f)
-      )
+      ? fs.readdirSync(full, { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => path.join(entry, f))
       : [entry];
   });
 
