@@ -438,3 +438,58 @@ describe("mockModel()", () => {
     expect(model.requests).toEqual([{ instructions: "sys", messages: [{ role: "user", content: "hi" }], tools: [] }]);
   });
 });
+
+describe("call ids and cancellation", () => {
+  test("a missing or repeated call id is replaced, so results and decisions name one call each", async () => {
+    const { tool } = recordTool();
+    const provider: ModelProvider & { calls: number } = {
+      calls: 0,
+      generate() {
+        this.calls++;
+        return Promise.resolve(
+          this.calls === 1
+            ? {
+              toolCalls: [
+                { id: "same", name: "record", arguments: { value: "a" } },
+                { id: "same", name: "record", arguments: { value: "b" } },
+                { name: "record", arguments: { value: "c" } },
+              ],
+            }
+            : { text: "ok" },
+        );
+      },
+    };
+    const run = await new AgentExecutor().execute({
+      agent,
+      input: "go",
+      provider,
+      toolRegistry: new ToolRegistry([tool]),
+    });
+    expect(toolMessages(run.messages).map((message) => message.id)).toEqual(["same", "call_1_2", "call_1_3"]);
+  });
+
+  test("aborting while a tool runs rejects the run with an AbortError", async () => {
+    const controller = new AbortController();
+    const { tool } = recordTool();
+    const waiting = {
+      ...tool,
+      name: "wait",
+      run: (_input: unknown, options?: { signal?: AbortSignal }) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener("abort", () => reject(options.signal?.reason));
+          controller.abort();
+        }),
+    };
+    const model = mockModel([{ toolCalls: [{ name: "wait", args: { value: "x" } }] }, "never"]);
+    await expect(
+      new AgentExecutor().execute({
+        agent,
+        input: "go",
+        provider: model,
+        toolRegistry: new ToolRegistry([waiting]),
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(model.requests).toHaveLength(1);
+  });
+});

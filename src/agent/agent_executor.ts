@@ -209,11 +209,15 @@ export class AgentExecutor {
         signal,
       });
       steps++;
-      const calls: ToolCall[] = (response.toolCalls ?? []).map((call, index) => ({
-        id: typeof call.id === "string" && call.id !== "" ? call.id : `call_${steps}_${index + 1}`,
-        name: call.name,
-        arguments: call.arguments,
-      }));
+      // Ids name calls in results and decisions: a missing or repeated one is replaced.
+      const seenIds = new Set<string>();
+      const calls: ToolCall[] = (response.toolCalls ?? []).map((call, index) => {
+        const given = typeof call.id === "string" && call.id !== "" && !seenIds.has(call.id) ? call.id : undefined;
+        let id = given ?? `call_${steps}_${index + 1}`;
+        while (seenIds.has(id)) id += "_";
+        seenIds.add(id);
+        return { id, name: call.name, arguments: call.arguments };
+      });
       const turn: AssistantMessage = { role: "assistant" };
       if (response.text !== undefined && response.text !== "") turn.content = response.text;
       if (calls.length > 0) turn.toolCalls = calls;
