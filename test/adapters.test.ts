@@ -4,15 +4,23 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV2 } from "ai/test";
 import { afterEach, describe, expect, test } from "vitest";
 import {
+  AgentExecutor,
+  type AnthropicMessage,
   createCodingTools,
   createReadTool,
   createWriteTool,
   executeToolCall,
+  fromAnthropicMessage,
   fromAnthropicToolUse,
+  fromOpenAIMessage,
   fromOpenAIToolCall,
+  type ModelProvider,
+  type OpenAIChatMessage,
+  toAnthropicMessages,
   toAnthropicToolResult,
   toAnthropicTools,
   ToolRegistry,
+  toOpenAIMessages,
   toOpenAIToolMessage,
   toOpenAITools,
 } from "../mod.ts";
@@ -124,6 +132,99 @@ describe("toAnthropicTools()", () => {
     const block = toAnthropicToolResult(missing);
     expect(block).toMatchObject({ type: "tool_result", tool_use_id: "toolu_2", is_error: true });
     expect(JSON.parse(block.content).error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("a ModelProvider over a chat API, with the message converters", () => {
+  test("OpenAI: the loop's messages become Chat Completions messages and replies become calls", async () => {
+    const { tool, log } = recordTool();
+    const seen: OpenAIChatMessage[][] = [];
+    const replies = [
+      {
+        content: null,
+        tool_calls: [{
+          id: "call_x",
+          type: "function" as const,
+          function: { name: "record", arguments: '{"value":"a"}' },
+        }],
+      },
+      { content: "Recorded." },
+    ];
+    const provider: ModelProvider = {
+      generate: ({ instructions, messages, tools }) => {
+        seen.push(toOpenAIMessages(instructions, messages));
+        expect(toOpenAITools(tools).map((definition) => definition.function.name)).toEqual(["record"]);
+        return Promise.resolve(fromOpenAIMessage(replies[seen.length - 1]));
+      },
+    };
+    const run = await new AgentExecutor().execute({
+      agent: { instructions: "Be brief." },
+      input: "record a",
+      provider,
+      toolRegistry: new ToolRegistry([tool]),
+    });
+    expect(run).toMatchObject({ finishReason: "stop", text: "Recorded." });
+    expect(log).toEqual(["a"]);
+    expect(seen[1]).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "record a" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_x", type: "function", function: { name: "record", arguments: '{"value":"a"}' } }],
+      },
+      { role: "tool", tool_call_id: "call_x", content: '{"recorded":"a"}' },
+    ]);
+    expect(fromOpenAIMessage({ content: "", tool_calls: null })).toEqual({});
+  });
+
+  test("Anthropic: tool results of one turn go back in one user message of tool_result blocks", async () => {
+    const { tool } = recordTool();
+    const seen: AnthropicMessage[][] = [];
+    const replies = [
+      [
+        { type: "text", text: "Recording." },
+        { type: "tool_use", id: "toolu_1", name: "record", input: { value: "a" } },
+        { type: "tool_use", id: "toolu_2", name: "record", input: { value: "" } },
+      ],
+      [{ type: "text", text: "Done" }, { type: "text", text: "." }],
+    ];
+    const provider: ModelProvider = {
+      generate: ({ messages }) => {
+        seen.push(toAnthropicMessages(messages));
+        return Promise.resolve(fromAnthropicMessage(replies[seen.length - 1]));
+      },
+    };
+    const run = await new AgentExecutor().execute({
+      agent: { instructions: "" },
+      input: "record a",
+      provider,
+      toolRegistry: new ToolRegistry([tool]),
+    });
+    expect(run).toMatchObject({ finishReason: "stop", text: "Done." });
+    expect(seen[1]).toEqual([
+      { role: "user", content: "record a" },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Recording." },
+          { type: "tool_use", id: "toolu_1", name: "record", input: { value: "a" } },
+          { type: "tool_use", id: "toolu_2", name: "record", input: { value: "" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: '{"recorded":"a"}', is_error: false },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_2",
+            content: expect.stringContaining('"code":"TOOL_ARGUMENTS_INVALID"'),
+            is_error: true,
+          },
+        ],
+      },
+    ]);
   });
 });
 

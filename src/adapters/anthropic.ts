@@ -4,8 +4,10 @@
  *
  * @module
  */
-import type { JsonSchema } from "../tools/tool.ts";
+import type { AgentMessage } from "../agent/agent_message.ts";
+import type { ModelResponse } from "../agent/model_provider.ts";
 import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts";
+import type { JsonSchema } from "../tools/tool.ts";
 import { definitionsOf, type ToolSource } from "./_tool_source.ts";
 
 /** A Messages API tool definition. */
@@ -78,4 +80,89 @@ export function fromAnthropicToolUse(block: AnthropicToolUseBlock): ToolCall {
  */
 export function toAnthropicToolResult(result: ToolCallResult): AnthropicToolResultBlock {
   return { type: "tool_result", tool_use_id: result.toolCallId, content: result.content, is_error: result.isError };
+}
+
+/** A text content block. */
+export interface AnthropicTextBlock {
+  type: "text";
+  text: string;
+}
+
+/** A Messages API message, as far as the agent loop writes them. */
+export type AnthropicMessage =
+  | { role: "user"; content: string | AnthropicToolResultBlock[] }
+  | { role: "assistant"; content: (AnthropicTextBlock | AnthropicToolUseBlock)[] };
+
+/** A call's arguments as an object (Anthropic sends and expects objects). */
+function argumentsObject(args: unknown): unknown {
+  if (typeof args !== "string") return args ?? {};
+  try {
+    return JSON.parse(args);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The agent loop's messages as Messages API `messages` (the instructions go
+ * in `system`). Consecutive tool results become one user message of
+ * `tool_result` blocks, as the API requires.
+ *
+ * @param messages The conversation.
+ * @returns The request's `messages`.
+ *
+ * @example A ModelProvider over the Anthropic API
+ * ```ts
+ * import { fromAnthropicMessage, type ModelProvider, toAnthropicMessages, toAnthropicTools } from "@paddock/tools";
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const reply = await anthropic.messages.create(
+ *       { model: "claude-sonnet-4-5", max_tokens: 4096, system: instructions, messages: toAnthropicMessages(messages), tools: toAnthropicTools(tools) },
+ *       { signal },
+ *     );
+ *     return fromAnthropicMessage(reply.content);
+ *   },
+ * };
+ * ```
+ */
+export function toAnthropicMessages(messages: readonly AgentMessage[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      out.push({ role: "user", content: message.content });
+    } else if (message.role === "tool") {
+      const last = out.at(-1);
+      const block = toAnthropicToolResult(message);
+      if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: "user", content: [block] });
+    } else {
+      const content: (AnthropicTextBlock | AnthropicToolUseBlock)[] = [];
+      if (message.content !== undefined && message.content !== "") {
+        content.push({ type: "text", text: message.content });
+      }
+      for (const call of message.toolCalls ?? []) {
+        content.push({ type: "tool_use", id: call.id, name: call.name, input: argumentsObject(call.arguments) });
+      }
+      out.push({ role: "assistant", content });
+    }
+  }
+  return out;
+}
+
+/**
+ * A Messages API reply's `content` as the agent loop's {@link ModelResponse}:
+ * text blocks joined, `tool_use` blocks as calls; other blocks are ignored.
+ *
+ * @param content The reply's content blocks.
+ * @returns Its text and tool calls.
+ */
+export function fromAnthropicMessage(content: readonly { type: string }[]): ModelResponse {
+  const response: ModelResponse = {};
+  const text = content.flatMap((block) => block.type === "text" ? [(block as AnthropicTextBlock).text] : []).join("");
+  const calls = content.flatMap((block) =>
+    block.type === "tool_use" ? [fromAnthropicToolUse(block as AnthropicToolUseBlock)] : []
+  );
+  if (text !== "") response.text = text;
+  if (calls.length > 0) response.toolCalls = calls;
+  return response;
 }

@@ -4,8 +4,10 @@
  *
  * @module
  */
-import type { JsonSchema } from "../tools/tool.ts";
+import type { AgentMessage } from "../agent/agent_message.ts";
+import type { ModelResponse } from "../agent/model_provider.ts";
 import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts";
+import type { JsonSchema } from "../tools/tool.ts";
 import { definitionsOf, type ToolSource } from "./_tool_source.ts";
 
 /** A Chat Completions function tool. */
@@ -72,4 +74,76 @@ export function fromOpenAIToolCall(call: OpenAIToolCall): ToolCall {
  */
 export function toOpenAIToolMessage(result: ToolCallResult): OpenAIToolMessage {
   return { role: "tool", tool_call_id: result.toolCallId, content: result.content };
+}
+
+/** A Chat Completions message, as far as the agent loop writes and reads them. */
+export type OpenAIChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | OpenAIToolMessage;
+
+/** JSON text of a call's arguments (OpenAI sends and expects text). */
+function argumentsText(args: unknown): string {
+  return typeof args === "string" ? args : JSON.stringify(args ?? {});
+}
+
+/**
+ * The agent loop's instructions and messages as Chat Completions `messages`,
+ * for a {@link ModelProvider} over the OpenAI API.
+ *
+ * @param instructions The system prompt (left out when empty).
+ * @param messages The conversation.
+ * @returns The request's `messages`.
+ *
+ * @example A ModelProvider over the OpenAI API
+ * ```ts
+ * import { fromOpenAIMessage, type ModelProvider, toOpenAIMessages, toOpenAITools } from "@paddock/tools";
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const completion = await openai.chat.completions.create(
+ *       { model: "gpt-4.1", messages: toOpenAIMessages(instructions, messages), tools: toOpenAITools(tools) },
+ *       { signal },
+ *     );
+ *     return fromOpenAIMessage(completion.choices[0].message);
+ *   },
+ * };
+ * ```
+ */
+export function toOpenAIMessages(instructions: string, messages: readonly AgentMessage[]): OpenAIChatMessage[] {
+  const out: OpenAIChatMessage[] = instructions === "" ? [] : [{ role: "system", content: instructions }];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.content });
+    else if (message.role === "tool") out.push(toOpenAIToolMessage(message));
+    else {
+      const turn: OpenAIChatMessage = { role: "assistant", content: message.content ?? null };
+      if (message.toolCalls !== undefined && message.toolCalls.length > 0) {
+        turn.tool_calls = message.toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: argumentsText(call.arguments) },
+        }));
+      }
+      out.push(turn);
+    }
+  }
+  return out;
+}
+
+/**
+ * A Chat Completions assistant message (`choices[0].message`) as the agent
+ * loop's {@link ModelResponse}.
+ *
+ * @param message The assistant message.
+ * @returns Its text and tool calls.
+ */
+export function fromOpenAIMessage(
+  message: { content?: string | null; tool_calls?: readonly OpenAIToolCall[] | null },
+): ModelResponse {
+  const response: ModelResponse = {};
+  if (typeof message.content === "string" && message.content !== "") response.text = message.content;
+  if (message.tool_calls && message.tool_calls.length > 0) {
+    response.toolCalls = message.tool_calls.map(fromOpenAIToolCall);
+  }
+  return response;
 }
