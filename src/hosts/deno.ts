@@ -261,9 +261,21 @@ export function createDenoHost(): Host {
     openDirectory: (path) => call("open", async () => wrapFile(await api.open(path, { read: true }))),
     chmod: (path, mode) => call("chmod", () => api.chmod(path, mode)),
     rename: (from, to) => call("rename", () => api.rename(from, to)),
-    unlink: (path) => call("unlink", () => api.remove(path)),
+    // Deno.remove is unlink(2) or rmdir(2), whichever fits: look first so that
+    // unlink never removes a folder and rmdir never removes a file (as on
+    // Node). A swap between the look and the remove can still pick the other
+    // call; the callers' identity checks around these primitives cover that.
+    unlink: (path) =>
+      call("unlink", async () => {
+        if (api.lstatSync(path).isDirectory) throw new HostError(isWindows ? "EPERM" : "EISDIR", "unlink");
+        await api.remove(path);
+      }),
     mkdir: (path, mode) => call("mkdir", () => api.mkdir(path, { mode: mode ?? 0o777 })),
-    rmdir: (path) => call("rmdir", () => api.remove(path)),
+    rmdir: (path) =>
+      call("rmdir", async () => {
+        if (!api.lstatSync(path).isDirectory) throw new HostError("ENOTDIR", "rmdir");
+        await api.remove(path);
+      }),
     readdir: (path) =>
       call("readdir", async () => {
         const entries: HostDirEntry[] = [];
