@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@paddock\/tools$/, replacement: source("./mod.ts") },
       { find: /^@paddock\/tools\/testing$/, replacement: source("./testing.ts") },
       { find: /^@paddock\/tools\/ai-sdk$/, replacement: source("./src/adapters/ai_sdk.ts") },
+      { find: /^@paddock\/tools\/sandbox$/, replacement: source("./sandbox.ts") },
     ],
   },
   test: {
