@@ -4,12 +4,14 @@ import { afterEach, describe, expect, test } from "vitest";
 import {
   type ApprovalRequest,
   type BeforeToolCallContext,
+  createShellTool,
   createWriteTool,
   denyShellByDefault,
   executeToolCall,
   ToolRegistry,
   WorkspaceError,
 } from "../mod.ts";
+import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { recordTool } from "./helpers/record_tool.ts";
 
@@ -325,5 +327,57 @@ describe("the approval gate on a real workspace", () => {
     );
     expect(body(result.content).error).toEqual({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" });
     expect(fixture.listAll()).toEqual(["outside/", "outside/secret.txt", "workspace/"]);
+  });
+});
+
+describe("the shell tool behind the gate (over a MemoryWorkspace)", () => {
+  const workspace = () => new MemoryWorkspace({ exec: { "npm test": "1 passed\n", "ls": "a\n" } });
+  const shellCall = (command: string) => ({ id: command, name: "shell", arguments: { command } });
+
+  test("by default a command needs approval: without approve nothing runs, with it the command runs once", async () => {
+    const ws = workspace();
+    const registry = new ToolRegistry([createShellTool(ws)]);
+    const refused = await executeToolCall(registry, shellCall("npm test"));
+    expect(body(refused.content).error.code).toBe("TOOL_APPROVAL_REQUIRED");
+    expect(ws.commands).toEqual([]);
+    const asked: ApprovalRequest[] = [];
+    const approved = await executeToolCall(registry, shellCall("npm test"), undefined, {
+      approve: (request) => (asked.push(request), true),
+    });
+    expect(body(approved.content)).toMatchObject({ exitCode: 0, stdout: "1 passed\n" });
+    expect(asked).toEqual([{ toolCallId: "npm test", toolName: "shell", arguments: { command: "npm test" } }]);
+    expect(ws.commands).toEqual(["npm test"]);
+  });
+
+  test("denyShellByDefault refuses before approval is asked; `except` lets one command through to the gate", async () => {
+    const ws = workspace();
+    const registry = new ToolRegistry([createShellTool(ws, { needsApproval: (command) => command !== "npm test" })]);
+    let asked = 0;
+    const options = {
+      beforeToolCall: denyShellByDefault({
+        except: ({ input }) => (input as { command: string }).command === "npm test",
+      }),
+      approve: () => (asked++, true),
+    };
+    const ls = await executeToolCall(registry, shellCall("ls"), undefined, options);
+    const tests = await executeToolCall(registry, shellCall("npm test"), undefined, options);
+    expect(body(ls.content).error.code).toBe("TOOL_CALL_DENIED");
+    expect(tests.isError).toBe(false);
+    expect(asked).toBe(0);
+    expect(ws.commands).toEqual(["npm test"]);
+  });
+
+  test("the shell's own deny list refuses before hooks and approval (SHELL_COMMAND_DENIED), nothing runs", async () => {
+    const ws = workspace();
+    const registry = new ToolRegistry([createShellTool(ws, { deny: ["rm"] })]);
+    let hooks = 0;
+    let asked = 0;
+    const result = await executeToolCall(registry, shellCall("ls; rm -rf ."), undefined, {
+      beforeToolCall: () => void hooks++,
+      approve: () => (asked++, true),
+    });
+    expect(body(result.content).error.code).toBe("SHELL_COMMAND_DENIED");
+    expect([hooks, asked]).toEqual([0, 0]);
+    expect(ws.commands).toEqual([]);
   });
 });
