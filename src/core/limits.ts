@@ -92,6 +92,9 @@ export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 /** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
 export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
+/** Agent loop: model calls in one run (one `send`, or one execute and its resumes) before it stops with `finishReason: "max-steps"`, so a model that keeps calling tools cannot loop forever. */
+export const AGENT_MAX_STEPS = 20;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -123,4 +126,5 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
+  AGENT_MAX_STEPS,
 });
