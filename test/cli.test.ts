@@ -214,6 +214,8 @@ describe("paddock demo", () => {
       expect(run.stdout).not.toContain("\u001b[");
       expect(run.stdout).toContain("1 of 4 tests failed");
       expect(run.stdout).toContain("all 4 tests passed");
+    expect(run.stdout).toContain("Task: The tests of tiny-stats fail.");
+    expect(run.stdout).toContain("Agent: Fixed: median()");
       expect(run.stdout).toMatch(/INVALID_RELATIVE_PATH/);
       expect(run.stdout).toMatch(/PATH_ESCAPES_WORKSPACE/);
       expect(run.stdout).toMatch(

@@ -1,12 +1,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { AgentExecutor } from "../agent/agent_executor.ts";
+import type { ModelProvider } from "../agent/model_provider.ts";
 import { openWorkspace } from "../core/workspace.ts";
 import { demoScript, type DemoStep } from "../demo/demo_script.ts";
 import { SAMPLE_PROJECT_FILES } from "../demo/sample_project.ts";
 import { createAutoHost } from "../hosts/auto.ts";
-import { executeToolCall } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
+import { mockModel } from "../testing/mock_model.ts";
 import { createCodingTools } from "../tools/coding_tools.ts";
 import type { CliIo } from "./cli_io.ts";
 import { colorEnabled, type Colors, createColors } from "./colors.ts";
@@ -100,6 +102,14 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   return good ? 0 : 1;
 }
 
+/** What the user asks the scripted agent. */
+const DEMO_TASK =
+  "The tests of tiny-stats fail. Find the bug and fix it, and check that nothing outside the project is reachable.";
+/** The scripted agent's closing answer. */
+const DEMO_ANSWER =
+  "Fixed: median() sorted numbers as strings; it now passes a numeric comparator and all tests pass. " +
+  "Every attempt to leave the workspace was refused.";
+
 async function runSteps(
   steps: DemoStep[],
   registry: ToolRegistry,
@@ -107,14 +117,13 @@ async function runSteps(
   c: Colors,
 ): Promise<{ calls: number; ok: number; refused: number; failed: string[] }> {
   const tally = { calls: 0, ok: 0, refused: 0, failed: [] as string[] };
-  for (const [index, step] of steps.entries()) {
+  const announce = (index: number): void => {
+    const step = steps[index];
     const number = String(index + 1).padStart(2, " ");
     io.stdout(`${c.bold(number)} ${step.say}\n   ${c.cyan(step.name)} ${c.dim(formatArguments(step.arguments))}\n`);
-    const result = await executeToolCall(registry, {
-      id: `demo-${index + 1}`,
-      name: step.name,
-      arguments: step.arguments,
-    });
+  };
+  const report = (index: number, result: { isError: boolean; content: string }): void => {
+    const step = steps[index];
     const parsed = JSON.parse(result.content) as Record<string, unknown>;
     const passed = stepPassed(step, result.isError, parsed);
     tally.calls++;
@@ -125,6 +134,33 @@ async function runSteps(
     const mark = !passed ? c.red("✗ unexpected:") : step.expect === "refused" ? c.yellow("⊘ refused:") : c.green("✓");
     io.stdout(`   ${mark} ${headline}\n`);
     for (const line of rest) io.stdout(`     ${c.dim(line)}\n`);
-  }
+  };
+  // The scripted model: one tool call per turn, then the closing answer.
+  const model = mockModel([
+    ...steps.map((step) => ({ text: step.say, toolCalls: [{ name: step.name, args: step.arguments }] })),
+    DEMO_ANSWER,
+  ]);
+  // Prints the transcript as the run goes: each request to the model carries the previous call's result.
+  let turn = 0;
+  const provider: ModelProvider = {
+    async generate(request) {
+      const last = request.messages.at(-1);
+      if (last?.role === "tool" && turn > 0) report(turn - 1, last);
+      const response = await model.generate(request);
+      if (turn < steps.length) announce(turn);
+      turn++;
+      return response;
+    },
+  };
+  io.stdout(`${c.bold("Task")}: ${DEMO_TASK}\n\n`);
+  const run = await new AgentExecutor().execute({
+    agent: { instructions: "You fix bugs in the workspace with the tools you are given.", maxSteps: steps.length + 1 },
+    input: DEMO_TASK,
+    provider,
+    toolRegistry: registry,
+  });
+  if (run.finishReason === "stop") io.stdout(`\n${c.bold("Agent")}: ${run.text}\n`);
+  else tally.failed.push(`the run ended with '${run.finishReason}'`);
+  if (tally.calls !== steps.length) tally.failed.push(`${tally.calls} of ${steps.length} calls ran`);
   return tally;
 }

@@ -22,7 +22,10 @@ export type ErrorCode =
   | "TOOL_ARGUMENTS_INVALID"
   | "TOOL_NOT_FOUND"
   | "TOOL_CALL_DENIED"
+  | "TOOL_APPROVAL_REQUIRED"
   | "APPROVAL_UNAVAILABLE"
+  // Agent loop.
+  | "AGENT_MAX_STEPS"
   // Workspace and filesystem.
   | "WORKSPACE_ROOT_CHANGED"
   | "WORKSPACE_ROOT_INVALID"
@@ -39,6 +42,12 @@ export type ErrorCode =
   | "FILE_TOO_LARGE"
   | "INVALID_UTF8"
   | "IO_ERROR"
+  // File editing and moving (edit_file, delete_path, move_path).
+  | "EDIT_NOT_FOUND"
+  | "EDIT_NOT_UNIQUE"
+  | "WORKSPACE_ROOT_PROTECTED"
+  | "MOVE_INTO_ITSELF"
+  | "TOO_MANY_ENTRIES"
   // Processes.
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
@@ -48,6 +57,8 @@ export type ErrorCode =
   // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
   | "SHELL_COMMAND_DENIED"
   | "SHELL_COMMAND_NOT_ALLOWED"
+  // OS sandbox.
+  | "SANDBOX_UNAVAILABLE"
   // Anything unexpected (a bug): reported without details.
   | "INTERNAL_ERROR";
 

@@ -2,7 +2,12 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
-import { errorResult, executeToolCall, type ToolCallResult } from "../registry/execute_tool_call.ts";
+import {
+  type ApprovalRequest,
+  errorResult,
+  executeToolCall,
+  type ToolCallResult,
+} from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
 import type { AnyTool } from "../tools/tool.ts";
@@ -92,8 +97,8 @@ export function createMcpRegistry(
  * text content holding the same JSON (plus `structuredContent`), with
  * `isError` set for an error. Calls beyond `maxConcurrentCalls` wait their
  * turn. A tool that needs approval is put to the person through MCP
- * elicitation; when the client cannot ask, the call is refused with
- * `APPROVAL_UNAVAILABLE`.
+ * elicitation (as `executeToolCall`'s `approve`); when the client cannot ask,
+ * the call is refused with `APPROVAL_UNAVAILABLE`.
  *
  * @param options The root and what to offer.
  * @returns The server (not yet connected), its registry and workspace.
@@ -133,8 +138,9 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
     const running = limiter.run(async () => {
       throwIfAborted(extra.signal);
-      const denied = await approvalRefusal(server, registry, call, extra.signal, flow);
-      return denied ?? await executeToolCall(registry, call, extra.signal);
+      return await executeToolCall(registry, call, extra.signal, {
+        approve: (request) => askPerson(server, request, extra.signal, flow),
+      });
     });
     flow.update();
     try {
@@ -185,64 +191,55 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
 }
 
 /**
- * For a tool that needs approval: asks the person through elicitation.
- * Returns the refusal result, or `undefined` when the call may run (approved,
- * no approval needed, or invalid arguments that `executeToolCall` reports).
+ * Puts a call that needs approval to the person through MCP elicitation (a
+ * form with one `approve` boolean). `executeToolCall` asks only after the
+ * arguments have been validated, so nobody is asked about an invalid call.
+ *
+ * @returns Whether the person approved.
+ * @throws {WorkspaceError} `APPROVAL_UNAVAILABLE` when the client cannot elicit;
+ *   `TOOL_CALL_DENIED` when the request got no answer.
  */
-async function approvalRefusal(
+async function askPerson(
   server: Server,
-  registry: ToolRegistry,
-  call: { id: string; name: string; arguments: unknown },
+  request: ApprovalRequest,
   signal: AbortSignal,
   flow: Backpressure,
-): Promise<ToolCallResult | undefined> {
-  const tool = registry.get(call.name);
-  if (tool?.needsApproval === undefined || tool.needsApproval === false) return undefined;
-  let input: unknown;
-  try {
-    input = tool.validate(call.arguments);
-  } catch {
-    return undefined; // executeToolCall reports the argument error
-  }
-  const needed = typeof tool.needsApproval === "function" ? await tool.needsApproval(input) : tool.needsApproval;
-  if (!needed) return undefined;
+): Promise<boolean> {
   if (server.getClientCapabilities()?.elicitation === undefined) {
-    return errorResult(
-      call,
-      new WorkspaceError(
-        "APPROVAL_UNAVAILABLE",
-        `Cannot run '${call.name}': it needs approval and the client cannot ask`,
-        {
-          hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN",
-        },
-      ),
+    throw new WorkspaceError(
+      "APPROVAL_UNAVAILABLE",
+      `Cannot run '${request.toolName}': it needs approval and the client cannot ask`,
+      { hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN" },
     );
   }
-  const summary = JSON.stringify(call.arguments).slice(0, 1_000);
-  let answer: Awaited<ReturnType<Server["elicitInput"]>>;
+  const summary = JSON.stringify(request.arguments).slice(0, 1_000);
   // The answer comes in on the input: it must not be paused meanwhile.
   flow.elicitations++;
   flow.update();
   try {
-    answer = await server.elicitInput({
+    const answer = await server.elicitInput({
       mode: "form",
-      message: `Allow ${call.name} ${summary}?`,
+      message: `Allow ${request.toolName} ${summary}?`,
       requestedSchema: {
         type: "object",
         properties: { approve: { type: "boolean", title: "Allow this call", default: false } },
         required: ["approve"],
       },
     }, { signal });
+    return answer.action === "accept" && answer.content?.approve === true;
   } catch (error) {
     throwIfAborted(signal);
-    void error;
-    return errorResult(
-      call,
-      new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': no answer to the approval request`),
+    throw new WorkspaceError(
+      "TOOL_CALL_DENIED",
+      `Cannot run '${request.toolName}': no answer to the approval request`,
+      {
+        cause: error,
+      },
     );
+  } finally {
+    flow.elicitations--;
+    flow.update();
   }
-  if (answer.action === "accept" && answer.content?.approve === true) return undefined;
-  return errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", `Cannot run '${call.name}': the person declined`));
 }
 
 /** The server's side of flow control: when to pause and resume the input. */

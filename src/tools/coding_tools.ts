@@ -1,3 +1,7 @@
+import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
+import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
+import { createEditTool, type EditToolOptions } from "./edit_file.ts";
+import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
@@ -12,6 +16,14 @@ export interface CodingToolsOptions {
   write?: WriteToolOptions | false;
   /** Options of `node_process`, or `false` to leave it out. @default {} */
   nodeProcess?: NodeProcessToolOptions | false;
+  /** Options of `edit_file`, or `false` to leave it out. @default {} */
+  edit?: EditToolOptions | false;
+  /** Options of `delete_path`, or `false` to leave it out. @default {} */
+  delete?: DeleteToolOptions | false;
+  /** Options of `move_path`, or `false` to leave it out. @default {} */
+  move?: MoveToolOptions | false;
+  /** Options of `create_directory`, or `false` to leave it out. @default {} */
+  createDirectory?: CreateDirectoryToolOptions | false;
   /**
    * Options of `shell`; the tool is included only when this is given. Off by
    * default because a shell is not confined by the workspace's path checks:
@@ -39,6 +51,10 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
+  if (options.edit !== false) tools.push(createEditTool(workspace, options.edit));
+  if (options.delete !== false) tools.push(createDeleteTool(workspace, options.delete));
+  if (options.move !== false) tools.push(createMoveTool(workspace, options.move));
+  if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, options.createDirectory));
   if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }
