@@ -20,10 +20,10 @@ interface Run {
 }
 
 /** Runs `paddock ARGS` as a process under the suite's runtime, in `cwd`. */
-function paddock(args: string[], cwd: string = REPO): Promise<Run> {
+function paddock(args: string[], cwd: string = REPO, env: Record<string, string> = {}): Promise<Run> {
   const { command, args: argv } = paddockCommand(runtime, args);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Uint8Array) => (stdout += new TextDecoder().decode(chunk)));
@@ -196,8 +196,6 @@ describe("paddock, in-process", () => {
 });
 
 describe("paddock demo", () => {
-  const demoFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith("paddock-demo-"));
-
   test.runIf(onBun)("refuses to run under Bun, which has no permission model for node_process", async () => {
     const run = await paddock(["demo"]);
     expect(run.code).toBe(1);
@@ -207,22 +205,34 @@ describe("paddock demo", () => {
   test.skipIf(onBun)(
     "as a process: fixes the bug, refuses every escape, prints no colour when piped, exits 0, leaves nothing behind",
     async () => {
-      const before = demoFolders();
-      const run = await paddock(["demo"]);
+      // A temp folder of its own, so demos run by other processes cannot interfere.
+      const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
+      const created: string[] = [];
+      const watcher = fs.watch(tmp, (_event, name) => void (name !== null && created.push(String(name))));
+      let run: Run;
+      try {
+        run = await paddock(["demo"], REPO, { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+        // The demo worked in this folder (its copy appeared) and removed everything.
+        await expect.poll(() => created.some((name) => name.startsWith("paddock-demo-"))).toBe(true);
+        // (tsx, which runs the command under Node here, keeps its cache there too.)
+        expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-"))).toEqual([]);
+      } finally {
+        watcher.close();
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).not.toContain("\u001b[");
       expect(run.stdout).toContain("1 of 4 tests failed");
       expect(run.stdout).toContain("all 4 tests passed");
-    expect(run.stdout).toContain("Task: The tests of tiny-stats fail.");
-    expect(run.stdout).toContain("Agent: Fixed: median()");
+      expect(run.stdout).toContain("Task: The tests of tiny-stats fail.");
+      expect(run.stdout).toContain("Agent: Fixed: median()");
       expect(run.stdout).toMatch(/INVALID_RELATIVE_PATH/);
       expect(run.stdout).toMatch(/PATH_ESCAPES_WORKSPACE/);
       expect(run.stdout).toMatch(
         /Summary: \d+ tool calls, \d+ results, 5 escapes refused; the bug is fixed and the temp folder removed/,
       );
-      expect(run.stdout).not.toContain(os.tmpdir());
-      expect(demoFolders()).toEqual(before);
+      expect(run.stdout).not.toContain(tmp);
     },
   );
 
