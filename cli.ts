@@ -14,8 +14,15 @@
 import process from "node:process";
 import { runCli } from "./src/cli/main.ts";
 
+// A reader that stops early (`paddock demo | head`) is not an error: later
+// output is dropped and the command still finishes (and cleans up).
+let stdoutGone = false;
+process.stdout.on("error", (error: Error & { code?: string }) => {
+  if (error.code === "EPIPE") stdoutGone = true;
+});
+
 process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: (text) => void process.stdout.write(text),
+  stdout: (text) => void (stdoutGone || process.stdout.write(text)),
   stderr: (text) => void process.stderr.write(text),
   stdoutIsTTY: process.stdout.isTTY === true,
   env: process.env,

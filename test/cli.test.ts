@@ -236,6 +236,32 @@ describe("paddock demo", () => {
     },
   );
 
+  test.skipIf(onBun)(
+    "a reader that stops early (paddock demo | head) ends it quietly, and it still cleans up",
+    async () => {
+      const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
+      try {
+        const { command, args } = paddockCommand(runtime, ["demo"]);
+        const child = spawn(command, args, {
+          cwd: REPO,
+          env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stderr = "";
+        child.stderr.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
+        const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+        // Read the first chunk, then close the pipe as `head` does.
+        await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+        child.stdout.destroy();
+        expect(await exited).toBe(0);
+        expect(stderr).toBe("");
+        expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-"))).toEqual([]);
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  );
+
   test.skipIf(onBun)("in-process on a terminal: colours the transcript unless NO_COLOR is set", async () => {
     const coloured = await runInProcess(["demo"], { tty: true });
     expect(coloured.code).toBe(0);
