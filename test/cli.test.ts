@@ -11,7 +11,7 @@ import { SAMPLE_PROJECT_BUG, SAMPLE_PROJECT_FILES } from "../src/demo/sample_pro
 import { VERSION } from "../src/version.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO } from "./helpers/paddock_command.ts";
-import { onBun, runtime } from "./helpers/runtime.ts";
+import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
 
 interface Run {
   code: number | null;
@@ -261,6 +261,29 @@ describe("paddock demo", () => {
       }
     },
   );
+
+  test.skipIf(onBun)("interrupted, it removes its temp folder before exiting", async () => {
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
+    try {
+      const { command, args } = paddockCommand(runtime, ["demo"]);
+      const child = spawn(command, args, {
+        cwd: REPO,
+        env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const exited = new Promise<string>((resolve) =>
+        child.on("close", (code, signal) => resolve(code !== null ? `code ${code}` : `signal ${signal}`))
+      );
+      await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+      expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-demo-"))).toHaveLength(1);
+      child.kill("SIGTERM");
+      // 143 = 128 + SIGTERM. (A Deno parent reports a child it killed by the signal, whatever its exit code.)
+      expect(await exited).toBe(onDeno ? "signal SIGTERM" : "code 143");
+      expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-"))).toEqual([]);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 
   test.skipIf(onBun)("in-process on a terminal: colours the transcript unless NO_COLOR is set", async () => {
     const coloured = await runInProcess(["demo"], { tty: true });

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 import { AgentExecutor } from "../agent/agent_executor.ts";
 import type { ModelProvider } from "../agent/model_provider.ts";
 import { openWorkspace } from "../core/workspace.ts";
@@ -73,6 +74,13 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   }
   const c = createColors(colorEnabled(io.stdoutIsTTY, io.env));
   const folder = createDemoFolder();
+  // Interrupted (Ctrl-C, kill): remove the temp folder before going.
+  const interrupted = (signal: NodeJS.Signals) => {
+    fs.rmSync(folder.parent, { recursive: true, force: true });
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   let outcome: { calls: number; ok: number; refused: number; failed: string[] };
   try {
     const workspace = await openWorkspace(folder.root, { host: createAutoHost() });
@@ -88,6 +96,8 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
       c,
     );
   } finally {
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
     fs.rmSync(folder.parent, { recursive: true, force: true });
   }
   const removed = !fs.existsSync(folder.parent);
