@@ -44,6 +44,27 @@ export { createWriteTool } from "./src/tools/write_file.ts";
 export type { WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
 export { createNodeProcessTool, NODE_SCRIPT_PREFIX } from "./src/tools/node_process.ts";
 export type { NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export { createListDirectoryTool } from "./src/tools/list_directory.ts";
+export type {
+  ListDirectoryOutput,
+  ListDirectoryToolOptions,
+  ListedEntry,
+  ListedKind,
+} from "./src/tools/list_directory.ts";
+export { createFindFilesTool } from "./src/tools/find_files.ts";
+export type { FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
+export { createGrepTool } from "./src/tools/grep.ts";
+export type {
+  GrepContentOutput,
+  GrepCountOutput,
+  GrepFilesOutput,
+  GrepMatch,
+  GrepOutput,
+  GrepOutputBase,
+  GrepOutputMode,
+  GrepSkipped,
+  GrepToolOptions,
+} from "./src/tools/grep.ts";
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { ToolRegistry } from "./src/registry/tool_registry.ts";

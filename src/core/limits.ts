@@ -42,6 +42,36 @@ export const NODE_PROCESS_TIMEOUT_MS = 500;
 /** node_process: bytes kept of stdout and of stderr, each; cut on a UTF-8 character boundary. */
 export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 
+/** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
+export const LIST_DIRECTORY_MAX_ENTRIES = 500;
+
+/** find_files: paths returned by default; more are flagged `truncated`. */
+export const FIND_FILES_MAX_RESULTS = 1_000;
+
+/** grep: results (matching lines, files or per-file counts) returned by default; more are flagged `truncated`. */
+export const GREP_MAX_RESULTS = 100;
+
+/** find_files and grep: directory entries visited in one walk, so a huge tree (or a generated one) cannot stall a call. */
+export const SEARCH_MAX_WALK_ENTRIES = 100_000;
+
+/** find_files and grep: UTF-8 bytes of a glob or regular-expression pattern; compile time and memory grow with it. */
+export const SEARCH_MAX_PATTERN_BYTES = 4_096;
+
+/** find_files and grep: bytes of one `.gitignore` file read; a larger one is not applied (real ones are a few KiB). */
+export const SEARCH_MAX_IGNORE_FILE_BYTES = 65_536;
+
+/** grep: bytes of a file searched; larger files are skipped and counted, so memory stays bounded. */
+export const GREP_MAX_FILE_BYTES = 1_048_576;
+
+/** grep: leading bytes checked for a NUL byte; a file holding one is binary and skipped (what git and ripgrep do). */
+export const GREP_BINARY_SNIFF_BYTES = 8_192;
+
+/** grep: characters (UTF-16 units) of a matching or context line returned; a longer line is cut around the match. */
+export const GREP_MAX_LINE_CHARS = 500;
+
+/** grep: lines of context before and after a match, at most. */
+export const GREP_MAX_CONTEXT_LINES = 10;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -56,4 +86,14 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
+  LIST_DIRECTORY_MAX_ENTRIES,
+  FIND_FILES_MAX_RESULTS,
+  GREP_MAX_RESULTS,
+  SEARCH_MAX_WALK_ENTRIES,
+  SEARCH_MAX_PATTERN_BYTES,
+  SEARCH_MAX_IGNORE_FILE_BYTES,
+  GREP_MAX_FILE_BYTES,
+  GREP_BINARY_SNIFF_BYTES,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_CONTEXT_LINES,
 });

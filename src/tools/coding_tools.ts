@@ -1,3 +1,6 @@
+import { createFindFilesTool, type FindFilesToolOptions } from "./find_files.ts";
+import { createGrepTool, type GrepToolOptions } from "./grep.ts";
+import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list_directory.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import type { AnyTool, WorkspaceSource } from "./tool.ts";
@@ -11,6 +14,12 @@ export interface CodingToolsOptions {
   write?: WriteToolOptions | false;
   /** Options of `node_process`, or `false` to leave it out. @default {} */
   nodeProcess?: NodeProcessToolOptions | false;
+  /** Options of `list_directory`, or `false` to leave it out. @default {} */
+  listDirectory?: ListDirectoryToolOptions | false;
+  /** Options of `find_files`, or `false` to leave it out. @default {} */
+  findFiles?: FindFilesToolOptions | false;
+  /** Options of `grep`, or `false` to leave it out. @default {} */
+  grep?: GrepToolOptions | false;
 }
 
 /**
@@ -31,6 +40,9 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
+  if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
+  if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
+  if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));
   return tools;
 }
 
