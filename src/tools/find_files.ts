@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.ts";
+import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
@@ -12,7 +12,7 @@ export interface FindFilesToolOptions extends BaseToolOptions {
   maxResults?: number;
   /** Entries one walk visits at most. @default 100000 ({@link SEARCH_MAX_WALK_ENTRIES}) */
   maxWalkEntries?: number;
-  /** Bytes of one `.gitignore` read at most. @default 65536 ({@link SEARCH_MAX_IGNORE_FILE_BYTES}) */
+  /** Bytes of one `.gitignore` read at most. @default 65536 (`SEARCH_MAX_IGNORE_FILE_BYTES`) */
   maxIgnoreFileBytes?: number;
 }
 

@@ -7,7 +7,6 @@ import {
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_RESULTS,
-  SEARCH_MAX_IGNORE_FILE_BYTES,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
@@ -28,7 +27,7 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxLineChars?: number;
   /** Entries one walk visits at most. @default 100000 ({@link SEARCH_MAX_WALK_ENTRIES}) */
   maxWalkEntries?: number;
-  /** Bytes of one `.gitignore` read at most. @default 65536 ({@link SEARCH_MAX_IGNORE_FILE_BYTES}) */
+  /** Bytes of one `.gitignore` read at most. @default 65536 (`SEARCH_MAX_IGNORE_FILE_BYTES`) */
   maxIgnoreFileBytes?: number;
 }
 
