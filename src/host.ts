@@ -36,6 +36,13 @@ export interface HostStat {
   ino: number;
   /** Last modification, in milliseconds since the epoch. */
   mtimeMs: number;
+  /**
+   * Creation time in milliseconds, where the filesystem records it. Part of
+   * the identity: filesystems reuse an inode number at once, so a folder
+   * deleted and re-created can have the same (dev, ino) but not the same
+   * birth time. Absent or 0 when unknown.
+   */
+  birthtimeMs?: number;
 }
 
 /** The error codes a host reports; each host maps its native errors to these in one table. */
@@ -104,6 +111,8 @@ export interface HostFile {
   sync(): Promise<void>;
   /** Metadata of the open object (fstat). */
   stat(): Promise<HostStat>;
+  /** Sets the open object's permission bits (fchmod), where the runtime can; else the caller uses `Host.chmod`. */
+  chmod?(mode: number): Promise<void>;
   /** Closes the handle. Safe to call twice. */
   close(): Promise<void>;
 }

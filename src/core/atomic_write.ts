@@ -93,17 +93,21 @@ export async function atomicWrite(
       file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
       tempIdentity = await file.stat();
 
-      // 5. Write everything and make it durable before it gets the target's name.
+      // 5. Mode: an existing target keeps its bits; a new file gets the usual
+      //    default. On the handle where the host can (no path, no link to follow).
+      const mode = before !== null ? before.mode : 0o666 & ~host.umask();
+      const chmodByPath = mode !== 0o600 && file.chmod === undefined;
+      if (mode !== 0o600 && file.chmod !== undefined) await file.chmod(mode);
+
+      // 6. Write everything and make it durable before it gets the target's name.
       await file.write(data, 0);
       await file.sync();
       await file.close();
 
-      // 6. The temp path must still name the file we wrote (not a swapped-in link).
+      // 7. The temp path must still name the file we wrote (not a swapped-in
+      //    link); only then may a path-based chmod touch it.
       await expectIdentity(tempPath, tempIdentity, "the temp file was replaced");
-
-      // 7. Mode: an existing target keeps its bits; a new file gets the usual default.
-      const mode = before !== null ? before.mode : 0o666 & ~host.umask();
-      if (mode !== 0o600) await host.chmod(tempPath, mode);
+      if (chmodByPath) await host.chmod(tempPath, mode);
 
       // 8. Re-check everything the rename depends on: root, parent folder, target, abort.
       await workspace.checkRoot();

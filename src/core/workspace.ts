@@ -16,10 +16,11 @@ export interface WorkspaceOptions {
   inheritEnv?: string[];
 }
 
-/** The identity of a filesystem object. */
+/** The identity of a filesystem object: device, inode and (where known) birth time. */
 export interface Identity {
   dev: number;
   ino: number;
+  birthtimeMs?: number;
 }
 
 /** What {@link Workspace.resolve} found. */
@@ -55,9 +56,14 @@ interface PendingSegment {
   fromLink: boolean;
 }
 
-/** Whether two stats (or identities) name the same object. */
+/**
+ * Whether two stats (or identities) name the same object. Birth times are
+ * compared when both are known, so an inode number reused by a new object is
+ * told apart from the old one.
+ */
 export function sameIdentity(a: Identity, b: Identity): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
+  if (a.dev !== b.dev || a.ino !== b.ino) return false;
+  return !a.birthtimeMs || !b.birthtimeMs || a.birthtimeMs === b.birthtimeMs;
 }
 
 /**
@@ -85,7 +91,7 @@ export class Workspace {
     this.host = host;
     this.root = root;
     this.rootEntry = rootEntry;
-    this.rootIdentity = { dev: identity.dev, ino: identity.ino };
+    this.rootIdentity = { dev: identity.dev, ino: identity.ino, birthtimeMs: identity.birthtimeMs };
     this.env = Object.freeze({ ...(options.env ?? {}) });
     this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
   }
@@ -143,59 +149,52 @@ export class Workspace {
     const platform = this.host.platform;
     const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>
       new WorkspaceError(code, `Cannot ${action} '${display}': ${detail}`, { path: display, hint });
+    const lstat = (hostPath: string) =>
+      this.host.lstat(hostPath).catch((error) => {
+        throw mapHostError(error, action, display);
+      });
 
-    const resolved: string[] = [];
+    // The walked path so far: real folders (and finally the object), with the
+    // lstat of each, so '..' from a link target can step back without a lookup.
+    const names: string[] = [];
+    const stats: HostStat[] = [];
     const pending: PendingSegment[] = segments.map((name) => ({ name, fromLink: false }));
     let hops = 0;
-    let parentIdentity: Identity = this.rootIdentity;
-    let current: HostStat | null = null;
 
     while (pending.length > 0) {
       const { name, fromLink } = pending.shift() as PendingSegment;
       if (name === "..") {
         // Only link targets bring '..' (the grammar refuses it): step up, never above the root.
-        if (resolved.length === 0) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
-        resolved.pop();
-        parentIdentity = resolved.length === 0
-          ? this.rootIdentity
-          : await this.host.lstat(this.hostPath(resolved)).catch((error) => {
-            throw mapHostError(error, action, display);
-          });
-        current = null;
+        if (names.length === 0) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
+        names.pop();
+        stats.pop();
         continue;
       }
       const isFinal = pending.length === 0;
-      const hostPath = this.hostPath([...resolved, name]);
+      const hostPath = this.hostPath([...names, name]);
       let stat: HostStat;
       try {
         stat = await this.host.lstat(hostPath);
       } catch (error) {
-        if (!isHostError(error, "ENOENT")) {
-          if (isHostError(error, "ENOTDIR")) throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
-          throw mapHostError(error, action, display);
-        }
-        if (fromLink) {
-          throw fail("DANGLING_SYMLINK", "a symbolic link points to something that does not exist");
-        }
+        if (isHostError(error, "ENOTDIR")) throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
+        if (!isHostError(error, "ENOENT")) throw mapHostError(error, action, display);
+        // A link whose target is missing is never followed, not even to create it.
+        if (fromLink) throw fail("DANGLING_SYMLINK", "a symbolic link points to something that does not exist");
         if (isFinal && allowMissing) {
           return {
             hostPath,
-            segments: [...resolved, name],
+            segments: [...names, name],
             stat: null,
-            parentHostPath: this.hostPath(resolved),
-            parentIdentity,
+            parentHostPath: this.hostPath(names),
+            parentIdentity: stats.at(-1) ?? this.rootIdentity,
           };
         }
-        if (!isFinal && createParents) {
-          stat = await this.createFolder(hostPath, action, display);
-        } else {
-          throw fail("NOT_FOUND", "no such file or folder");
-        }
+        if (isFinal || !createParents) throw fail("NOT_FOUND", "no such file or folder");
+        stat = await this.createFolder(hostPath, action, display);
       }
 
       if (stat.kind === "symlink" && (!isFinal || followFinal)) {
-        hops++;
-        if (hops > MAX_SYMLINK_HOPS) {
+        if (++hops > MAX_SYMLINK_HOPS) {
           throw fail("SYMLINK_LOOP", `more than ${MAX_SYMLINK_HOPS} symbolic links`, "the path runs in a link loop");
         }
         const target = await this.host.readlink(hostPath).catch((error) => {
@@ -203,52 +202,35 @@ export class Workspace {
         });
         let targetSegments: string[];
         if (isAbsoluteHostPath(platform, target)) {
+          // An absolute target must lie under the root (as canonical, or as given).
           const below = segmentsBelow(platform, this.root, target) ?? segmentsBelow(platform, this.rootEntry, target);
           if (below === null) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
-          resolved.length = 0;
-          parentIdentity = this.rootIdentity;
+          names.length = 0;
+          stats.length = 0;
           targetSegments = below;
         } else {
           targetSegments = splitHostPath(platform, target);
         }
         pending.unshift(...targetSegments.map((segment) => ({ name: segment, fromLink: true })));
-        if (targetSegments.length === 0 && resolved.length === 0 && isFinal) {
-          // A link to the root itself.
-          current = null;
-        }
         continue;
       }
 
-      if (!isFinal && stat.kind !== "directory") {
-        throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
-      }
-      resolved.push(name);
-      if (!isFinal) parentIdentity = stat;
-      current = stat;
+      if (!isFinal && stat.kind !== "directory") throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
+      names.push(name);
+      stats.push(stat);
     }
 
-    if (resolved.length === 0) {
-      // The path names the root itself.
-      const rootStat = await this.host.lstat(this.root).catch((error) => {
-        throw mapHostError(error, action, display);
-      });
+    if (names.length === 0) {
+      // The path names the root itself (directly, or through links).
+      const rootStat = await lstat(this.root);
       return { hostPath: this.root, segments: [], stat: rootStat, parentHostPath: this.root, parentIdentity: rootStat };
     }
-    if (current === null) {
-      // The last step was '..' out of a link target: look at where it landed.
-      current = await this.host.lstat(this.hostPath(resolved)).catch((error) => {
-        throw mapHostError(error, action, display);
-      });
-      parentIdentity = resolved.length === 1 ? this.rootIdentity : await this.host.lstat(
-        this.hostPath(resolved.slice(0, -1)),
-      );
-    }
     return {
-      hostPath: this.hostPath(resolved),
-      segments: resolved,
-      stat: current,
-      parentHostPath: this.hostPath(resolved.slice(0, -1)),
-      parentIdentity,
+      hostPath: this.hostPath(names),
+      segments: names,
+      stat: stats[stats.length - 1],
+      parentHostPath: this.hostPath(names.slice(0, -1)),
+      parentIdentity: stats.length > 1 ? stats[stats.length - 2] : this.rootIdentity,
     };
   }
 

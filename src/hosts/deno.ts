@@ -36,6 +36,7 @@ interface DenoFileInfo {
   isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
+  birthtime: Date | null;
   dev: number;
   ino: number | null;
   mode: number | null;
@@ -56,9 +57,10 @@ interface DenoChildProcess {
 }
 interface DenoApi {
   build: { os: string };
-  realPath(path: string): Promise<string>;
+  realPathSync(path: string): string;
   lstat(path: string): Promise<DenoFileInfo>;
-  stat(path: string): Promise<DenoFileInfo>;
+  lstatSync(path: string): DenoFileInfo;
+  statSync(path: string): DenoFileInfo;
   open(
     path: string,
     options: { read?: boolean; write?: boolean; createNew?: boolean; mode?: number },
@@ -68,7 +70,7 @@ interface DenoApi {
   remove(path: string): Promise<void>;
   mkdir(path: string, options?: { mode?: number }): Promise<void>;
   readDir(path: string): AsyncIterable<{ name: string; isFile: boolean; isDirectory: boolean; isSymlink: boolean }>;
-  readLink(path: string): Promise<string>;
+  readLinkSync(path: string): string;
   execPath(): string;
   cwd(): string;
   umask?(mask?: number): number;
@@ -140,6 +142,17 @@ async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T>
   }
 }
 
+// Metadata lookups run synchronously, as in the Node host: answered from the
+// kernel's caches in microseconds, cheaper than a hop through the runtime's
+// blocking-task pool once per path segment.
+function callSync<T>(syscall: string, operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(mapError(error, syscall));
+  }
+}
+
 function kindOf(info: DenoFileInfo): EntryKind {
   if (info.isFile) return "file";
   if (info.isDirectory) return "directory";
@@ -159,6 +172,7 @@ function toStat(info: DenoFileInfo): HostStat {
     dev: info.dev,
     ino: info.ino ?? 0,
     mtimeMs: info.mtime?.getTime() ?? 0,
+    birthtimeMs: info.birthtime?.getTime() ?? 0,
   };
 }
 
@@ -226,14 +240,13 @@ export function createDenoHost(): Host {
   return {
     runtime: "deno",
     platform: isWindows ? "win32" : "posix",
-    realpath: (path) => call("realpath", () => api.realPath(path)),
-    lstat: (path) => call("lstat", async () => toStat(await api.lstat(path))),
-    stat: (path) => call("stat", async () => toStat(await api.stat(path))),
+    realpath: (path) => callSync("realpath", () => api.realPathSync(path)),
+    lstat: (path) => callSync("lstat", () => toStat(api.lstatSync(path))),
+    stat: (path) => callSync("stat", () => toStat(api.statSync(path))),
     open: (path, options: OpenOptions) =>
       call("open", async () => {
         if (options.noFollow && !options.createExclusive) {
-          const before = await api.lstat(path);
-          if (before.isSymlink) throw new HostError("ELOOP", "open");
+          if (api.lstatSync(path).isSymlink) throw new HostError("ELOOP", "open");
         }
         const write = options.write === true;
         const file = await api.open(path, {
@@ -248,9 +261,21 @@ export function createDenoHost(): Host {
     openDirectory: (path) => call("open", async () => wrapFile(await api.open(path, { read: true }))),
     chmod: (path, mode) => call("chmod", () => api.chmod(path, mode)),
     rename: (from, to) => call("rename", () => api.rename(from, to)),
-    unlink: (path) => call("unlink", () => api.remove(path)),
+    // Deno.remove is unlink(2) or rmdir(2), whichever fits: look first so that
+    // unlink never removes a folder and rmdir never removes a file (as on
+    // Node). A swap between the look and the remove can still pick the other
+    // call; the callers' identity checks around these primitives cover that.
+    unlink: (path) =>
+      call("unlink", async () => {
+        if (api.lstatSync(path).isDirectory) throw new HostError(isWindows ? "EPERM" : "EISDIR", "unlink");
+        await api.remove(path);
+      }),
     mkdir: (path, mode) => call("mkdir", () => api.mkdir(path, { mode: mode ?? 0o777 })),
-    rmdir: (path) => call("rmdir", () => api.remove(path)),
+    rmdir: (path) =>
+      call("rmdir", async () => {
+        if (!api.lstatSync(path).isDirectory) throw new HostError("ENOTDIR", "rmdir");
+        await api.remove(path);
+      }),
     readdir: (path) =>
       call("readdir", async () => {
         const entries: HostDirEntry[] = [];
@@ -271,7 +296,7 @@ export function createDenoHost(): Host {
         }
         return entries;
       }),
-    readlink: (path) => call("readlink", () => api.readLink(path)),
+    readlink: (path) => callSync("readlink", () => api.readLinkSync(path)),
     spawn: (request) => spawnDeno(api, request),
     execPath: () => api.execPath(),
     scriptLaunch: (request) => denoScriptLaunch(api, request),

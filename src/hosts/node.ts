@@ -5,7 +5,7 @@
  * @module
  */
 import { spawn as spawnChild } from "node:child_process";
-import { constants, promises as fsp, type Stats } from "node:fs";
+import { constants, lstatSync, promises as fsp, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import {
   type ByteReader,
@@ -60,6 +60,19 @@ async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T>
   }
 }
 
+// Metadata lookups (lstat, stat, readlink, realpath) run synchronously: the
+// kernel answers them from its caches in microseconds, while a round trip
+// through libuv's thread pool costs ten times that, and a confined walk makes
+// one per path segment. Data I/O, fsync and everything that can block on a
+// device stay asynchronous.
+function callSync<T>(syscall: string, operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(mapError(error, syscall));
+  }
+}
+
 function kindOf(stats: Stats): EntryKind {
   if (stats.isFile()) return "file";
   if (stats.isDirectory()) return "directory";
@@ -79,6 +92,7 @@ function toStat(stats: Stats): HostStat {
     dev: stats.dev,
     ino: stats.ino,
     mtimeMs: stats.mtimeMs,
+    birthtimeMs: stats.birthtimeMs,
   };
 }
 
@@ -108,6 +122,7 @@ function wrapFile(handle: fsp.FileHandle): HostFile {
       }),
     sync: () => call("fsync", () => handle.sync()),
     stat: () => call("fstat", async () => toStat(await handle.stat())),
+    chmod: (mode) => call("fchmod", () => handle.chmod(mode)),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -133,8 +148,9 @@ function readerOf(stream: Readable): ByteReader {
       const next = await iterator.next();
       return next.done ? null : (next.value as Uint8Array);
     },
-    cancel: async () => {
+    cancel: () => {
       stream.destroy();
+      return Promise.resolve();
     },
   };
 }
@@ -159,9 +175,9 @@ export function createNodeHost(): Host {
   return {
     runtime: isBun ? "bun" : "node",
     platform: isWindows ? "win32" : "posix",
-    realpath: (path) => call("realpath", () => fsp.realpath(path)),
-    lstat: (path) => call("lstat", async () => toStat(await fsp.lstat(path))),
-    stat: (path) => call("stat", async () => toStat(await fsp.stat(path))),
+    realpath: (path) => callSync("realpath", () => realpathSync.native(path)),
+    lstat: (path) => callSync("lstat", () => toStat(lstatSync(path))),
+    stat: (path) => callSync("stat", () => toStat(statSync(path))),
     open: (path, options) =>
       call("open", async () => {
         // Without O_NOFOLLOW (Windows), refuse a link seen just before opening;
@@ -184,7 +200,7 @@ export function createNodeHost(): Host {
         const entries = await fsp.readdir(path, { withFileTypes: true });
         return entries.map((entry): HostDirEntry => ({ name: entry.name, kind: kindOf(entry as unknown as Stats) }));
       }),
-    readlink: (path) => call("readlink", () => fsp.readlink(path)),
+    readlink: (path) => callSync("readlink", () => readlinkSync(path)),
     spawn: spawnNode,
     execPath: () => process.execPath,
     scriptLaunch: nodeScriptLaunch,

@@ -95,7 +95,10 @@ export function createReadTool(
         // Read one byte more than allowed: getting it means the file is too large.
         const buffer = new Uint8Array(maxBytes + 1);
         let length = 0;
-        while (length < buffer.length) {
+        // Stop at the size fstat reported (a file growing meanwhile is read as it
+        // was then); past the limit, the extra byte tells a larger file.
+        const expected = Math.min(opened.size, maxBytes) + (opened.size > maxBytes ? 1 : 0);
+        while (length < buffer.length && (length < expected || opened.size === 0)) {
           throwIfAborted(signal);
           const count = await file.read(buffer.subarray(length), length);
           if (count === 0) break;

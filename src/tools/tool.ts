@@ -116,8 +116,17 @@ export function parseArguments<Schema extends z.ZodType>(schema: Schema, args: u
   const where = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
   let hint: string;
   if (issue.code === "unrecognized_keys") hint = `unknown property ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
-  else if (issue.code === "invalid_type" && issue.input === undefined) hint = `missing property '${where}'`;
+  else if (issue.code === "invalid_type" && valueAt(args, issue.path) === undefined) hint = `missing property '${where}'`;
   else if (issue.code === "invalid_type") hint = `property '${where}': expected ${issue.expected}`;
   else hint = `property '${where}': ${issue.message}`;
   throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }

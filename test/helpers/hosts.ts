@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Workspace } from "../../mod.ts";
+import { MemoryWorkspace } from "../../testing.ts";
 import { diskFixture, leftovers, OUTSIDE_SECRET, type Tree } from "./fixture.ts";
 import { runtime } from "./runtime.ts";
 
@@ -30,6 +31,8 @@ export interface TestHost {
   name: string;
   /** Whether symbolic links are available (they are on every host here). */
   symlinks: boolean;
+  /** Whether processes can run (`node_process`, `shell` through the host); false on the memory host, see MEMORY_HOST. */
+  processes: boolean;
   /** Builds a workspace holding `tree` (notation in fixture.ts). */
   open(tree: Tree): Promise<TestWorkspace>;
 }
@@ -38,6 +41,7 @@ export interface TestHost {
 export const DISK_HOST: TestHost = {
   name: runtime,
   symlinks: true,
+  processes: true,
   open: async (tree) => {
     const fixture = await diskFixture(tree);
     return {
@@ -66,5 +70,83 @@ export const DISK_HOST: TestHost = {
   },
 };
 
+/** Where MEMORY_HOST puts the fixture's outside folder, a sibling of the workspace root as on disk. */
+export const MEMORY_OUTSIDE = "/outside";
+
+/**
+ * The in-memory host (`MemoryWorkspace`, root `/workspace`), with the
+ * fixture's outside folder at `/outside` and a `/etc/passwd`, so links out
+ * (relative or absolute) lead somewhere real, as on disk.
+ *
+ * The one place its differences from a disk are written down: it cannot run
+ * processes (`processes: false`): `spawn` fails with `UNSUPPORTED`, so
+ * `node_process` reports `SPAWN_FAILED`, and `shell` commands are answered by
+ * the workspace's `exec` script; tests that need a real process check
+ * `host.processes`. It also has no FIFOs or devices, and it stores permission
+ * bits without enforcing them (as for root, which these tests run as).
+ */
+export const MEMORY_HOST: TestHost = {
+  name: "memory",
+  symlinks: true,
+  processes: false,
+  open: (tree) => {
+    const workspace = new MemoryWorkspace();
+    const host = workspace.host;
+    host.mkdirSync(MEMORY_OUTSIDE);
+    host.writeFileSync(`${MEMORY_OUTSIDE}/secret.txt`, OUTSIDE_SECRET);
+    host.mkdirSync("/etc");
+    host.writeFileSync("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n");
+    const abs = (relative: string) => workspace.hostPath(relative.split("/").filter((part) => part !== ""));
+    const parentOf = (at: string) => at.slice(0, at.lastIndexOf("/")) || "/";
+    // The notation of fixture.ts, applied in order as writeTree does.
+    for (const entry of tree) {
+      const link = entry.split(" => ");
+      if (link.length === 2) {
+        const target = link[1].replace(/^@outside(?=\/|$)/, MEMORY_OUTSIDE).replace(/^@root(?=\/|$)/, workspace.root);
+        host.mkdirSync(parentOf(abs(link[0])), { recursive: true });
+        host.symlinkSync(target, abs(link[0]));
+      } else if (entry.endsWith("/")) {
+        host.mkdirSync(abs(entry), { recursive: true });
+      } else {
+        const [name, ...rest] = entry.split("=");
+        host.mkdirSync(parentOf(abs(name)), { recursive: true });
+        host.writeFileSync(abs(name), rest.length > 0 ? rest.join("=") : name);
+      }
+    }
+    const listAll = (): string[] => {
+      const out: string[] = [];
+      const walk = (relative: string) => {
+        for (const entry of host.readdirSync(abs(relative))) {
+          const child = relative ? `${relative}/${entry.name}` : entry.name;
+          if (entry.kind === "directory") {
+            out.push(child + "/");
+            walk(child);
+          } else out.push(child);
+        }
+      };
+      walk("");
+      return out.sort();
+    };
+    return Promise.resolve({
+      workspace,
+      readRaw: (relative) => {
+        try {
+          return Promise.resolve(new TextDecoder().decode(host.readFileSync(abs(relative))));
+        } catch {
+          return Promise.resolve(null);
+        }
+      },
+      listAll: () => Promise.resolve(listAll()),
+      leftovers: () => Promise.resolve(listAll().filter((entry) => /(^|\/)\.paddock-(tmp|node)-/.test(entry))),
+      outsideIntact: () => {
+        const entries = host.readdirSync(MEMORY_OUTSIDE);
+        const secret = new TextDecoder().decode(host.readFileSync(`${MEMORY_OUTSIDE}/secret.txt`));
+        return Promise.resolve(entries.length === 1 && entries[0].kind === "file" && secret === OUTSIDE_SECRET);
+      },
+      cleanup: () => Promise.resolve(),
+    });
+  },
+};
+
 /** Every host the tool tables are replayed on. */
-export const TEST_HOSTS: TestHost[] = [DISK_HOST];
+export const TEST_HOSTS: TestHost[] = [DISK_HOST, MEMORY_HOST];

@@ -1,0 +1,34 @@
+// npm run bench: Paddock against plain node:fs and peer libraries, side by
+// side in one run. Prints medians and ratios; nothing here is asserted.
+import { benchCore } from "./bench/core.ts";
+import type { BenchRow } from "./bench/row.ts";
+
+const suites: Array<[string, () => Promise<BenchRow[]>]> = [["core tools", benchCore]];
+
+function format(ms: number): string {
+  return Number.isNaN(ms) ? "—" : ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
+}
+
+console.log(`Paddock benchmark — Node ${process.version}, ${new Date().toISOString()}\n`);
+const header = ["measured", "Paddock", "baseline", "ratio", "target", "baseline is"];
+const lines: string[][] = [];
+for (const [title, run] of suites) {
+  process.stderr.write(`running ${title}…\n`);
+  for (const row of await run()) {
+    const ratio = row.paddockMs / row.baselineMs;
+    const verdict = row.target === undefined || Number.isNaN(ratio) ? "" : ratio <= row.target ? " ✓" : " ✗";
+    lines.push([
+      row.name,
+      format(row.paddockMs),
+      format(row.baselineMs),
+      Number.isNaN(ratio) ? "—" : `${ratio.toFixed(2)}×`,
+      row.target === undefined ? "" : `≤ ${row.target}×${verdict}`,
+      row.baseline,
+    ]);
+  }
+}
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+const print = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd(widths[i])).join("  "));
+print(header);
+print(widths.map((w) => "-".repeat(w)));
+for (const line of lines) print(line);
