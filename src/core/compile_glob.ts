@@ -82,13 +82,18 @@ export function compileGlob(pattern: string): GlobMatcher {
   const last = parts.length > 0 ? parts[parts.length - 1] : "";
   const suffix = last.startsWith("*") && !GLOB_SYNTAX.test(last.slice(1)) ? last.slice(1) : "";
 
-  return {
-    pattern,
-    base: literalBase(pattern, scan),
-    match: suffix === ""
-      ? (path) => re.testExact(path)
-      : (path) => path.endsWith(suffix) && re.testExact(path),
-  };
+  let match: (path: string) => boolean;
+  if (suffix !== "" && pattern === `**/*${suffix}`) {
+    // The commonest glob decides on the suffix alone: `**/` takes any folders, `*` the rest of the name.
+    match = (path) => path.endsWith(suffix);
+  } else if (suffix !== "" && pattern === `*${suffix}`) {
+    match = (path) => path.endsWith(suffix) && !path.includes("/");
+  } else if (suffix !== "") {
+    match = (path) => path.endsWith(suffix) && re.testExact(path);
+  } else {
+    match = (path) => re.testExact(path);
+  }
+  return { pattern, base: literalBase(pattern, scan), match };
 }
 
 // The folders before the first glob segment, when they are plain names.

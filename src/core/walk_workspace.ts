@@ -1,7 +1,7 @@
 import ignore, { type Ignore } from "ignore";
 import type { EntryKind, HostStat } from "../host.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
-import { joinHostPath } from "./host_path.ts";
+import { joinHostPath, separatorOf } from "./host_path.ts";
 import { SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { readRegularFile } from "./read_regular_file.ts";
@@ -97,6 +97,7 @@ export async function walkWorkspace(
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
   const signal = options.signal;
   const startDisplay = start.segments.join("/") || ".";
+  const separator = separatorOf(host.platform);
   const readIgnore = (folderHostPath: string, base: string) =>
     loadIgnoreFrame(workspace, folderHostPath, base, maxIgnoreBytes);
 
@@ -152,21 +153,25 @@ export async function walkWorkspace(
       const own = await readIgnore(folder.hostPath, folder.canonical);
       if (own !== null) frames = [...frames, own];
     }
+    // The hot loop: one string per path, no arrays, canonical paths only when rules apply.
+    const hostPrefix = folder.hostPath.endsWith(separator) ? folder.hostPath : folder.hostPath + separator;
+    const pathPrefix = folder.path === "" ? "" : folder.path + "/";
+    const canonicalPrefix = folder.canonical === "" ? "" : folder.canonical + "/";
     for (const entry of listing) {
       if (entry.name === ".git") continue;
       if (++visited > maxEntries) {
         limitReached = true;
         return;
       }
-      const hostPath = joinHostPath(host.platform, folder.hostPath, [entry.name]);
+      const hostPath = hostPrefix + entry.name;
       let kind = entry.kind;
       // Some filesystems give no kinds in a listing: ask lstat (never stat).
       if (kind === "other") kind = (await host.lstat(hostPath).catch(() => null))?.kind ?? "other";
-      const canonical = folder.canonical === "" ? entry.name : `${folder.canonical}/${entry.name}`;
-      if (frames.length > 0 && isIgnored(frames, canonical, kind === "directory")) continue;
-      const path = folder.path === "" ? entry.name : `${folder.path}/${entry.name}`;
-      if (kind === "directory") pending.push({ hostPath, path, canonical, stat: null, frames });
-      else entries.push({ path, hostPath, kind });
+      if (frames.length > 0 && isIgnored(frames, canonicalPrefix + entry.name, kind === "directory")) continue;
+      const path = pathPrefix + entry.name;
+      if (kind === "directory") {
+        pending.push({ hostPath, path, canonical: canonicalPrefix + entry.name, stat: null, frames });
+      } else entries.push({ path, hostPath, kind });
     }
   };
 

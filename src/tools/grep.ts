@@ -135,7 +135,7 @@ const schema = z.object({
 
 // Files read and searched at once: overlaps the host's I/O without holding
 // more than this many file buffers (each at most the size bound).
-const GREP_CONCURRENCY = 16;
+const GREP_CONCURRENCY = 32;
 
 interface FileOutcome {
   skipped?: keyof GrepSkipped;
