@@ -9,6 +9,8 @@ import {
   createReadTool,
   executeToolCall,
   type FindFilesOutput,
+  type Host,
+  openWorkspace,
   type GrepContentOutput,
   type GrepCountOutput,
   type GrepFilesOutput,
@@ -530,12 +532,26 @@ function grepTests(host: TestHost): void {
       expect(JSON.parse(result.content)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_PATTERN" } });
     });
 
-    test("rejects with an AbortError when aborted", async () => {
+    test("rejects with an AbortError when aborted, before or while files are read", async () => {
       const controller = new AbortController();
       controller.abort();
       await expect(grep.execute({ pattern: "needle" }, { signal: controller.signal })).rejects.toMatchObject({
         name: "AbortError",
       });
+      // Abort from inside the host once a few files are open: many reads are in flight then.
+      const during = new AbortController();
+      let opens = 0;
+      const host: Host = {
+        ...tw.workspace.host,
+        open: (path, options) => {
+          if (++opens === 3) during.abort();
+          return tw.workspace.host.open(path, options);
+        },
+      };
+      const workspace = await openWorkspace(tw.workspace.root, { host });
+      await expect(createGrepTool(workspace).execute({ pattern: "needle" }, { signal: during.signal })).rejects
+        .toMatchObject({ name: "AbortError" });
+      expect(opens).toBeGreaterThanOrEqual(3);
     });
   });
 

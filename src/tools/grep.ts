@@ -15,6 +15,7 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { readRegularFile } from "../core/read_regular_file.ts";
 import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
+import type { Host } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
@@ -138,6 +139,8 @@ const schema = z.object({
 const GREP_CONCURRENCY = 32;
 
 interface FileOutcome {
+  /** Why the search failed (the call fails with it once this file's turn comes). */
+  error?: unknown;
   skipped?: keyof GrepSkipped;
   /** Matching lines found (content mode: at most the limit plus one). */
   matches: Omit<GrepMatch, "path">[];
@@ -223,10 +226,12 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
 
       // 2. Search them a few at a time, taking results in path order. Below a
       // folder an unreadable file is counted; a file named directly fails.
+      // A search never rejects: a failure waits in its outcome until the file's
+      // turn, so no rejection goes unhandled while earlier files are awaited.
       const searchOne = (entry: WalkEntry): Promise<FileOutcome> =>
         searchFile(ws.host, entry.hostPath, input, { maxFileBytes, maxLineChars, cap: input.limit + 1, signal })
           .catch((error): FileOutcome => {
-            if (isAbortError(error) || !walked) throw mapHostError(error, "search", display);
+            if (isAbortError(error) || !walked) return { error: mapHostError(error, "search", display), matches: [], count: 0 };
             return { skipped: "unreadable", matches: [], count: 0 };
           });
       const skipped: GrepSkipped = { binary: 0, tooLarge: 0, unreadable: 0 };
@@ -243,6 +248,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       try {
         for (let index = 0; index < files.length; index++) {
           const outcome = await (inFlight.shift() as Promise<FileOutcome>);
+          if (outcome.error !== undefined) throw outcome.error;
           refill();
           throwIfAborted(signal);
           if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
@@ -297,7 +303,7 @@ interface SearchLimits {
 
 // Reads and searches one file.
 async function searchFile(
-  host: Parameters<typeof readRegularFile>[0],
+  host: Host,
   hostPath: string,
   input: GrepInput,
   limits: SearchLimits,
