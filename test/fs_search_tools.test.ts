@@ -321,6 +321,46 @@ function findFilesTests(host: TestHost): void {
       expect(await paths({ pattern: "src/**/*.ts" })).toEqual(["src/a.ts", "src/nested/c.ts", "src/x.gen.ts"]);
     });
 
+    test("anchors rules to their own .gitignore's folder and lets a deeper file re-include", async () => {
+      const anchored = await host.open([
+        ".gitignore=/top.txt\n*.tmp\n",
+        "top.txt",
+        "sub/top.txt",
+        "sub/a.tmp",
+        "sub/b.tmp",
+        "sub/.gitignore=!a.tmp\n/local.txt\n",
+        "sub/local.txt",
+        "sub/deeper/local.txt",
+      ]);
+      try {
+        expect(await paths({ pattern: "**" }, createFindFilesTool(anchored.workspace))).toEqual([
+          ".gitignore",
+          "sub/.gitignore",
+          "sub/a.tmp",
+          "sub/deeper/local.txt",
+          "sub/top.txt",
+        ]);
+      } finally {
+        await anchored.cleanup();
+      }
+    });
+
+    test("reports paths below a folder reached through a link inside as given", async () => {
+      const linked = await host.open(SYMLINK_TREE);
+      try {
+        expect(await paths({ pattern: "**", path: "in-dir" }, createFindFilesTool(linked.workspace))).toEqual([
+          "in-dir/f.txt",
+          "in-dir/up",
+        ]);
+        const grep = createGrepTool(linked.workspace);
+        expect(await grep.execute({ pattern: "inside", path: "in-dir" })).toMatchObject({
+          matches: [{ path: "in-dir/f.txt", line: 1, column: 1, text: "inside" }],
+        });
+      } finally {
+        await linked.cleanup();
+      }
+    });
+
     test("walks a folder asked for by name even when .gitignore excludes it", async () => {
       expect(await paths({ pattern: "**", path: "build" })).toEqual(["build/out.ts"]);
       expect(await paths({ pattern: "build/**" })).toEqual([]);
