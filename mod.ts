@@ -39,25 +39,41 @@ export type {
   WorkspaceSource,
 } from "./src/tools/tool.ts";
 export { createReadTool } from "./src/tools/read_file.ts";
-export type { ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
+export type { ReadFileInput, ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
 export { createWriteTool } from "./src/tools/write_file.ts";
 export type { WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
 export { createNodeProcessTool, NODE_SCRIPT_PREFIX } from "./src/tools/node_process.ts";
 export type { NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export { createEditTool } from "./src/tools/edit_file.ts";
+export type { EditFileInput, EditFileOutput, EditOperation, EditToolOptions } from "./src/tools/edit_file.ts";
+export { createDeleteTool } from "./src/tools/delete_path.ts";
+export type { DeletePathInput, DeletePathOutput, DeleteToolOptions } from "./src/tools/delete_path.ts";
+export { createMoveTool } from "./src/tools/move_path.ts";
+export type { MovePathInput, MovePathOutput, MoveToolOptions } from "./src/tools/move_path.ts";
+export { createDirectoryTool } from "./src/tools/create_directory.ts";
+export type {
+  CreateDirectoryInput,
+  CreateDirectoryOutput,
+  CreateDirectoryToolOptions,
+} from "./src/tools/create_directory.ts";
+export type { ReportedKind } from "./src/core/entry_kind.ts";
 export { createListDirectoryTool } from "./src/tools/list_directory.ts";
 export type {
+  ListDirectoryInput,
   ListDirectoryOutput,
   ListDirectoryToolOptions,
   ListedEntry,
-  ListedKind,
 } from "./src/tools/list_directory.ts";
+export type { GlobMatcher } from "./src/core/compile_glob.ts";
+export type { LineMatcher } from "./src/core/line_matcher.ts";
 export { createFindFilesTool } from "./src/tools/find_files.ts";
-export type { FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
+export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
 export { createGrepTool } from "./src/tools/grep.ts";
 export type {
   GrepContentOutput,
   GrepCountOutput,
   GrepFilesOutput,
+  GrepInput,
   GrepMatch,
   GrepOutput,
   GrepOutputBase,
@@ -72,3 +88,9 @@ export type { ToolDefinitionJson } from "./src/registry/tool_registry.ts";
 export { errorResult, executeToolCall, toErrorBody } from "./src/registry/execute_tool_call.ts";
 export type { ToolCall, ToolCallResult, ToolErrorBody } from "./src/registry/execute_tool_call.ts";
 export * from "./src/shell_provider.ts";
+export { evaluateShellPolicy, hasShellOperator } from "./src/core/shell_policy.ts";
+export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/shell_policy.ts";
+export { createHostShellProvider } from "./src/core/host_shell_provider.ts";
+export type { HostShellProviderOptions } from "./src/core/host_shell_provider.ts";
+export { createShellTool } from "./src/tools/shell.ts";
+export type { ShellApproval, ShellInput, ShellOutput, ShellSource, ShellToolOptions } from "./src/tools/shell.ts";

@@ -154,7 +154,9 @@ export async function atomicWrite(
     } catch (error) {
       if (!isHostError(error, "ENOENT")) throw error;
     }
-    if (before === null ? now !== null : now === null || !sameIdentity(now, before)) {
+    // Kind too: a link swapped in may reuse the freed inode number, and some
+    // hosts report no birth time for links.
+    if (before === null ? now !== null : now === null || now.kind !== before.kind || !sameIdentity(now, before)) {
       throw fail("PATH_CHANGED", "the target changed while it was written");
     }
   }

@@ -39,10 +39,23 @@ export type ErrorCode =
   | "FILE_TOO_LARGE"
   | "INVALID_UTF8"
   | "IO_ERROR"
+  // File editing and moving (edit_file, delete_path, move_path).
+  | "EDIT_NOT_FOUND"
+  | "EDIT_NOT_UNIQUE"
+  | "WORKSPACE_ROOT_PROTECTED"
+  | "MOVE_INTO_ITSELF"
+  | "TOO_MANY_ENTRIES"
   // Processes.
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
+  | "SHELL_TIMEOUT"
+  // Shell policy refusals: found before any side effect, yet reported under
+  // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
+  | "SHELL_COMMAND_DENIED"
+  | "SHELL_COMMAND_NOT_ALLOWED"
+  // OS sandbox.
+  | "SANDBOX_UNAVAILABLE"
   // Anything unexpected (a bug): reported without details.
   | "INTERNAL_ERROR";
 
@@ -69,6 +82,8 @@ export interface WorkspaceErrorOptions {
   path?: string;
   /** The underlying error, kept for debugging; never serialised. */
   cause?: unknown;
+  /** Structured, JSON-serialisable data for the caller (e.g. the partial output of a timed-out command); serialised in tool results. */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -95,6 +110,8 @@ export class WorkspaceError extends Error {
   readonly hint?: string;
   /** The workspace-relative path involved, as the caller gave it. */
   readonly path?: string;
+  /** Structured, JSON-serialisable data about the failure, when there is some. */
+  readonly details?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -102,6 +119,7 @@ export class WorkspaceError extends Error {
     this.code = code;
     if (options.hint !== undefined) this.hint = options.hint;
     if (options.path !== undefined) this.path = options.path;
+    if (options.details !== undefined) this.details = options.details;
   }
 
   /** Whether this error describes bad input rather than a failed operation. */

@@ -42,6 +42,57 @@ export const NODE_PROCESS_TIMEOUT_MS = 500;
 /** node_process: bytes kept of stdout and of stderr, each; cut on a UTF-8 character boundary. */
 export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 
+/** read_file: bytes read per step while paging; memory stays at the page plus one chunk whatever the file's size. */
+export const READ_FILE_CHUNK_BYTES = 65_536;
+
+/** read_file: how far into a file (bytes) a window may start; lines have no index, so every page scans from the start, and this bounds one call's work. */
+export const READ_FILE_MAX_SCAN_BYTES = 67_108_864;
+
+/** read_file: files up to this size get `totalLines` in a paged read (the rest of the file is scanned to count them); larger files report `hasMore` only. */
+export const READ_FILE_COUNT_LINES_MAX_BYTES = 8_388_608;
+
+/** edit_file: size of the file edited, in bytes; the whole file is held in memory (old and new text, plus the diff). */
+export const EDIT_FILE_MAX_FILE_BYTES = 1_048_576;
+
+/** edit_file: UTF-8 bytes of all old_string and new_string values of one call, checked before the disk is touched. */
+export const EDIT_FILE_MAX_INPUT_BYTES = 65_536;
+
+/** edit_file: edits in one multi-edit call. */
+export const EDIT_FILE_MAX_EDITS = 64;
+
+/** edit_file: bytes of the unified diff returned; a longer diff is cut on a line boundary and flagged `diffTruncated`. */
+export const EDIT_FILE_MAX_DIFF_BYTES = 32_768;
+
+/** delete_path: entries (files, links, folders, the top folder included) one recursive delete removes; counted before anything is deleted. */
+export const DELETE_PATH_MAX_ENTRIES = 10_000;
+
+/** move_path: entries examined for relative links when a folder moves to a shallower place (a moved link must not come to point outside). */
+export const MOVE_PATH_MAX_SCAN_ENTRIES = 10_000;
+
+/** shell: default wall-clock milliseconds before the command's process group is killed; long enough for a test run or a build step. */
+export const SHELL_TIMEOUT_MS = 30_000;
+
+/** shell: the largest `timeout_ms` a call may ask for (10 minutes), so a model cannot park a call forever. */
+export const SHELL_MAX_TIMEOUT_MS = 600_000;
+
+/** shell: bytes kept of stdout and of stderr, each; beyond it the start and the end are kept (half each) and the middle is dropped. */
+export const SHELL_MAX_OUTPUT_BYTES = 32_768;
+
+/** shell: UTF-8 bytes of one command line; cmd.exe refuses lines over 8,191 characters, and a longer line is rarely a command. */
+export const SHELL_MAX_COMMAND_BYTES = 8_192;
+
+/** shell: milliseconds between SIGTERM and SIGKILL on timeout or abort, so a command can clean up (remove temp files, flush logs). */
+export const SHELL_KILL_GRACE_MS = 1_000;
+
+/** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
+export const PIPE_DRAIN_GRACE_MS = 500;
+
+/** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
+export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
+
+/** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
+export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
+
 /** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
 export const LIST_DIRECTORY_MAX_ENTRIES = 500;
 
@@ -86,6 +137,23 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
+  READ_FILE_CHUNK_BYTES,
+  READ_FILE_MAX_SCAN_BYTES,
+  READ_FILE_COUNT_LINES_MAX_BYTES,
+  EDIT_FILE_MAX_FILE_BYTES,
+  EDIT_FILE_MAX_INPUT_BYTES,
+  EDIT_FILE_MAX_EDITS,
+  EDIT_FILE_MAX_DIFF_BYTES,
+  DELETE_PATH_MAX_ENTRIES,
+  MOVE_PATH_MAX_SCAN_ENTRIES,
+  SHELL_TIMEOUT_MS,
+  SHELL_MAX_TIMEOUT_MS,
+  SHELL_MAX_OUTPUT_BYTES,
+  SHELL_MAX_COMMAND_BYTES,
+  SHELL_KILL_GRACE_MS,
+  PIPE_DRAIN_GRACE_MS,
+  SANDBOX_PROBE_TIMEOUT_MS,
+  EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   LIST_DIRECTORY_MAX_ENTRIES,
   FIND_FILES_MAX_RESULTS,
   GREP_MAX_RESULTS,

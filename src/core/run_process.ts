@@ -1,5 +1,6 @@
 import type { ByteReader, ExitStatus, Host, HostChild } from "../host.ts";
 import { abortError } from "./errors.ts";
+import { PIPE_DRAIN_GRACE_MS } from "./limits.ts";
 import { decodeUtf8Lenient, utf8BoundaryAtOrBefore } from "./utf8.ts";
 
 /** How output beyond the limit is dropped. */
@@ -18,6 +19,12 @@ export interface RunProcessRequest {
   truncation?: TruncationMode;
   /** After a timeout or abort, how long to wait between SIGTERM and SIGKILL; 0 sends SIGKILL at once. @default 0 */
   killGraceMs?: number;
+  /**
+   * After the leader exits (and its group is killed), how long the output
+   * pipes may stay open before they are closed: a process that left the group
+   * (`setsid`) and holds them must not hang the call. @default 500
+   */
+  drainGraceMs?: number;
   signal?: AbortSignal;
 }
 
@@ -131,7 +138,8 @@ async function drain(reader: ByteReader, collector: OutputCollector): Promise<vo
  * Runs a program in its own process group with bounded time and output.
  * On timeout or abort the whole group is killed (grandchildren too); when the
  * leader exits the group is killed again, so leftovers holding the pipes die
- * and the call cannot hang. A timeout resolves with `timedOut: true`; an abort
+ * and the call cannot hang; pipes held open by a process that left the group
+ * are closed after `drainGraceMs`. A timeout resolves with `timedOut: true`; an abort
  * rejects with an AbortError once everything is cleaned up.
  *
  * @param host The host to spawn on.
@@ -139,7 +147,7 @@ async function drain(reader: ByteReader, collector: OutputCollector): Promise<vo
  * @returns Exit status and captured output.
  */
 export async function runProcess(host: Host, request: RunProcessRequest): Promise<RunProcessResult> {
-  const { signal, killGraceMs = 0, truncation = "head" } = request;
+  const { signal, killGraceMs = 0, drainGraceMs = PIPE_DRAIN_GRACE_MS, truncation = "head" } = request;
   if (signal?.aborted) throw abortError(signal);
   const child: HostChild = await host.spawn({ argv: request.argv, cwd: request.cwd, env: request.env });
   const stdout = new OutputCollector(request.maxOutputBytes, truncation);
@@ -147,6 +155,7 @@ export async function runProcess(host: Host, request: RunProcessRequest): Promis
   let timedOut = false;
   let aborted = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
 
   const stop = (): void => {
     if (killGraceMs <= 0) {
@@ -171,12 +180,19 @@ export async function runProcess(host: Host, request: RunProcessRequest): Promis
     const exited = child.exited.then((exit) => {
       // The leader is gone; anything left in its group only holds the pipes open.
       child.killGroup("SIGKILL");
+      // A process outside the group (it called setsid) may hold them still:
+      // stop waiting for it after a grace; what was read is kept.
+      drainTimer = setTimeout(() => {
+        void child.stdout.cancel().catch(() => {});
+        void child.stderr.cancel().catch(() => {});
+      }, drainGraceMs);
       return exit;
     });
     [status] = await Promise.all([exited, drain(child.stdout, stdout), drain(child.stderr, stderr)]);
   } finally {
     clearTimeout(timer);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
+    if (drainTimer !== undefined) clearTimeout(drainTimer);
     signal?.removeEventListener("abort", onAbort);
   }
   if (aborted) throw abortError(signal);

@@ -23,13 +23,19 @@ export interface ToolCallResult {
 
 /** The JSON body of an error result. */
 export interface ToolErrorBody {
-  error: { code: ErrorCode; message: string; hint?: string };
+  error: {
+    code: ErrorCode;
+    message: string;
+    hint?: string;
+    /** Structured data about the failure (e.g. `SHELL_TIMEOUT`'s partial output); never on argument errors. */
+    details?: Record<string, unknown>;
+  };
 }
 
 /**
  * The error body for `error`: argument errors become `TOOL_ARGUMENTS_INVALID`
  * with the precise code as message; other {@link WorkspaceError}s keep their
- * code, message and hint; anything else is `INTERNAL_ERROR` without details
+ * code, message, hint and details; anything else is `INTERNAL_ERROR` without details
  * (no stack trace, no host path).
  */
 export function toErrorBody(error: unknown): ToolErrorBody {
@@ -42,6 +48,7 @@ export function toErrorBody(error: unknown): ToolErrorBody {
     }
     const body: ToolErrorBody = { error: { code: error.code, message: error.message } };
     if (error.hint !== undefined) body.error.hint = error.hint;
+    if (error.details !== undefined) body.error.details = error.details;
     return body;
   }
   return { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } };

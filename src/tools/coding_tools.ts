@@ -1,8 +1,13 @@
+import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
+import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
+import { createEditTool, type EditToolOptions } from "./edit_file.ts";
 import { createFindFilesTool, type FindFilesToolOptions } from "./find_files.ts";
 import { createGrepTool, type GrepToolOptions } from "./grep.ts";
 import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list_directory.ts";
+import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
+import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import type { AnyTool, WorkspaceSource } from "./tool.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 
@@ -14,6 +19,21 @@ export interface CodingToolsOptions {
   write?: WriteToolOptions | false;
   /** Options of `node_process`, or `false` to leave it out. @default {} */
   nodeProcess?: NodeProcessToolOptions | false;
+  /** Options of `edit_file`, or `false` to leave it out. @default {} */
+  edit?: EditToolOptions | false;
+  /** Options of `delete_path`, or `false` to leave it out. @default {} */
+  delete?: DeleteToolOptions | false;
+  /** Options of `move_path`, or `false` to leave it out. @default {} */
+  move?: MoveToolOptions | false;
+  /** Options of `create_directory`, or `false` to leave it out. @default {} */
+  createDirectory?: CreateDirectoryToolOptions | false;
+  /**
+   * Options of `shell`; the tool is included only when this is given. Off by
+   * default because a shell is not confined by the workspace's path checks:
+   * a command can read and write anything the process can.
+   * @default undefined (no shell tool)
+   */
+  shell?: ShellToolOptions;
   /** Options of `list_directory`, or `false` to leave it out. @default {} */
   listDirectory?: ListDirectoryToolOptions | false;
   /** Options of `find_files`, or `false` to leave it out. @default {} */
@@ -40,9 +60,14 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
+  if (options.edit !== false) tools.push(createEditTool(workspace, options.edit));
+  if (options.delete !== false) tools.push(createDeleteTool(workspace, options.delete));
+  if (options.move !== false) tools.push(createMoveTool(workspace, options.move));
+  if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, options.createDirectory));
   if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
   if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
   if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));
+  if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }
 

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { joinHostPath } from "../core/host_path.ts";
 import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
@@ -22,15 +23,12 @@ export interface ListDirectoryInput {
   limit: number;
 }
 
-/** The kind of a listed entry. */
-export type ListedKind = "file" | "directory" | "symlink" | "other";
-
 /** One entry of a listing. */
 export interface ListedEntry {
   /** Its name (one segment). */
   name: string;
   /** What it is, links not followed: a link is `symlink`, whatever it points to. */
-  kind: ListedKind;
+  kind: ReportedKind;
   /** Size in bytes, for a regular file only. */
   size?: number;
 }
@@ -126,7 +124,7 @@ export function createListDirectoryTool(
             if (kind === "file") size = stat.size;
           }
         }
-        entries.push(size === undefined ? { name: entry.name, kind: listedKind(kind) } : {
+        entries.push(size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
           name: entry.name,
           kind: "file",
           size,
@@ -135,8 +133,4 @@ export function createListDirectoryTool(
       return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
     },
   });
-}
-
-function listedKind(kind: EntryKind): ListedKind {
-  return kind === "file" || kind === "directory" || kind === "symlink" ? kind : "other";
 }

@@ -11,6 +11,7 @@ import {
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
 } from "../core/limits.ts";
+import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { runProcess } from "../core/run_process.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
@@ -45,6 +46,14 @@ export interface NodeProcessToolOptions extends BaseToolOptions {
    * rights. @default "workspace"
    */
   permissions?: "workspace" | "inherit";
+  /**
+   * An OS sandbox to run the script in (e.g. `BubblewrapSandbox` from
+   * `@paddock/tools/sandbox`), on top of `permissions`: the workspace is the
+   * only writable place and nothing outside it (not even through a link that
+   * points out) is visible. Fails closed with `SANDBOX_UNAVAILABLE`.
+   * @default undefined (no OS sandbox)
+   */
+  sandbox?: Sandbox;
 }
 
 /** Arguments of `node_process`, validated. */
@@ -174,10 +183,14 @@ export function createNodeProcessTool(
         if (launch.bootstrap !== undefined) {
           created.push([bootstrapPath, await createScript(ws, bootstrapPath, encodeUtf8(launch.bootstrap))]);
         }
-        const result = await runProcess(host, {
+        const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
-          cwd: ws.root,
           env: { ...ws.childEnvironment(), ...launch.env },
+        }, ws.root);
+        const result = await runProcess(host, {
+          argv: command.argv,
+          cwd: ws.root,
+          env: command.env,
           timeoutMs: limits.timeoutMs,
           maxOutputBytes: limits.output,
           signal,
@@ -186,7 +199,7 @@ export function createNodeProcessTool(
             throw new WorkspaceError("SPAWN_FAILED", `Cannot run the script: ${(error as HostError).code}`, { cause: error });
           }
           throw error;
-        });
+        }).finally(() => command.cleanup?.());
         if (result.timedOut) {
           throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
             hint: "make the script finish sooner (no servers, watchers or endless loops)",
@@ -210,6 +223,17 @@ export function createNodeProcessTool(
       }
     },
   });
+}
+
+// The command as it runs: unchanged without a sandbox, else wrapped so that
+// the workspace is its only writable (and the only visible non-system) place.
+async function sandboxed(
+  sandbox: Sandbox | undefined,
+  command: { argv: string[]; env: Record<string, string> },
+  root: string,
+): Promise<SandboxedCommand> {
+  if (sandbox === undefined) return command;
+  return await sandbox.wrap({ argv: command.argv, cwd: root, env: command.env, writable: [root] });
 }
 
 // Creates a temp script exclusively (never through a link) and returns its

@@ -131,7 +131,10 @@ export const MEMORY_HOST: TestHost = {
       workspace,
       readRaw: (relative) => {
         try {
-          return Promise.resolve(new TextDecoder().decode(host.readFileSync(abs(relative))));
+          // ignoreBOM keeps a byte order mark, as the disk host's readFileSync does.
+          return Promise.resolve(
+            new TextDecoder("utf-8", { ignoreBOM: true }).decode(host.readFileSync(abs(relative))),
+          );
         } catch {
           return Promise.resolve(null);
         }

@@ -1,0 +1,57 @@
+/**
+ * The command-sandbox seam: anything that turns a command line into one that
+ * runs confined by the operating system (bubblewrap on Linux today; a
+ * container engine or a VM could implement the same interface). Pure types,
+ * so the core's tools (`node_process`) can accept a sandbox without importing
+ * runtime code; the implementations live in `src/sandbox/`.
+ *
+ * @module
+ */
+
+/** A command to confine. Paths are absolute host paths. */
+export interface SandboxWrapRequest {
+  /** The program (absolute path) and its arguments, as they would run unconfined. */
+  argv: string[];
+  /** The working directory; it must lie inside one of `writable`. */
+  cwd: string;
+  /** The complete environment the command should see. */
+  env: Record<string, string>;
+  /** Folders the command may read and write (the workspace); everything else it sees is read-only or absent. */
+  writable: string[];
+}
+
+/** A command in its sandboxed form, ready for the host's `spawn`. */
+export interface SandboxedCommand {
+  /** What to spawn instead of the request's argv. */
+  argv: string[];
+  /** The environment to spawn it with. */
+  env: Record<string, string>;
+  /** Releases what `wrap` set up for this one command, if anything; call it after the process ended. */
+  cleanup?: () => Promise<void>;
+}
+
+/**
+ * An OS-level sandbox for commands. Implementations fail closed: when the
+ * sandbox cannot be set up they throw `SANDBOX_UNAVAILABLE` and never run the
+ * command unconfined.
+ */
+export interface Sandbox {
+  /** A short name for messages and docs (`bubblewrap`, …). */
+  readonly kind: string;
+  /**
+   * Probes that the sandbox works on this machine.
+   *
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` with the reason.
+   */
+  check(): Promise<void>;
+  /**
+   * Turns a command into its sandboxed form (probing first on the first call).
+   *
+   * @param request The command as it would run unconfined.
+   * @returns The command to spawn instead.
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the sandbox cannot run.
+   */
+  wrap(request: SandboxWrapRequest): Promise<SandboxedCommand>;
+  /** Releases what the sandbox keeps between commands (a proxy listener, a container). */
+  close?(): Promise<void>;
+}

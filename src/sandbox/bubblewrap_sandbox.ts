@@ -1,0 +1,392 @@
+/**
+ * The bubblewrap (`bwrap`) backend of {@link Sandbox}, for Linux.
+ *
+ * What a wrapped command sees:
+ * - the writable folders (the workspace) read-write at their own paths;
+ * - `/usr`, `/bin`, `/sbin`, `/lib*` read-only (links kept as links), and a
+ *   short list of `/etc` entries needed for DNS, TLS roots, user and group
+ *   names, the dynamic linker and time zones ({@link SANDBOX_ETC_ENTRIES});
+ *   nothing else of `/etc` (no `shadow`, `ssh/`, `sudoers`, …);
+ * - the running runtime's own executable, read-only at its path (so
+ *   `node_process` works inside);
+ * - a private, empty `/tmp` (also `HOME` and `TMPDIR`), a minimal `/dev`, a
+ *   new `/proc`;
+ * - nothing else: not the host's home, not other users' files, not the
+ *   agent's own configuration, not the rest of the folder around the
+ *   workspace.
+ *
+ * It runs with every namespace unshared (user, mount, pid, ipc, uts, cgroup,
+ * net), a new session (no terminal injection), `--die-with-parent`, all
+ * capabilities dropped and `no_new_privs` (bubblewrap always sets it), and
+ * nested user namespaces disabled where bwrap supports it (0.8+).
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
+import { WorkspaceError } from "../core/errors.ts";
+import { SANDBOX_PROBE_TIMEOUT_MS } from "../core/limits.ts";
+import { runProcess } from "../core/run_process.ts";
+import type { Host } from "../host.ts";
+import { createAutoHost } from "../hosts/auto.ts";
+import { proxyEnvironment } from "./credential_broker.ts";
+import { createEgressProxy, type EgressEndpoint, type EgressProxy, type ProxyListener } from "./egress_proxy.ts";
+import {
+  FORWARDER_SOURCE,
+  forwarderLauncher,
+  SANDBOX_PROXY_DIR,
+  SANDBOX_PROXY_PORT,
+  shellQuote,
+} from "./proxy_forwarder.ts";
+
+/** System folders bound read-only (or re-created as the same links) when they exist on the host. */
+export const SANDBOX_SYSTEM_PATHS: readonly string[] = Object.freeze([
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+]);
+
+/**
+ * The `/etc` entries made visible (read-only, when they exist): name service
+ * and DNS configuration, TLS roots, user and group names (`passwd` and `group`
+ * hold no password hashes; `shadow` is not included), the dynamic linker's
+ * cache, time zone and locale data, and Debian's `alternatives` links (which
+ * `/usr/bin/awk` and friends point through).
+ */
+export const SANDBOX_ETC_ENTRIES: readonly string[] = Object.freeze([
+  "/etc/alternatives",
+  "/etc/ca-certificates",
+  "/etc/crypto-policies",
+  "/etc/gai.conf",
+  "/etc/group",
+  "/etc/host.conf",
+  "/etc/hosts",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/locale.alias",
+  "/etc/localtime",
+  "/etc/mime.types",
+  "/etc/nsswitch.conf",
+  "/etc/os-release",
+  "/etc/passwd",
+  "/etc/pki",
+  "/etc/protocols",
+  "/etc/services",
+  "/etc/ssl",
+  "/etc/timezone",
+]);
+
+// Enough of `bwrap --help` and of a probe's error to read; not a user-facing limit.
+const SANDBOX_PROBE_OUTPUT_BYTES = 16_384;
+
+/** Inside the sandbox: `HOME` and `TMPDIR` (on the private `/tmp`). */
+export const SANDBOX_HOME = "/tmp";
+
+/**
+ * The sandbox's network: `"none"` (loopback only), or an allowlist served by
+ * an egress proxy on the host, reached through a Unix socket bound into the
+ * sandbox. Give `allow` (and `allowPrivate`) for a proxy the sandbox owns, or
+ * `proxy` for one you run yourself (a credential broker); not both.
+ */
+export type SandboxNetwork =
+  | "none"
+  | { allow: readonly string[]; allowPrivate?: readonly string[]; proxy?: undefined }
+  | { proxy: EgressEndpoint; allow?: undefined; allowPrivate?: undefined };
+
+/** Options of {@link BubblewrapSandbox}. */
+export interface BubblewrapSandboxOptions {
+  /** The `bwrap` executable. @default the first `bwrap` on `PATH` */
+  bwrapPath?: string;
+  /** Network access. @default "none" */
+  network?: SandboxNetwork;
+  /** More host paths visible read-only at their own paths (e.g. a toolchain under `/opt`). @default [] */
+  readOnly?: readonly string[];
+  /** The runtime executable made visible read-only. @default the running runtime's (`process.execPath`) */
+  runtimePath?: string;
+  /** The host that runs the probe. @default the running runtime's host */
+  host?: Host;
+}
+
+interface Probe {
+  bwrap: string;
+  /** Arguments shared by every command: namespaces, the filesystem view. */
+  base: string[];
+}
+
+interface NetworkSetup {
+  dir: string;
+  listener: ProxyListener;
+}
+
+function unavailable(detail: string, hint?: string): WorkspaceError {
+  return new WorkspaceError("SANDBOX_UNAVAILABLE", `Cannot start the sandbox: ${detail}`, hint === undefined ? {} : { hint });
+}
+
+// One line of bwrap's complaint, with host paths replaced (messages never hold them).
+function reasonOf(stderr: string): string {
+  const line = stderr.split("\n").map((text) => text.trim()).find((text) => text.length > 0) ?? "no message";
+  return line.replace(/^bwrap:\s*/, "").replace(/\/[^\s:'"]*/g, "<path>").slice(0, 200);
+}
+
+// Runs a short probe command through the host (Deno's node-compat
+// child_process rewrites some argument lists, its native spawn does not);
+// rejects only when it cannot be started at all.
+async function run(host: Host, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const result = await runProcess(host, {
+    argv,
+    cwd: "/",
+    env: { PATH: "/usr/bin:/bin" },
+    timeoutMs: SANDBOX_PROBE_TIMEOUT_MS,
+    maxOutputBytes: SANDBOX_PROBE_OUTPUT_BYTES,
+  });
+  return { code: result.exitCode, stdout: result.stdout.text, stderr: result.stderr.text };
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function findOnPath(name: string): string | undefined {
+  let pathVariable = "";
+  try {
+    pathVariable = process.env.PATH ?? "";
+  } catch {
+    // Deno without --allow-env: look in the usual places only.
+  }
+  const dirs = pathVariable.split(":").filter((dir) => dir.startsWith("/"));
+  for (const dir of [...dirs, "/usr/bin", "/usr/local/bin", "/bin"]) {
+    const candidate = path.join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function runtimeName(): "node" | "deno" | "bun" {
+  if (typeof (globalThis as { Deno?: unknown }).Deno === "object") return "deno";
+  if (typeof (process.versions as Record<string, string | undefined>).bun === "string") return "bun";
+  return "node";
+}
+
+/**
+ * Runs commands in a bubblewrap sandbox; see the module doc for what they see.
+ * The first `wrap` (or an explicit {@link BubblewrapSandbox.check}) probes
+ * that bwrap works; when it does not, every call fails with
+ * `SANDBOX_UNAVAILABLE` and nothing runs unsandboxed.
+ *
+ * @example A shell confined to the workspace, with npm's registry reachable
+ * ```ts
+ * import { BubblewrapSandbox, SandboxShell } from "@paddock/tools/sandbox";
+ * const sandbox = new BubblewrapSandbox({ network: { allow: ["registry.npmjs.org"] } });
+ * await sandbox.check();
+ * const shell = new SandboxShell(sandbox, { cwd: "/work/project" });
+ * const result = await shell.exec({ command: "npm ci", timeoutMs: 120_000, maxOutputBytes: 65_536 });
+ * await sandbox.close();
+ * ```
+ */
+export class BubblewrapSandbox implements Sandbox {
+  /** The backend's name. */
+  readonly kind: string = "bubblewrap";
+  private readonly options: BubblewrapSandboxOptions;
+  private readonly network: SandboxNetwork;
+  private readonly ownedProxy: EgressProxy | undefined;
+  private readonly host: Host;
+  private probe: Promise<Probe> | undefined;
+  private networkSetup: Promise<NetworkSetup> | undefined;
+
+  /**
+   * @param options bwrap path, network, extra read-only paths.
+   * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a malformed host pattern or both `allow` and `proxy`.
+   */
+  constructor(options: BubblewrapSandboxOptions = {}) {
+    this.options = { ...options };
+    this.network = options.network ?? "none";
+    this.host = options.host ?? createAutoHost();
+    if (this.network !== "none") {
+      const network = this.network as { allow?: readonly string[]; allowPrivate?: readonly string[]; proxy?: EgressEndpoint };
+      if (network.proxy !== undefined && (network.allow !== undefined || network.allowPrivate !== undefined)) {
+        throw new WorkspaceError(
+          "INVALID_ARGUMENTS",
+          "Cannot configure the sandbox network: give either allow (and allowPrivate) or proxy, not both",
+        );
+      }
+      if (network.proxy === undefined) {
+        this.ownedProxy = createEgressProxy({ allow: network.allow ?? [], allowPrivate: network.allowPrivate ?? [] });
+      }
+    }
+  }
+
+  /**
+   * Probes that bwrap exists and can create the sandbox here (namespaces
+   * allowed). The result is remembered; a failure is retried next time.
+   *
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` with the reason.
+   */
+  async check(): Promise<void> {
+    await this.ready();
+  }
+
+  private ready(): Promise<Probe> {
+    this.probe ??= this.runProbe().catch((error: unknown) => {
+      this.probe = undefined;
+      throw error;
+    });
+    return this.probe;
+  }
+
+  private async runProbe(): Promise<Probe> {
+    if (process.platform !== "linux") {
+      throw unavailable("bubblewrap runs only on Linux", "run the agent on Linux, or use a sandbox backend for this system");
+    }
+    const bwrap = this.options.bwrapPath ?? findOnPath("bwrap");
+    if (bwrap === undefined || !isExecutableFile(bwrap)) {
+      throw unavailable("bwrap was not found", "install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap)");
+    }
+    let help: { stdout: string; stderr: string };
+    try {
+      help = await run(this.host, [bwrap, "--help"]);
+    } catch {
+      throw unavailable(
+        "this runtime may not start programs",
+        "grant the runtime permission to run bwrap (Deno: --allow-run)",
+      );
+    }
+    const base = this.baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"));
+    const probe = await run(this.host, [bwrap, ...base, "--", "/bin/sh", "-c", ":"]).catch(() => null);
+    if (probe === null || probe.code !== 0) {
+      throw unavailable(
+        `bwrap cannot create the sandbox (${reasonOf(probe?.stderr ?? "")})`,
+        "user namespaces may be blocked: check sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone, " +
+          "or an AppArmor rule restricting unprivileged user namespaces",
+      );
+    }
+    return { bwrap, base };
+  }
+
+  private baseArguments(disableUserns: boolean): string[] {
+    const args = ["--unshare-all", "--new-session", "--die-with-parent", "--cap-drop", "ALL"];
+    // Explicit user namespace, so nested ones can be refused (bwrap 0.8+).
+    if (disableUserns) args.push("--unshare-user", "--disable-userns");
+    args.push("--tmpfs", "/tmp");
+    for (const dir of SANDBOX_SYSTEM_PATHS) {
+      const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (stat.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(dir), dir);
+      else args.push("--ro-bind", dir, dir);
+    }
+    for (const entry of SANDBOX_ETC_ENTRIES) args.push("--ro-bind-try", entry, entry);
+    const runtime = this.options.runtimePath ?? process.execPath;
+    const real = fs.realpathSync(runtime);
+    for (const visible of new Set([real, runtime])) {
+      if (!SANDBOX_SYSTEM_PATHS.some((dir) => visible.startsWith(`${dir}/`))) args.push("--ro-bind", real, visible);
+    }
+    for (const extra of this.options.readOnly ?? []) args.push("--ro-bind", extra, extra);
+    args.push("--dev", "/dev", "--proc", "/proc");
+    return args;
+  }
+
+  /**
+   * Turns a command into `bwrap … -- command`: the writable folders bound
+   * read-write, the working folder set, `HOME` and `TMPDIR` on the private
+   * `/tmp`, and with an allowlisted network the proxy variables and a
+   * forwarder started first.
+   *
+   * @param request The command as it would run unconfined.
+   * @returns The command to spawn.
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the probe fails or the proxy cannot start.
+   */
+  async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
+    const probe = await this.ready();
+    for (const dir of request.writable) {
+      // A writable root or system folder would undo the whole view.
+      if (!path.isAbsolute(dir) || dir === "/" || SANDBOX_SYSTEM_PATHS.some((system) => dir === system || system.startsWith(`${dir}/`))) {
+        throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot sandbox the command: a writable folder must be an absolute path that is not the root and holds no system folder");
+      }
+    }
+    const args = [probe.bwrap, ...probe.base];
+    for (const dir of request.writable) args.push("--bind", dir, dir);
+    args.push("--chdir", request.cwd);
+    const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
+    if (this.network === "none") {
+      args.push("--", ...request.argv);
+      return { argv: args, env };
+    }
+    const setup = await this.startNetwork();
+    const socket = `${SANDBOX_PROXY_DIR}/proxy.sock`;
+    const forwarder = `${SANDBOX_PROXY_DIR}/forwarder.cjs`;
+    args.push(
+      "--ro-bind",
+      path.join(setup.dir, "proxy.sock"),
+      socket,
+      "--ro-bind",
+      path.join(setup.dir, "forwarder.cjs"),
+      forwarder,
+    );
+    const runtime = this.options.runtimePath ?? process.execPath;
+    const kind = runtimeName();
+    const forwarderArgv = kind === "deno"
+      ? [
+        runtime,
+        "run",
+        "--no-config",
+        "--no-lock",
+        "--cached-only",
+        // All permissions: the sandbox is the confinement here, and Deno's
+        // node:net needs more than read+write on the socket path to connect.
+        "--allow-all",
+        forwarder,
+      ]
+      : [runtime, forwarder];
+    forwarderArgv.push(socket, String(SANDBOX_PROXY_PORT));
+    args.push("--", "/bin/sh", "-c", forwarderLauncher(forwarderArgv.map(shellQuote).join(" ")), "paddock-sandbox");
+    args.push(...request.argv);
+    Object.assign(env, proxyEnvironment(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`));
+    if (kind === "deno") env["NO_COLOR"] = "1";
+    return { argv: args, env };
+  }
+
+  // The proxy's Unix socket and the forwarder script, in a private folder on
+  // the host, made once per sandbox.
+  private startNetwork(): Promise<NetworkSetup> {
+    this.networkSetup ??= (async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-sandbox-"));
+      try {
+        fs.chmodSync(dir, 0o700);
+        fs.writeFileSync(path.join(dir, "forwarder.cjs"), FORWARDER_SOURCE, { mode: 0o644 });
+        const endpoint = this.ownedProxy ?? (this.network as { proxy: EgressEndpoint }).proxy;
+        const listener = await endpoint.listen(path.join(dir, "proxy.sock"));
+        listener.unref();
+        return { dir, listener };
+      } catch {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw unavailable("its egress proxy cannot listen");
+      }
+    })().catch((error: unknown) => {
+      this.networkSetup = undefined;
+      throw error;
+    });
+    return this.networkSetup;
+  }
+
+  /** Stops the sandbox's proxy listener (a proxy passed in stays open) and removes its files. */
+  async close(): Promise<void> {
+    const setup = await this.networkSetup?.catch(() => undefined);
+    this.networkSetup = undefined;
+    if (setup !== undefined) {
+      await setup.listener.close();
+      fs.rmSync(setup.dir, { recursive: true, force: true });
+    }
+    await this.ownedProxy?.close();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * A {@link ShellProvider} that runs every command line inside a
+ * {@link Sandbox}: `createShellTool(new SandboxShell(sandbox, { cwd }))`.
+ *
+ * @module
+ */
+import type { Sandbox } from "../core/command_sandbox.ts";
+import { childEnvironment } from "../core/environment.ts";
+import { WorkspaceError } from "../core/errors.ts";
+import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
+import { runProcess } from "../core/run_process.ts";
+import { type Host, isHostError } from "../host.ts";
+import { createAutoHost } from "../hosts/auto.ts";
+import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
+
+/** Options of {@link SandboxShell}. */
+export interface SandboxShellOptions {
+  /** The working folder (the workspace root, an absolute host path); the only writable place inside. */
+  cwd: string;
+  /** Variables set for every command, on top of the minimal environment. @default {} */
+  env?: Readonly<Record<string, string>>;
+  /** Names of parent variables passed through besides the minimal set (`PATH`, `LANG`, …). @default [] */
+  inheritEnv?: readonly string[];
+  /** The shell that runs the command line (inside the sandbox). @default "/bin/sh" */
+  shell?: string;
+  /**
+   * After a timeout or abort, milliseconds between SIGTERM and SIGKILL; 0 kills at once. bwrap does not
+   * forward SIGTERM: it ends, and the sandbox dies with it, so the grace only matters for other backends.
+   * @default 1000 (`SHELL_KILL_GRACE_MS`, as the host shell)
+   */
+  killGraceMs?: number;
+  /** The host that spawns `bwrap`. @default the running runtime's host */
+  host?: Host;
+}
+
+/**
+ * Runs `shell -c <command>` inside a sandbox, in its own process group, with
+ * bounded time and output (the start and the end are kept). On timeout the
+ * sandbox's outer process is killed and the sandbox dies with it (bwrap's
+ * `--die-with-parent` and its pid namespace take every descendant along).
+ *
+ * @example
+ * ```ts
+ * import { BubblewrapSandbox, SandboxShell } from "@paddock/tools/sandbox";
+ * const shell = new SandboxShell(new BubblewrapSandbox(), { cwd: "/work/project" });
+ * const result = await shell.exec({ command: "ls -la", timeoutMs: 5_000, maxOutputBytes: 32_768 });
+ * ```
+ */
+export class SandboxShell implements ShellProvider {
+  private readonly sandbox: Sandbox;
+  private readonly options: SandboxShellOptions;
+  private readonly host: Host;
+  private root: Promise<string> | undefined;
+
+  /**
+   * @param sandbox The sandbox commands run in.
+   * @param options Working folder, environment, shell.
+   */
+  constructor(sandbox: Sandbox, options: SandboxShellOptions) {
+    this.sandbox = sandbox;
+    this.options = { ...options };
+    this.host = options.host ?? createAutoHost();
+  }
+
+  /**
+   * Runs one command line in the sandbox.
+   *
+   * @param request The command, its time and output limits, and a cancel signal.
+   * @returns How it ended; a non-zero exit is data.
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the sandbox cannot run (nothing runs unsandboxed).
+   */
+  async exec(request: ShellExecRequest): Promise<ShellExecResult> {
+    // Canonical once: bwrap binds the real folder at its real path.
+    this.root ??= this.host.realpath(this.options.cwd).catch((error: unknown) => {
+      this.root = undefined;
+      throw new WorkspaceError("WORKSPACE_ROOT_INVALID", "Cannot use the shell's working folder: it does not exist", {
+        cause: error,
+      });
+    });
+    const cwd = await this.root;
+    const env = childEnvironment(this.host.environment(), this.options.inheritEnv ?? [], this.options.env ?? {});
+    const command = await this.sandbox.wrap({
+      argv: [this.options.shell ?? "/bin/sh", "-c", request.command],
+      cwd,
+      env,
+      writable: [cwd],
+    });
+    try {
+      const result = await runProcess(this.host, {
+        argv: command.argv,
+        cwd,
+        env: command.env,
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: request.maxOutputBytes,
+        truncation: "head-and-tail",
+        killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      }).catch((error: unknown) => {
+        if (isHostError(error)) {
+          throw new WorkspaceError("SPAWN_FAILED", `Cannot run the command: ${error.code}`, { cause: error });
+        }
+        throw error;
+      });
+      return {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        stdout: result.stdout.text,
+        stderr: result.stderr.text,
+        stdoutTruncated: result.stdout.truncated,
+        stderrTruncated: result.stderr.truncated,
+        timedOut: result.timedOut,
+      };
+    } finally {
+      await command.cleanup?.();
+    }
+  }
+}

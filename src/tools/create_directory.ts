@@ -1,0 +1,104 @@
+import * as z from "zod";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { mapHostError } from "../core/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { sameIdentity } from "../core/workspace.ts";
+import { isHostError } from "../host.ts";
+import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+
+/** Options of {@link createDirectoryTool}. */
+export type CreateDirectoryToolOptions = BaseToolOptions;
+
+/** Arguments of `create_directory`, validated. */
+export interface CreateDirectoryInput {
+  path: string;
+  segments: string[];
+}
+
+/** Result of `create_directory`. */
+export interface CreateDirectoryOutput {
+  /** The workspace-relative path (normalized). */
+  path: string;
+  /** `false` when the folder already existed. */
+  created: boolean;
+}
+
+const schema = z.object({
+  path: z.string().describe("Workspace-relative path of the folder to create, with any missing parents"),
+}).strict();
+
+/**
+ * Creates `create_directory` `{path}` → `{path, created}`: creates a folder
+ * and its missing parents, one confined step at a time. An existing folder
+ * (or a link to a folder inside the workspace) is fine (`created: false`);
+ * an existing file or other entry is `ALREADY_EXISTS`; a file in the middle
+ * of the path is `NOT_A_DIRECTORY`.
+ *
+ * @param workspace The workspace, or its root folder.
+ * @param options Name and description.
+ * @returns The tool.
+ *
+ * @example Creating nested folders
+ * ```ts
+ * import { createDirectoryTool } from "@paddock/tools";
+ * const mkdir = createDirectoryTool("./project");
+ * await mkdir.execute({ path: "src/lib/util" });
+ * ```
+ */
+export function createDirectoryTool(
+  workspace: WorkspaceSource,
+  options: CreateDirectoryToolOptions = {},
+): Tool<CreateDirectoryInput, CreateDirectoryOutput> {
+  const getWorkspace = workspaceGetter(workspace);
+  return defineTool({
+    name: options.name ?? "create_directory",
+    description: options.description ??
+      "Create a folder inside the workspace, with any missing parent folders. An existing folder is fine.",
+    readOnly: false,
+    schema,
+    prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
+    run: async (input, { signal }) => {
+      const ws = await getWorkspace();
+      const display = input.segments.join("/") || ".";
+      const exists = (kind: string) =>
+        new WorkspaceError("ALREADY_EXISTS", `Cannot create folder '${display}': ${kind} already exists there`, {
+          path: display,
+          hint: "choose another name, or delete the entry first",
+        });
+      throwIfAborted(signal);
+      await ws.checkRoot();
+      // Parents are created one confined step at a time; a final link is followed (and must stay inside).
+      const target = await ws.resolve(input.segments, {
+        allowMissing: true,
+        createParents: true,
+        action: "create folder",
+        display,
+      });
+      if (target.stat !== null) {
+        if (target.stat.kind === "directory") return { path: display, created: false };
+        throw exists(target.stat.kind === "file" ? "a file" : "an entry");
+      }
+      // The folder it goes in must still be the one the walk checked (not a link swapped in).
+      throwIfAborted(signal);
+      await ws.checkRoot();
+      const parent = await ws.host.lstat(target.parentHostPath).catch(() => null);
+      if (parent === null || parent.kind !== "directory" || !sameIdentity(parent, target.parentIdentity)) {
+        throw new WorkspaceError("PATH_CHANGED", `Cannot create folder '${display}': its parent changed meanwhile`, {
+          path: display,
+        });
+      }
+      try {
+        await ws.host.mkdir(target.hostPath);
+      } catch (error) {
+        if (!isHostError(error, "EEXIST")) throw mapHostError(error, "create folder", display);
+        // Created meanwhile by someone else: fine if it is a real folder.
+        const now = await ws.host.lstat(target.hostPath).catch((cause) => {
+          throw mapHostError(cause, "create folder", display);
+        });
+        if (now.kind !== "directory") throw exists(now.kind === "file" ? "a file" : "an entry");
+        return { path: display, created: false };
+      }
+      return { path: display, created: true };
+    },
+  });
+}

@@ -1,0 +1,241 @@
+import * as z from "zod";
+import { WorkspaceError } from "../core/errors.ts";
+import { createHostShellProvider } from "../core/host_shell_provider.ts";
+import {
+  SHELL_KILL_GRACE_MS,
+  SHELL_MAX_COMMAND_BYTES,
+  SHELL_MAX_OUTPUT_BYTES,
+  SHELL_MAX_TIMEOUT_MS,
+  SHELL_TIMEOUT_MS,
+} from "../core/limits.ts";
+import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
+import { utf8ByteLength } from "../core/utf8.ts";
+import { isShellProvider, type ShellProvider } from "../shell_provider.ts";
+import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+
+/** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
+export type ShellSource = WorkspaceSource | ShellProvider;
+
+/** Whether a command needs a person's approval: a fixed answer, or a function of the command line. */
+export type ShellApproval = boolean | ((command: string) => boolean | Promise<boolean>);
+
+/** Options of {@link createShellTool}. */
+export interface ShellToolOptions extends BaseToolOptions {
+  /**
+   * Whether a call must be approved by a person before it runs; the call
+   * layer asks after the arguments and the allow / deny lists passed.
+   * @default true
+   */
+  needsApproval?: ShellApproval;
+  /**
+   * When given, only matching commands run; anything else is
+   * `SHELL_COMMAND_NOT_ALLOWED`. A string matches a command equal to it or
+   * starting with it and a space, and then the command may hold no shell
+   * operator; a RegExp is tested against the whole command line (anchor it).
+   * @default undefined (every command not denied)
+   */
+  allow?: readonly ShellPattern[];
+  /**
+   * Commands refused with `SHELL_COMMAND_DENIED`; deny wins over allow. A
+   * string is checked against every part of the command split at `;`, `&`, `|`
+   * and newlines; a RegExp against the whole command line.
+   * @default []
+   */
+  deny?: readonly ShellPattern[];
+  /** Milliseconds a command may run when the call gives no `timeout_ms`. @default 30000 */
+  defaultTimeoutMs?: number;
+  /** The largest `timeout_ms` a call may ask for. @default 600000 */
+  maxTimeoutMs?: number;
+  /** Bytes kept of stdout and of stderr, each; beyond it the start and the end are kept. @default 32768 */
+  maxOutputBytes?: number;
+  /** UTF-8 bytes of the command line. @default 8192 */
+  maxCommandBytes?: number;
+  /**
+   * The shell program (workspace sources only; a {@link ShellProvider} brings its own).
+   * @default "/bin/sh" on POSIX hosts, "cmd.exe" on Windows hosts
+   */
+  shell?: string;
+  /** Milliseconds between SIGTERM and SIGKILL on timeout or abort (workspace sources only). @default 1000 */
+  killGraceMs?: number;
+}
+
+/** Arguments of `shell`, validated. */
+export interface ShellInput {
+  /** The command line, as given. */
+  command: string;
+  /** The time limit for this call. */
+  timeoutMs: number;
+}
+
+/** Result of `shell`. A non-zero exit code is data, not an error. */
+export interface ShellOutput {
+  /** The exit code, or `null` when a signal ended the command. */
+  exitCode: number | null;
+  /** The signal that ended it, or `null`. */
+  signal: string | null;
+  /** Standard output; when truncated, the start and the end with a marker saying how many bytes were cut. */
+  stdout: string;
+  /** Standard error, bounded like `stdout`. */
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
+function describeRule(rule: ShellPattern): string {
+  return typeof rule === "string" ? `'${rule}'` : String(rule);
+}
+
+function invalid(message: string, hint: string): WorkspaceError {
+  return new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${message}`, { hint });
+}
+
+/**
+ * Creates `shell` `{command, timeout_ms?}` → `{exitCode, signal, stdout,
+ * stderr, stdoutTruncated, stderrTruncated}`: runs a command line with the
+ * shell, in the workspace's canonical root, stdin closed, with the minimal
+ * environment plus the workspace's `env` and `inheritEnv`.
+ *
+ * Before anything runs, the command is checked against `deny` and `allow`
+ * (see {@link evaluateShellPolicy} for the exact rules): a refused command is
+ * `SHELL_COMMAND_DENIED` or `SHELL_COMMAND_NOT_ALLOWED`, reported under its
+ * own code so the model sees why. Calls need approval by default
+ * (`needsApproval: true`), which the call layer enforces. A command that runs
+ * past its time limit is killed with its whole process group and reported as
+ * `SHELL_TIMEOUT`, whose `details` hold the partial output.
+ *
+ * Allow / deny lists and approvals reduce risk; they are not isolation. The
+ * command runs with the rights of the calling process (or of the provider's
+ * box), so give this tool only where that is acceptable.
+ *
+ * @param source The workspace (or its root folder), or a {@link ShellProvider}
+ *   (a remote box, a sandbox, `MemoryWorkspace`'s scripted `exec`). A source
+ *   that is both a workspace and a provider runs through its `exec`.
+ * @param options Policy, approval, limits, shell and name.
+ * @returns The tool.
+ *
+ * @example Let the agent run tests and git status, never rm, without asking
+ * ```ts
+ * import { createShellTool } from "@paddock/tools";
+ * const shell = createShellTool("./project", {
+ *   allow: ["npm test", "git status", /^git diff( [\w./-]+)*$/],
+ *   deny: ["rm"],
+ *   needsApproval: false,
+ * });
+ * const { exitCode, stdout } = await shell.execute({ command: "npm test" });
+ * ```
+ */
+export function createShellTool(source: ShellSource, options: ShellToolOptions = {}): Tool<ShellInput, ShellOutput> {
+  const limits = {
+    defaultTimeoutMs: options.defaultTimeoutMs ?? SHELL_TIMEOUT_MS,
+    maxTimeoutMs: options.maxTimeoutMs ?? SHELL_MAX_TIMEOUT_MS,
+    output: options.maxOutputBytes ?? SHELL_MAX_OUTPUT_BYTES,
+    command: options.maxCommandBytes ?? SHELL_MAX_COMMAND_BYTES,
+  };
+  if (limits.defaultTimeoutMs > limits.maxTimeoutMs) {
+    throw new RangeError("Cannot create the shell tool: defaultTimeoutMs is above maxTimeoutMs");
+  }
+  const policy = { allow: options.allow, deny: options.deny ?? [] };
+  const getProvider = providerGetter(source, options);
+  const approval = options.needsApproval ?? true;
+
+  const schema = z.object({
+    command: z.string().describe("The command line, run by the shell in the workspace root, e.g. 'npm test'"),
+    timeout_ms: z.number().int().positive().max(limits.maxTimeoutMs).optional().describe(
+      `Time limit in milliseconds (default ${limits.defaultTimeoutMs}, at most ${limits.maxTimeoutMs})`,
+    ),
+  }).strict();
+
+  const allowed = policy.allow === undefined
+    ? ""
+    : ` Only these commands are allowed: ${
+      policy.allow.map(describeRule).join(", ") || "none"
+    }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
+
+  const tool = defineTool({
+    name: options.name ?? "shell",
+    description: options.description ??
+      `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
+        `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
+        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed,
+    readOnly: false,
+    schema,
+    prepare: (args): ShellInput => {
+      const { command } = args;
+      if (command.trim() === "") throw invalid("the command is empty", "property 'command': give a command line");
+      if (command.includes("\0")) {
+        throw invalid("the command holds a NUL character", "property 'command': remove the NUL character");
+      }
+      if (utf8ByteLength(command) > limits.command) {
+        throw new WorkspaceError(
+          "COMMAND_LINE_TOO_LONG",
+          `The command is longer than ${limits.command} bytes of UTF-8`,
+        );
+      }
+      const decision = evaluateShellPolicy(command, policy);
+      if (decision.verdict === "denied") {
+        throw new WorkspaceError(
+          "SHELL_COMMAND_DENIED",
+          `Cannot run the command: it matches the deny rule ${describeRule(decision.rule as ShellPattern)}`,
+          { hint: "this command is refused by policy; do not retry it in another form" },
+        );
+      }
+      if (decision.verdict === "not-allowed") {
+        if (decision.rule !== undefined) {
+          throw new WorkspaceError(
+            "SHELL_COMMAND_NOT_ALLOWED",
+            `Cannot run the command: ${
+              describeRule(decision.rule)
+            } is allowed only as a single command, without ; & | \` $( < > or line breaks`,
+            { hint: "run one command per call" },
+          );
+        }
+        throw new WorkspaceError("SHELL_COMMAND_NOT_ALLOWED", "Cannot run the command: it is not in the allow list", {
+          hint: `allowed commands: ${(policy.allow ?? []).map(describeRule).join(", ") || "none"}`,
+        });
+      }
+      return { command, timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs };
+    },
+    run: async (input, { signal }): Promise<ShellOutput> => {
+      const provider = await getProvider();
+      const result = await provider.exec({
+        command: input.command,
+        timeoutMs: input.timeoutMs,
+        maxOutputBytes: limits.output,
+        signal,
+      });
+      const output: ShellOutput = {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        stdoutTruncated: result.stdoutTruncated,
+        stderrTruncated: result.stderrTruncated,
+      };
+      if (result.timedOut) {
+        throw new WorkspaceError("SHELL_TIMEOUT", `Command ran longer than ${input.timeoutMs} ms and was killed`, {
+          hint:
+            `make it finish sooner (no servers or watchers), or pass a larger timeout_ms (at most ${limits.maxTimeoutMs})`,
+          details: { ...output, timeoutMs: input.timeoutMs },
+        });
+      }
+      return output;
+    },
+  });
+  const needsApproval = typeof approval === "function"
+    ? (input: ShellInput): boolean | Promise<boolean> => approval(input.command)
+    : approval;
+  return { ...tool, needsApproval };
+}
+
+// The provider for `source`: a provider as is (preferred when a workspace is
+// also one), otherwise the host shell over the workspace, opened on first use.
+function providerGetter(source: ShellSource, options: ShellToolOptions): () => Promise<ShellProvider> {
+  if (isShellProvider(source)) return () => Promise.resolve(source);
+  const getWorkspace = workspaceGetter(source);
+  let provider: ShellProvider | undefined;
+  return async () =>
+    provider ??= createHostShellProvider(await getWorkspace(), {
+      shell: options.shell,
+      killGraceMs: options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+    });
+}

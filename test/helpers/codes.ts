@@ -1,0 +1,23 @@
+import { WorkspaceError } from "../../mod.ts";
+
+/** The code a call fails with, or `null` when it succeeds; anything but a WorkspaceError is rethrown. */
+export async function codeOf(call: Promise<unknown> | (() => Promise<unknown>)): Promise<string | null> {
+  try {
+    await (typeof call === "function" ? call() : call);
+    return null;
+  } catch (error) {
+    if (error instanceof WorkspaceError) return error.code;
+    throw error;
+  }
+}
+
+/** The WorkspaceError a call fails with; fails the test when it succeeds. */
+export async function errorOf(call: Promise<unknown>): Promise<WorkspaceError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof WorkspaceError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}

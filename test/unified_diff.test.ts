@@ -1,0 +1,48 @@
+import { applyPatch, createPatch, FILE_HEADERS_ONLY } from "diff";
+import { describe, expect, test } from "vitest";
+import { unifiedDiff } from "../src/core/unified_diff.ts";
+
+// Small deterministic generator (mulberry32), so a failure replays.
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("unifiedDiff()", () => {
+  test("gives a patch that turns the old text into the new one, for random edits", () => {
+    const next = random(7);
+    const words = ["a", "b", "c", "\n", "\r\n", "\n\n", "dd"];
+    const text = (length: number) => Array.from({ length }, () => words[Math.floor(next() * words.length)]).join("");
+    for (let round = 0; round < 500; round++) {
+      const before = text(Math.floor(next() * 80));
+      let after = before;
+      for (let edits = Math.floor(next() * 3); edits >= 0; edits--) {
+        const start = Math.floor(next() * (after.length + 1));
+        const end = Math.min(after.length, start + Math.floor(next() * 6));
+        after = after.slice(0, start) + text(Math.floor(next() * 4)) + after.slice(end);
+      }
+      const diff = unifiedDiff("f.txt", before, after);
+      // fuzzFactor 0 (the default): every context line and line number must be exact.
+      expect(applyPatch(before, diff), JSON.stringify({ before, after })).toBe(after);
+    }
+  });
+
+  test("gives the same text as createPatch when the lines are distinct", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `const value${i} = ${i};\r\n`);
+    const before = lines.join("");
+    const after = lines.map((line, i) => i === 5 || i === 150 ? line.replace("=", "==") : line).join("") + "tail";
+    const expected = createPatch("f.txt", before, after, undefined, undefined, {
+      context: 3,
+      headerOptions: FILE_HEADERS_ONLY,
+    });
+    expect(unifiedDiff("f.txt", before, after)).toBe(expected);
+    expect(unifiedDiff("f.txt", before, before)).toBe(createPatch("f.txt", before, before, undefined, undefined, {
+      context: 3,
+      headerOptions: FILE_HEADERS_ONLY,
+    }));
+  });
+});
