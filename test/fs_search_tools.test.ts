@@ -547,6 +547,24 @@ function grepTests(host: TestHost): void {
       expect(match.text).toContain("needle");
     });
 
+    test("never splits a surrogate pair when it cuts a line, and keeps the window full at the line's end", async () => {
+      const emoji = await host.open([`e.txt=${"😀".repeat(400)}x${"😀".repeat(400)}needle\n`, `f.txt=${"y".repeat(600)}z\n`]);
+      try {
+        const tool = createGrepTool(emoji.workspace);
+        for (const pattern of ["x", "needle", "^", "😀x"]) {
+          const [match] = ((await tool.execute({ pattern, path: "e.txt" })) as GrepContentOutput).matches;
+          expect(match.cut).toBe(true);
+          expect(match.text.length).toBeLessThanOrEqual(500);
+          expect(match.text.length).toBeGreaterThanOrEqual(499);
+          expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(match.text)).toBe(false);
+        }
+        const [end] = ((await tool.execute({ pattern: "z", path: "f.txt" })) as GrepContentOutput).matches;
+        expect(end).toMatchObject({ column: 601, cut: true, text: "y".repeat(499) + "z" });
+      } finally {
+        await emoji.cleanup();
+      }
+    });
+
     test("runs a catastrophic-backtracking pattern against a long line in linear time", async () => {
       const started = Date.now();
       const result = await content({ pattern: "(a+)+$", path: "long.txt" });

@@ -346,8 +346,10 @@ async function searchFile(
 // splits a surrogate pair.
 function cutLine(line: string, column: number, max: number): { text: string; cut: boolean } {
   if (line.length <= max) return { text: line, cut: false };
-  let start = column < max - Math.floor(max / 4) ? 0 : column - Math.floor(max / 4);
-  let end = Math.min(line.length, start + max);
+  const lead = Math.floor(max / 4);
+  // Start a quarter of the window before the match, but keep the window full at the line's end.
+  let start = column < max - lead ? 0 : Math.min(column - lead, line.length - max);
+  let end = start + max;
   if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start++;
   if (end < line.length && isLowSurrogate(line.charCodeAt(end))) end--;
   return { text: line.slice(start, end), cut: true };
