@@ -44,8 +44,9 @@ const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/;
  *
  * @param pattern The glob, relative to the folder searched.
  * @returns The matcher.
- * @throws {WorkspaceError} `INVALID_PATTERN` for an empty or over-long
- * pattern, or one that needs lookaround (the negated extglob `!(…)`).
+ * @throws {WorkspaceError} `INVALID_PATTERN` for an empty, over-long or
+ * absolute pattern, one with a `..` segment, or one that needs lookaround
+ * (the negated extglob `!(…)`).
  *
  * @example Matching paths
  * ```ts
@@ -59,6 +60,10 @@ export function compileGlob(pattern: string): GlobMatcher {
   if (utf8ByteLength(pattern) > SEARCH_MAX_PATTERN_BYTES) {
     throw invalidPattern(pattern, `the pattern is longer than ${SEARCH_MAX_PATTERN_BYTES} bytes`);
   }
+  // Paths a walk yields are relative and never hold '..': such a pattern could
+  // match nothing, and saying so beats an empty result.
+  if (pattern.startsWith("/")) throw invalidPattern(pattern, "it is absolute; patterns are relative to the folder searched");
+  if (pattern.split("/").includes("..")) throw invalidPattern(pattern, "'..' segments never match; search a folder with path instead");
   const options = { dot: true, windows: false, nonegate: true };
   let source: string;
   let scan: ReturnType<typeof picomatch.scan>;
