@@ -9,12 +9,12 @@ import {
   createReadTool,
   executeToolCall,
   type FindFilesOutput,
-  type Host,
-  openWorkspace,
   type GrepContentOutput,
   type GrepCountOutput,
   type GrepFilesOutput,
+  type Host,
   type ListDirectoryOutput,
+  openWorkspace,
   ToolRegistry,
   type Workspace,
   WorkspaceError,
@@ -62,7 +62,10 @@ async function settle(promise: Promise<unknown>): Promise<{ value: unknown; code
   try {
     return { value: await promise, code: null };
   } catch (error) {
-    return { value: null, code: error instanceof WorkspaceError ? error.code : `not a WorkspaceError: ${String(error)}` };
+    return {
+      value: null,
+      code: error instanceof WorkspaceError ? error.code : `not a WorkspaceError: ${String(error)}`,
+    };
   }
 }
 
@@ -265,7 +268,8 @@ function findFilesTests(host: TestHost): void {
   describe("find_files()", () => {
     let tw: TestWorkspace;
     let find: AnyTool;
-    const paths = async (args: Record<string, unknown>, tool = find) => ((await tool.execute(args)) as FindFilesOutput).paths;
+    const paths = async (args: Record<string, unknown>, tool = find) =>
+      ((await tool.execute(args)) as FindFilesOutput).paths;
     beforeAll(async () => {
       tw = await host.open(SEARCH_TREE);
       find = createFindFilesTool(tw.workspace);
@@ -422,10 +426,14 @@ function grepTests(host: TestHost): void {
       grep = createGrepTool(tw.workspace, SMALL_FILES);
     });
     afterAll(() => tw.cleanup());
-    const content = async (args: Record<string, unknown>, tool = grep) => (await tool.execute(args)) as GrepContentOutput;
+    const content = async (args: Record<string, unknown>, tool = grep) =>
+      (await tool.execute(args)) as GrepContentOutput;
 
     test("returns matching lines in path order, honouring .gitignore and skipping .git, binary and big files", async () => {
-      const result = await content({ pattern: "needle", output_mode: "files_with_matches" }) as unknown as GrepFilesOutput;
+      const result = await content({
+        pattern: "needle",
+        output_mode: "files_with_matches",
+      }) as unknown as GrepFilesOutput;
       expect(result).toEqual({
         files: [".github/workflows/ci.yml", "crlf.txt", "keep.log", "src/a.ts", "src/x.gen.ts", "wide.txt"],
         truncated: false,
@@ -440,7 +448,11 @@ function grepTests(host: TestHost): void {
     });
 
     test("searches ignored files with include_ignored, never .git", async () => {
-      const result = await grep.execute({ pattern: "needle", output_mode: "files_with_matches", include_ignored: true });
+      const result = await grep.execute({
+        pattern: "needle",
+        output_mode: "files_with_matches",
+        include_ignored: true,
+      });
       expect((result as GrepFilesOutput).files).toEqual([
         ".github/workflows/ci.yml",
         "build/out.ts",
@@ -469,7 +481,10 @@ function grepTests(host: TestHost): void {
       expect(insensitive.matches).toEqual([
         { path: "src/nested/c.ts", line: 1, column: 4, text: "// Needle, capitalised" },
       ]);
-      expect((await content({ pattern: "a.b", path: "literal.txt" })).matches.map((m) => m.text)).toEqual(["a.b", "axb"]);
+      expect((await content({ pattern: "a.b", path: "literal.txt" })).matches.map((m) => m.text)).toEqual([
+        "a.b",
+        "axb",
+      ]);
       expect((await content({ pattern: "a.b", path: "literal.txt", literal: true })).matches.map((m) => m.text))
         .toEqual(["a.b"]);
       expect((await content({ pattern: "A.B", path: "literal.txt", literal: true, ignore_case: true })).matches.length)
@@ -548,7 +563,10 @@ function grepTests(host: TestHost): void {
     });
 
     test("never splits a surrogate pair when it cuts a line, and keeps the window full at the line's end", async () => {
-      const emoji = await host.open([`e.txt=${"😀".repeat(400)}x${"😀".repeat(400)}needle\n`, `f.txt=${"y".repeat(600)}z\n`]);
+      const emoji = await host.open([
+        `e.txt=${"😀".repeat(400)}x${"😀".repeat(400)}needle\n`,
+        `f.txt=${"y".repeat(600)}z\n`,
+      ]);
       try {
         const tool = createGrepTool(emoji.workspace);
         for (const pattern of ["x", "needle", "^", "😀x"]) {
@@ -587,7 +605,9 @@ function grepTests(host: TestHost): void {
       const registry = new ToolRegistry([grep]);
       const result = await executeToolCall(registry, { id: "1", name: "grep", arguments: { pattern: "(a" } });
       expect(result.isError).toBe(true);
-      expect(JSON.parse(result.content)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_PATTERN" } });
+      expect(JSON.parse(result.content)).toEqual({
+        error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_PATTERN" },
+      });
     });
 
     test("rejects with an AbortError when aborted, before or while files are read", async () => {

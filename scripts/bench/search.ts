@@ -32,9 +32,9 @@ export async function benchSearch(): Promise<BenchRow[]> {
       name: `find_files("**/*.ts"), ${FILES} files`,
       paddockMs: paddockGlob,
       baselineMs: Math.min(tiny, fast),
-      baseline: `fastest JS glob: ${tiny <= fast ? "tinyglobby" : "fast-glob"} (tinyglobby ${tiny.toFixed(1)} ms, fast-glob ${
-        fast.toFixed(1)
-      } ms)`,
+      baseline: `fastest JS glob: ${tiny <= fast ? "tinyglobby" : "fast-glob"} (tinyglobby ${
+        tiny.toFixed(1)
+      } ms, fast-glob ${fast.toFixed(1)} ms)`,
       target: 1.2,
     });
 
@@ -82,7 +82,9 @@ function generateTree(root: string): void {
       fs.mkdirSync(folder, { recursive: true });
       for (let i = 0; i < perFolder; i++, index++) {
         const lines: string[] = [];
-        for (let line = 0; line < 30; line++) lines.push(`export const value${line} = compute(${index}, ${line}); // item`);
+        for (let line = 0; line < 30; line++) {
+          lines.push(`export const value${line} = compute(${index}, ${line}); // item`);
+        }
         if (index % 50 === 0) lines[7] = "const needle = 'found';";
         if (index % 20 === 0) lines[13] = `fncall(${index});`;
         fs.writeFileSync(path.join(folder, `file${i}.${i % 2 === 0 ? "ts" : "js"}`), lines.join("\n") + "\n");

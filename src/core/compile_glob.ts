@@ -62,8 +62,12 @@ export function compileGlob(pattern: string): GlobMatcher {
   }
   // Paths a walk yields are relative and never hold '..': such a pattern could
   // match nothing, and saying so beats an empty result.
-  if (pattern.startsWith("/")) throw invalidPattern(pattern, "it is absolute; patterns are relative to the folder searched");
-  if (pattern.split("/").includes("..")) throw invalidPattern(pattern, "'..' segments never match; search a folder with path instead");
+  if (pattern.startsWith("/")) {
+    throw invalidPattern(pattern, "it is absolute; patterns are relative to the folder searched");
+  }
+  if (pattern.split("/").includes("..")) {
+    throw invalidPattern(pattern, "'..' segments never match; search a folder with path instead");
+  }
   const options = { dot: true, windows: false, nonegate: true };
   let source: string;
   let scan: ReturnType<typeof picomatch.scan>;

@@ -231,7 +231,9 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       const searchOne = (entry: WalkEntry): Promise<FileOutcome> =>
         searchFile(ws.host, entry.hostPath, input, { maxFileBytes, maxLineChars, cap: input.limit + 1, signal })
           .catch((error): FileOutcome => {
-            if (isAbortError(error) || !walked) return { error: mapHostError(error, "search", display), matches: [], count: 0 };
+            if (isAbortError(error) || !walked) {
+              return { error: mapHostError(error, "search", display), matches: [], count: 0 };
+            }
             return { skipped: "unreadable", matches: [], count: 0 };
           });
       const skipped: GrepSkipped = { binary: 0, tooLarge: 0, unreadable: 0 };
@@ -279,7 +281,9 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       }
       throwIfAborted(signal);
 
-      const base: GrepOutputBase = walkLimitReached ? { truncated, walkLimitReached: true, skipped } : { truncated, skipped };
+      const base: GrepOutputBase = walkLimitReached
+        ? { truncated, walkLimitReached: true, skipped }
+        : { truncated, skipped };
       if (input.outputMode === "content") return { matches, ...base };
       if (input.outputMode === "files_with_matches") return { files: matchedFiles, ...base };
       return { counts, total: counts.reduce((sum, entry) => sum + entry.count, 0), ...base };
@@ -333,7 +337,9 @@ async function searchFile(
     const match: Omit<GrepMatch, "path"> = { line: i + 1, column: column + 1, text: shown };
     if (cut) match.cut = true;
     if (input.context > 0) {
-      match.before = lines.slice(Math.max(0, i - input.context), i).map((line) => cutLine(line, 0, limits.maxLineChars).text);
+      match.before = lines.slice(Math.max(0, i - input.context), i).map((line) =>
+        cutLine(line, 0, limits.maxLineChars).text
+      );
       match.after = lines.slice(i + 1, i + 1 + input.context).map((line) => cutLine(line, 0, limits.maxLineChars).text);
     }
     matches.push(match);

@@ -124,11 +124,13 @@ export function createListDirectoryTool(
             if (kind === "file") size = stat.size;
           }
         }
-        entries.push(size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
-          name: entry.name,
-          kind: "file",
-          size,
-        });
+        entries.push(
+          size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
+            name: entry.name,
+            kind: "file",
+            size,
+          },
+        );
       }
       return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
     },
