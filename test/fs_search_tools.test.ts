@@ -544,6 +544,34 @@ function grepTests(host: TestHost): void {
       expect(await rejectionCode(grep.execute({ pattern: "x", path: "missing.txt" }))).toBe("NOT_FOUND");
     });
 
+    test("refuses a file named as path that is replaced between its check and its open", async () => {
+      const swapped = await host.open(["f.txt=needle\n"]);
+      try {
+        const real = swapped.workspace.host;
+        let swaps = 0;
+        const racing: Host = {
+          ...real,
+          open: async (path, options) => {
+            if (path.endsWith("f.txt") && !options.write && swaps++ === 0) {
+              // Another process replaces the file with a new one (new identity) just before the open.
+              const temp = path.replace(/f\.txt$/, "g.txt");
+              const file = await real.open(temp, { write: true, createExclusive: true });
+              await file.write(new TextEncoder().encode("needle too\n"), 0);
+              await file.close();
+              await real.rename(temp, path);
+            }
+            return real.open(path, options);
+          },
+        };
+        const workspace = await openWorkspace(swapped.workspace.root, { host: racing });
+        expect(await rejectionCode(createGrepTool(workspace).execute({ pattern: "needle", path: "f.txt" })))
+          .toBe("PATH_CHANGED");
+        expect(swaps).toBe(1);
+      } finally {
+        await swapped.cleanup();
+      }
+    });
+
     test("counts a big file as skipped under the size bound and searches it above", async () => {
       const small = await content({ pattern: "needle", path: "big.txt" });
       expect(small).toMatchObject({ matches: [], skipped: { tooLarge: 1 } });

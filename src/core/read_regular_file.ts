@@ -1,4 +1,5 @@
 import type { Host } from "../host.ts";
+import { type Identity, sameIdentity } from "./workspace.ts";
 
 /** What {@link readRegularFile} found. */
 export type RegularFileRead =
@@ -7,7 +8,9 @@ export type RegularFileRead =
   /** A regular file larger than the bound; nothing was read. */
   | { kind: "too-large"; size: number }
   /** Not a regular file (a folder, a device, a FIFO); nothing was read. */
-  | { kind: "not-a-file" };
+  | { kind: "not-a-file" }
+  /** The opened file is not the `expected` one (swapped since it was checked); nothing was read. */
+  | { kind: "changed" };
 
 /**
  * Reads a whole regular file of at most `maxBytes` bytes, for searching.
@@ -21,14 +24,21 @@ export type RegularFileRead =
  * @param host The host.
  * @param hostPath The file's absolute host path.
  * @param maxBytes The largest size read.
+ * @param expected The identity a confined walk checked, when there is one: the handle must match it.
  * @returns The bytes, or why they were not read.
  * @throws {HostError} From `open` (`ELOOP` for a link, `ENOENT`, …) or `read`.
  */
-export async function readRegularFile(host: Host, hostPath: string, maxBytes: number): Promise<RegularFileRead> {
+export async function readRegularFile(
+  host: Host,
+  hostPath: string,
+  maxBytes: number,
+  expected?: Identity,
+): Promise<RegularFileRead> {
   const file = await host.open(hostPath, { read: true, noFollow: true, nonBlocking: true });
   try {
     const stat = await file.stat();
     if (stat.kind !== "file") return { kind: "not-a-file" };
+    if (expected !== undefined && !sameIdentity(stat, expected)) return { kind: "changed" };
     if (stat.size > maxBytes) return { kind: "too-large", size: stat.size };
     let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
     let length = 0;

@@ -15,6 +15,7 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { readRegularFile } from "../core/read_regular_file.ts";
 import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
+import type { Identity } from "../core/workspace.ts";
 import type { Host } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -229,7 +230,15 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       // A search never rejects: a failure waits in its outcome until the file's
       // turn, so no rejection goes unhandled while earlier files are awaited.
       const searchOne = (entry: WalkEntry): Promise<FileOutcome> =>
-        searchFile(ws.host, entry.hostPath, input, { maxFileBytes, maxLineChars, cap: input.limit + 1, signal })
+        searchFile(ws.host, entry.hostPath, input, {
+          maxFileBytes,
+          maxLineChars,
+          cap: input.limit + 1,
+          signal,
+          // The file named by `path` must be the one resolve checked.
+          expected: walked ? undefined : start.stat ?? undefined,
+          display: entry.path,
+        })
           .catch((error): FileOutcome => {
             if (isAbortError(error) || !walked) {
               return { error: mapHostError(error, "search", display), matches: [], count: 0 };
@@ -302,6 +311,10 @@ interface SearchLimits {
   maxLineChars: number;
   /** Matching lines kept per file at most. */
   cap: number;
+  /** The identity the opened file must have, for a file named directly. */
+  expected?: Identity;
+  /** The file's path as the caller named it, for messages. */
+  display: string;
   signal?: AbortSignal;
 }
 
@@ -313,7 +326,16 @@ async function searchFile(
   limits: SearchLimits,
 ): Promise<FileOutcome> {
   throwIfAborted(limits.signal);
-  const read = await readRegularFile(host, hostPath, limits.maxFileBytes);
+  const read = await readRegularFile(host, hostPath, limits.maxFileBytes, limits.expected);
+  if (read.kind === "changed") {
+    throw new WorkspaceError(
+      "PATH_CHANGED",
+      `Cannot search '${limits.display}': the file changed while it was opened`,
+      {
+        path: limits.display,
+      },
+    );
+  }
   if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
   if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
   const bytes = read.bytes;
