@@ -94,3 +94,53 @@ export { createHostShellProvider } from "./src/core/host_shell_provider.ts";
 export type { HostShellProviderOptions } from "./src/core/host_shell_provider.ts";
 export { createShellTool } from "./src/tools/shell.ts";
 export type { ShellApproval, ShellInput, ShellOutput, ShellSource, ShellToolOptions } from "./src/tools/shell.ts";
+export { denyShellByDefault } from "./src/registry/deny_shell_by_default.ts";
+export type { DenyShellByDefaultOptions } from "./src/registry/deny_shell_by_default.ts";
+export type {
+  BeforeToolCallContext,
+  BeforeToolCallDecision,
+  BeforeToolCallHook,
+  BeforeToolCallHooks,
+} from "./src/registry/before_tool_call.ts";
+export type { ApprovalRequest, ExecuteToolCallOptions } from "./src/registry/execute_tool_call.ts";
+export type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "./src/agent/agent_message.ts";
+export type { ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./src/agent/model_provider.ts";
+export type { ApprovalRule, ApprovalStore, RememberedApproval } from "./src/agent/approval_store.ts";
+export { InMemoryApprovalStore } from "./src/agent/in_memory_approval_store.ts";
+export { AgentExecutor } from "./src/agent/agent_executor.ts";
+export type {
+  AgentDefinition,
+  AgentExecuteOptions,
+  AgentResumeOptions,
+  AgentRunContext,
+  AgentRunResult,
+  AgentRunState,
+  ApprovalDecision,
+  PausedToolCall,
+} from "./src/agent/agent_executor.ts";
+export { ApprovalRequiredError } from "./src/agent/approval_required_error.ts";
+export { createAgent } from "./src/agent/create_agent.ts";
+export type { Agent, AgentReply, AgentSendOptions, CreateAgentOptions } from "./src/agent/create_agent.ts";
+export {
+  fromOpenAIMessage,
+  fromOpenAIToolCall,
+  toOpenAIMessages,
+  toOpenAIToolMessage,
+  toOpenAITools,
+} from "./src/adapters/openai.ts";
+export type { OpenAIChatMessage, OpenAITool, OpenAIToolCall, OpenAIToolMessage } from "./src/adapters/openai.ts";
+export {
+  fromAnthropicMessage,
+  fromAnthropicToolUse,
+  toAnthropicMessages,
+  toAnthropicToolResult,
+  toAnthropicTools,
+} from "./src/adapters/anthropic.ts";
+export type {
+  AnthropicMessage,
+  AnthropicTextBlock,
+  AnthropicTool,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+} from "./src/adapters/anthropic.ts";
+export type { ToolSource } from "./src/adapters/_tool_source.ts";

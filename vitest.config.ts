@@ -1,6 +1,18 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests may import the package by its own name (as the README's examples do): the sources, not dist/.
+    alias: [
+      { find: /^@paddock\/tools$/, replacement: source("./mod.ts") },
+      { find: /^@paddock\/tools\/testing$/, replacement: source("./testing.ts") },
+      { find: /^@paddock\/tools\/ai-sdk$/, replacement: source("./src/adapters/ai_sdk.ts") },
+      { find: /^@paddock\/tools\/sandbox$/, replacement: source("./sandbox.ts") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,

@@ -482,7 +482,7 @@ describe("shell: over a ShellProvider", () => {
 
   test("a provider's timeout becomes SHELL_TIMEOUT with its partial output", async () => {
     const provider = new ScriptedShell(() => ({ timedOut: true, exitCode: null, signal: "SIGKILL", stdout: "half" }));
-    const registry = new ToolRegistry([createShellTool(provider)]);
+    const registry = new ToolRegistry([createShellTool(provider, { needsApproval: false })]);
     const result = await executeToolCall(registry, { id: "r", name: "shell", arguments: { command: "slow" } });
     const { error } = JSON.parse(result.content);
     expect(error.code).toBe("SHELL_TIMEOUT");
@@ -534,7 +534,9 @@ describe("shell over a MemoryWorkspace (a workspace that is its own provider)", 
       files: { "src/math.ts": "export const add = (a: number, b: number) => a - b;\n" },
       exec: { "npm test": "1 passed\n", "npm run lint": { stderr: "1 problem\n", exitCode: 1 } },
     });
-    const registry = new ToolRegistry([createShellTool(ws, { allow: ["npm test", "npm run lint"], deny: ["rm"] })]);
+    const registry = new ToolRegistry([
+      createShellTool(ws, { allow: ["npm test", "npm run lint"], deny: ["rm"], needsApproval: false }),
+    ]);
     const run = async (command: string) =>
       JSON.parse((await executeToolCall(registry, { id: command, name: "shell", arguments: { command } })).content);
     expect(await run("npm test")).toEqual({

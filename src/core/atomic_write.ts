@@ -92,10 +92,16 @@ export async function atomicWrite(
       // 4. Create the temp file beside the target: exclusive, never through a link, owner-only.
       file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
       tempIdentity = await file.stat();
+      // The folder must still be the one the walk checked: if it (or a folder
+      // above it) was swapped for a link since, the temp file was created
+      // wherever the link points; stop before a byte is written there.
+      await expectIdentity(target.parentHostPath, target.parentIdentity, "its folder was replaced");
 
-      // 5. Mode: an existing target keeps its bits; a new file gets the usual
-      //    default. On the handle where the host can (no path, no link to follow).
-      const mode = before !== null ? before.mode : 0o666 & ~host.umask();
+      // 5. Mode: an existing target keeps its bits, less setuid and setgid (new
+      //    content must not inherit the old file's privileges; a write(2) drops
+      //    them too); a new file gets the usual default. On the handle where
+      //    the host can (no path, no link to follow).
+      const mode = before !== null ? before.mode & ~0o6000 : 0o666 & ~host.umask();
       const chmodByPath = mode !== 0o600 && file.chmod === undefined;
       if (mode !== 0o600 && file.chmod !== undefined) await file.chmod(mode);
 

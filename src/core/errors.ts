@@ -23,6 +23,9 @@ export type ErrorCode =
   | "TOOL_ARGUMENTS_INVALID"
   | "TOOL_NOT_FOUND"
   | "TOOL_CALL_DENIED"
+  | "TOOL_APPROVAL_REQUIRED"
+  // Agent loop.
+  | "AGENT_MAX_STEPS"
   // Workspace and filesystem.
   | "WORKSPACE_ROOT_CHANGED"
   | "WORKSPACE_ROOT_INVALID"

@@ -93,6 +93,9 @@ export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 /** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
 export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
+/** Agent loop: model calls in one run (one `send`, or one execute and its resumes) before it stops with `finishReason: "max-steps"`, so a model that keeps calling tools cannot loop forever. */
+export const AGENT_MAX_STEPS = 20;
+
 /** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
 export const LIST_DIRECTORY_MAX_ENTRIES = 500;
 
@@ -154,6 +157,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
+  AGENT_MAX_STEPS,
   LIST_DIRECTORY_MAX_ENTRIES,
   FIND_FILES_MAX_RESULTS,
   GREP_MAX_RESULTS,

@@ -1,10 +1,8 @@
 import { WorkspaceError } from "./errors.ts";
 import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from "./limits.ts";
 import { utf8ByteLength } from "./utf8.ts";
+import { windowsNameProblem } from "./windows_name_problem.ts";
 
-// Names Windows resolves to devices whatever the folder or extension
-// ("nul.txt" opens the NUL device). COM and LPT also take superscript digits.
-const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³])$/i;
 
 /**
  * Checks a workspace-relative path and splits it into segments. The same
@@ -17,7 +15,8 @@ const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|l
  * paths and drive-relative paths (`C:x`), UNC and device prefixes
  * (`\\server\share`, `//server/share`, `\\?\`, `\\.\`), any `..` segment, any
  * segment holding a colon (alternate data streams), Windows device names
- * (`CON`, `nul.txt`, `Com1.log`, …) and segments ending in a dot or a space.
+ * (`CON`, `nul.txt`, `Com1.log`, …), segments ending in a dot or a space, and
+ * lone UTF-16 surrogates (no UTF-8 form; the disk would store U+FFFD).
  * Refused with code `PATH_TOO_LONG`: more than {@link MAX_PATH_BYTES} bytes in
  * all or {@link MAX_SEGMENT_BYTES} in one segment.
  *
@@ -40,6 +39,10 @@ export function normalizeWorkspacePath(input: string): string[] {
     throw new WorkspaceError("PATH_TOO_LONG", `Path is longer than ${MAX_PATH_BYTES} bytes`);
   }
   if (input.includes("\0")) throw invalid(input, "the path holds a NUL character");
+  // A lone surrogate has no UTF-8 form: every runtime writes it as U+FFFD, so
+  // "a\uD800" and "a\uFFFD" would be two spellings of one file (and the
+  // in-process write lock, keyed by the spelling, would not see it).
+  if (/[\uD800-\uDFFF]/u.test(input)) throw invalid(input, "the path is not well-formed Unicode");
   if (input[0] === "/" || input[0] === "\\") {
     throw invalid(input, "absolute, UNC and device paths are not allowed");
   }
@@ -52,12 +55,8 @@ export function normalizeWorkspacePath(input: string): string[] {
     if (utf8ByteLength(segment) > MAX_SEGMENT_BYTES) {
       throw new WorkspaceError("PATH_TOO_LONG", `Path segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
     }
-    if (segment.includes(":")) throw invalid(input, "segments may not hold a colon");
-    if (segment.endsWith(".") || segment.endsWith(" ")) {
-      throw invalid(input, "segments may not end in a dot or a space");
-    }
-    const base = segment.split(".")[0].trimEnd();
-    if (WINDOWS_DEVICE_NAME.test(base)) throw invalid(input, "Windows device names are not allowed");
+    const problem = windowsNameProblem(segment);
+    if (problem !== null) throw invalid(input, problem);
     segments.push(segment);
   }
   return segments;

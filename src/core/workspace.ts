@@ -5,6 +5,7 @@ import { WorkspaceError } from "./errors.ts";
 import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
 import { MAX_SYMLINK_HOPS } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { windowsNameProblem } from "./windows_name_problem.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {
@@ -190,7 +191,7 @@ export class Workspace {
           };
         }
         if (isFinal || !createParents) throw fail("NOT_FOUND", "no such file or folder");
-        stat = await this.createFolder(hostPath, action, display);
+        stat = await this.createFolder(hostPath, this.hostPath(names), stats.at(-1) ?? this.rootIdentity, action, display);
       }
 
       if (stat.kind === "symlink" && (!isFinal || followFinal)) {
@@ -210,6 +211,14 @@ export class Workspace {
           targetSegments = below;
         } else {
           targetSegments = splitHostPath(platform, target);
+        }
+        // On Windows a target segment is not taken literally when it ends in a
+        // dot or a space, holds a colon or names a device: `.. ` becomes `..`
+        // and climbs out of the folder the walk believes it is in. The grammar
+        // keeps such names out of the caller's paths; keep them out of link
+        // targets too.
+        if (platform === "win32" && targetSegments.some((segment) => segment !== ".." && windowsNameProblem(segment) !== null)) {
+          throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
         }
         pending.unshift(...targetSegments.map((segment) => ({ name: segment, fromLink: true })));
         continue;
@@ -234,22 +243,43 @@ export class Workspace {
     };
   }
 
-  // Creates one missing folder during a walk and returns its lstat. A folder
-  // created concurrently by someone else is accepted only if it is a real
-  // folder (not a link).
-  private async createFolder(hostPath: string, action: string, display: string): Promise<HostStat> {
+  // Creates one missing folder during a walk and returns its lstat.
+  // 1. mkdir; a folder created concurrently by someone else is fine…
+  // 2. …if it is a real folder (not a link).
+  // 3. The parent path must still name the folder the walk checked. If a
+  //    folder above was swapped for a link between the walk and the mkdir, the
+  //    new folder was made wherever the link points (outside, maybe), and its
+  //    identity, recorded only now, would pass every later check: refuse, and
+  //    remove the folder if it is the one we just made.
+  private async createFolder(
+    hostPath: string,
+    parentHostPath: string,
+    parentIdentity: Identity,
+    action: string,
+    display: string,
+  ): Promise<HostStat> {
+    const changed = () =>
+      new WorkspaceError("PATH_CHANGED", `Cannot ${action} '${display}': a folder was replaced while it was created`, {
+        path: display,
+      });
+    let created = true;
     try {
       await this.host.mkdir(hostPath);
     } catch (error) {
       if (!isHostError(error, "EEXIST")) throw mapHostError(error, action, display);
+      created = false;
     }
     const stat = await this.host.lstat(hostPath).catch((error) => {
       throw mapHostError(error, action, display);
     });
-    if (stat.kind !== "directory") {
-      throw new WorkspaceError("PATH_CHANGED", `Cannot ${action} '${display}': a folder was replaced while it was created`, {
-        path: display,
-      });
+    if (stat.kind !== "directory") throw changed();
+    const parent = await this.host.lstat(parentHostPath).catch(() => null);
+    if (parent === null || parent.kind !== "directory" || !sameIdentity(parent, parentIdentity)) {
+      if (created) {
+        const now = await this.host.lstat(hostPath).catch(() => null);
+        if (now !== null && sameIdentity(now, stat)) await this.host.rmdir(hostPath).catch(() => {});
+      }
+      throw changed();
     }
     return stat;
   }

@@ -245,8 +245,15 @@ export function createDenoHost(): Host {
     stat: (path) => callSync("stat", () => toStat(api.statSync(path))),
     open: (path, options: OpenOptions) =>
       call("open", async () => {
-        if (options.noFollow && !options.createExclusive) {
-          if (api.lstatSync(path).isSymlink) throw new HostError("ELOOP", "open");
+        if (!options.createExclusive && (options.noFollow || options.nonBlocking)) {
+          const info = options.noFollow ? api.lstatSync(path) : api.statSync(path);
+          if (options.noFollow && info.isSymlink) throw new HostError("ELOOP", "open");
+          // Deno's open has no O_NONBLOCK either: opening a FIFO (or a device)
+          // would wait for a writer forever. Refuse what this look shows is
+          // not a file or folder; a swap between the look and the open remains.
+          if (options.nonBlocking && !info.isFile && !info.isDirectory && !info.isSymlink) {
+            throw new HostError("ENXIO", "open");
+          }
         }
         const write = options.write === true;
         const file = await api.open(path, {
@@ -323,7 +330,7 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
     // Default-deny: read and write only the listed paths; no net, env, run,
     // ffi or sys. Deno splits permission lists at commas, so a path holding
     // one cannot be granted exactly.
-    if (request.confineTo.some((path) => path.includes(","))) throw new HostError("UNSUPPORTED", "permissions");
+    if (request.confineTo.some((path) => path.includes(","))) throw new HostError("UNSUPPORTED", "permission-path");
     flags.push(
       "--no-prompt",
       `--allow-read=${request.confineTo.join(",")}`,

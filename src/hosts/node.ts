@@ -264,6 +264,10 @@ function nodeScriptLaunch(request: ScriptLaunchRequest): ScriptLaunch {
     // Bun has no permission model and silently ignores Node's flags: refuse
     // rather than pretend.
     if (isBun) throw new HostError("UNSUPPORTED", "permissions");
+    // Node reads '*' in an allowed path as a wildcard ('/x/ws*' also grants
+    // '/x/ws-secret'), with no way to escape it: a path holding one cannot be
+    // granted exactly.
+    if (request.confineTo.some((path) => path.includes("*"))) throw new HostError("UNSUPPORTED", "permission-path");
     flags.push(nodeMajor() >= 22 ? "--permission" : "--experimental-permission");
     for (const path of request.confineTo) flags.push(`--allow-fs-read=${path}`, `--allow-fs-write=${path}`);
     flags.push("--disable-warning=ExperimentalWarning");

@@ -1,0 +1,168 @@
+/**
+ * Adapters to the Anthropic Messages API: tool definitions, `tool_use`
+ * blocks in, `tool_result` blocks out. Plain JSON; no dependency on the SDK.
+ *
+ * @module
+ */
+import type { AgentMessage } from "../agent/agent_message.ts";
+import type { ModelResponse } from "../agent/model_provider.ts";
+import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts";
+import type { JsonSchema } from "../tools/tool.ts";
+import { definitionsOf, type ToolSource } from "./_tool_source.ts";
+
+/** A Messages API tool definition. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+/** A `tool_use` content block of an assistant message. */
+export interface AnthropicToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A `tool_result` content block, sent back in a user message. */
+export interface AnthropicToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
+  content: string;
+  /** Whether the call failed. */
+  is_error: boolean;
+}
+
+/**
+ * The `tools` parameter of a Messages API request.
+ *
+ * @param tools The tools (a list or a registry).
+ * @returns `[{ name, description, input_schema }]`.
+ *
+ * @example Calling the Anthropic API with Paddock's tools
+ * ```ts
+ * import { createCodingTools, executeToolCall, fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools, ToolRegistry } from "@paddock/tools";
+ * const registry = new ToolRegistry(createCodingTools("./project"));
+ * const reply = await anthropic.messages.create({ model, max_tokens: 4096, messages, tools: toAnthropicTools(registry) });
+ * const results = [];
+ * for (const block of reply.content) {
+ *   if (block.type === "tool_use") results.push(toAnthropicToolResult(await executeToolCall(registry, fromAnthropicToolUse(block))));
+ * }
+ * messages.push({ role: "assistant", content: reply.content }, { role: "user", content: results });
+ * ```
+ */
+export function toAnthropicTools(tools: ToolSource): AnthropicTool[] {
+  return definitionsOf(tools).map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    input_schema: inputSchema,
+  }));
+}
+
+/**
+ * A `tool_use` block as a Paddock {@link ToolCall}.
+ *
+ * @param block The block from the assistant message.
+ * @returns The call.
+ */
+export function fromAnthropicToolUse(block: AnthropicToolUseBlock): ToolCall {
+  return { id: block.id, name: block.name, arguments: block.input };
+}
+
+/**
+ * A tool call's result as the `tool_result` block that answers it, with
+ * `is_error` set for failures.
+ *
+ * @param result The result from `executeToolCall`.
+ * @returns The block.
+ */
+export function toAnthropicToolResult(result: ToolCallResult): AnthropicToolResultBlock {
+  return { type: "tool_result", tool_use_id: result.toolCallId, content: result.content, is_error: result.isError };
+}
+
+/** A text content block. */
+export interface AnthropicTextBlock {
+  type: "text";
+  text: string;
+}
+
+/** A Messages API message, as far as the agent loop writes them. */
+export type AnthropicMessage =
+  | { role: "user"; content: string | AnthropicToolResultBlock[] }
+  | { role: "assistant"; content: (AnthropicTextBlock | AnthropicToolUseBlock)[] };
+
+/** A call's arguments as an object (Anthropic sends and expects objects). */
+function argumentsObject(args: unknown): unknown {
+  if (typeof args !== "string") return args ?? {};
+  try {
+    return JSON.parse(args);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The agent loop's messages as Messages API `messages` (the instructions go
+ * in `system`). Consecutive tool results become one user message of
+ * `tool_result` blocks, as the API requires.
+ *
+ * @param messages The conversation.
+ * @returns The request's `messages`.
+ *
+ * @example A ModelProvider over the Anthropic API
+ * ```ts
+ * import { fromAnthropicMessage, type ModelProvider, toAnthropicMessages, toAnthropicTools } from "@paddock/tools";
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const reply = await anthropic.messages.create(
+ *       { model: "claude-sonnet-4-5", max_tokens: 4096, system: instructions, messages: toAnthropicMessages(messages), tools: toAnthropicTools(tools) },
+ *       { signal },
+ *     );
+ *     return fromAnthropicMessage(reply.content);
+ *   },
+ * };
+ * ```
+ */
+export function toAnthropicMessages(messages: readonly AgentMessage[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      out.push({ role: "user", content: message.content });
+    } else if (message.role === "tool") {
+      const last = out.at(-1);
+      const block = toAnthropicToolResult(message);
+      if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: "user", content: [block] });
+    } else {
+      const content: (AnthropicTextBlock | AnthropicToolUseBlock)[] = [];
+      if (message.content !== undefined && message.content !== "") {
+        content.push({ type: "text", text: message.content });
+      }
+      for (const call of message.toolCalls ?? []) {
+        content.push({ type: "tool_use", id: call.id, name: call.name, input: argumentsObject(call.arguments) });
+      }
+      out.push({ role: "assistant", content });
+    }
+  }
+  return out;
+}
+
+/**
+ * A Messages API reply's `content` as the agent loop's {@link ModelResponse}:
+ * text blocks joined, `tool_use` blocks as calls; other blocks are ignored.
+ *
+ * @param content The reply's content blocks.
+ * @returns Its text and tool calls.
+ */
+export function fromAnthropicMessage(content: readonly { type: string }[]): ModelResponse {
+  const response: ModelResponse = {};
+  const text = content.flatMap((block) => block.type === "text" ? [(block as AnthropicTextBlock).text] : []).join("");
+  const calls = content.flatMap((block) =>
+    block.type === "tool_use" ? [fromAnthropicToolUse(block as AnthropicToolUseBlock)] : []
+  );
+  if (text !== "") response.text = text;
+  if (calls.length > 0) response.toolCalls = calls;
+  return response;
+}

@@ -1,0 +1,149 @@
+/**
+ * Adapters to the OpenAI Chat Completions API: tool definitions, tool calls
+ * in, tool results out. Plain JSON; no dependency on the `openai` package.
+ *
+ * @module
+ */
+import type { AgentMessage } from "../agent/agent_message.ts";
+import type { ModelResponse } from "../agent/model_provider.ts";
+import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts";
+import type { JsonSchema } from "../tools/tool.ts";
+import { definitionsOf, type ToolSource } from "./_tool_source.ts";
+
+/** A Chat Completions function tool. */
+export interface OpenAITool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/** A tool call in an assistant message of Chat Completions. */
+export interface OpenAIToolCall {
+  id: string;
+  type?: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A `role: "tool"` message answering one tool call. */
+export interface OpenAIToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
+  content: string;
+}
+
+/**
+ * The `tools` parameter of a Chat Completions request.
+ *
+ * @param tools The tools (a list or a registry).
+ * @returns `[{ type: "function", function: { name, description, parameters } }]`.
+ *
+ * @example Calling the OpenAI API with Paddock's tools
+ * ```ts
+ * import { createCodingTools, executeToolCall, fromOpenAIToolCall, toOpenAIToolMessage, toOpenAITools, ToolRegistry } from "@paddock/tools";
+ * const registry = new ToolRegistry(createCodingTools("./project"));
+ * const completion = await openai.chat.completions.create({ model, messages, tools: toOpenAITools(registry) });
+ * for (const call of completion.choices[0].message.tool_calls ?? []) {
+ *   messages.push(toOpenAIToolMessage(await executeToolCall(registry, fromOpenAIToolCall(call))));
+ * }
+ * ```
+ */
+export function toOpenAITools(tools: ToolSource): OpenAITool[] {
+  return definitionsOf(tools).map(({ name, description, inputSchema }) => ({
+    type: "function",
+    function: { name, description, parameters: inputSchema },
+  }));
+}
+
+/**
+ * A Chat Completions tool call as a Paddock {@link ToolCall} (the arguments
+ * stay JSON text; `executeToolCall` parses them and reports bad JSON).
+ *
+ * @param call The tool call from the assistant message.
+ * @returns The call.
+ */
+export function fromOpenAIToolCall(call: OpenAIToolCall): ToolCall {
+  return { id: call.id, name: call.function.name, arguments: call.function.arguments };
+}
+
+/**
+ * A tool call's result as the `role: "tool"` message that answers it. Chat
+ * Completions has no error flag: an error is the `{"error": …}` JSON content.
+ *
+ * @param result The result from `executeToolCall`.
+ * @returns The message.
+ */
+export function toOpenAIToolMessage(result: ToolCallResult): OpenAIToolMessage {
+  return { role: "tool", tool_call_id: result.toolCallId, content: result.content };
+}
+
+/** A Chat Completions message, as far as the agent loop writes and reads them. */
+export type OpenAIChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | OpenAIToolMessage;
+
+/** JSON text of a call's arguments (OpenAI sends and expects text). */
+function argumentsText(args: unknown): string {
+  return typeof args === "string" ? args : JSON.stringify(args ?? {});
+}
+
+/**
+ * The agent loop's instructions and messages as Chat Completions `messages`,
+ * for a {@link ModelProvider} over the OpenAI API.
+ *
+ * @param instructions The system prompt (left out when empty).
+ * @param messages The conversation.
+ * @returns The request's `messages`.
+ *
+ * @example A ModelProvider over the OpenAI API
+ * ```ts
+ * import { fromOpenAIMessage, type ModelProvider, toOpenAIMessages, toOpenAITools } from "@paddock/tools";
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const completion = await openai.chat.completions.create(
+ *       { model: "gpt-4.1", messages: toOpenAIMessages(instructions, messages), tools: toOpenAITools(tools) },
+ *       { signal },
+ *     );
+ *     return fromOpenAIMessage(completion.choices[0].message);
+ *   },
+ * };
+ * ```
+ */
+export function toOpenAIMessages(instructions: string, messages: readonly AgentMessage[]): OpenAIChatMessage[] {
+  const out: OpenAIChatMessage[] = instructions === "" ? [] : [{ role: "system", content: instructions }];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.content });
+    else if (message.role === "tool") out.push(toOpenAIToolMessage(message));
+    else {
+      const turn: OpenAIChatMessage = { role: "assistant", content: message.content ?? null };
+      if (message.toolCalls !== undefined && message.toolCalls.length > 0) {
+        turn.tool_calls = message.toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: argumentsText(call.arguments) },
+        }));
+      }
+      out.push(turn);
+    }
+  }
+  return out;
+}
+
+/**
+ * A Chat Completions assistant message (`choices[0].message`) as the agent
+ * loop's {@link ModelResponse}.
+ *
+ * @param message The assistant message.
+ * @returns Its text and tool calls.
+ */
+export function fromOpenAIMessage(
+  message: { content?: string | null; tool_calls?: readonly OpenAIToolCall[] | null },
+): ModelResponse {
+  const response: ModelResponse = {};
+  if (typeof message.content === "string" && message.content !== "") response.text = message.content;
+  if (message.tool_calls && message.tool_calls.length > 0) {
+    response.toolCalls = message.tool_calls.map(fromOpenAIToolCall);
+  }
+  return response;
+}
