@@ -57,6 +57,30 @@ export type {
   CreateDirectoryToolOptions,
 } from "./src/tools/create_directory.ts";
 export type { ReportedKind } from "./src/core/entry_kind.ts";
+export { createListDirectoryTool } from "./src/tools/list_directory.ts";
+export type {
+  ListDirectoryInput,
+  ListDirectoryOutput,
+  ListDirectoryToolOptions,
+  ListedEntry,
+} from "./src/tools/list_directory.ts";
+export type { GlobMatcher } from "./src/core/compile_glob.ts";
+export type { LineMatcher } from "./src/core/line_matcher.ts";
+export { createFindFilesTool } from "./src/tools/find_files.ts";
+export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
+export { createGrepTool } from "./src/tools/grep.ts";
+export type {
+  GrepContentOutput,
+  GrepCountOutput,
+  GrepFilesOutput,
+  GrepInput,
+  GrepMatch,
+  GrepOutput,
+  GrepOutputBase,
+  GrepOutputMode,
+  GrepSkipped,
+  GrepToolOptions,
+} from "./src/tools/grep.ts";
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { ToolRegistry } from "./src/registry/tool_registry.ts";

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "ARGUMENT_TOO_LARGE"
   | "ARGUMENTS_TOO_LARGE"
   | "COMMAND_LINE_TOO_LONG"
+  | "INVALID_PATTERN"
   // Registry.
   | "TOOL_ARGUMENTS_INVALID"
   | "TOOL_NOT_FOUND"
@@ -74,6 +75,7 @@ export const ARGUMENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "ARGUMENT_TOO_LARGE",
   "ARGUMENTS_TOO_LARGE",
   "COMMAND_LINE_TOO_LONG",
+  "INVALID_PATTERN",
 ]);
 
 /** Options of a {@link WorkspaceError}. */

@@ -68,6 +68,7 @@ export const DELETE_PATH_MAX_ENTRIES = 10_000;
 
 /** move_path: entries examined for relative links when a folder moves to a shallower place (a moved link must not come to point outside). */
 export const MOVE_PATH_MAX_SCAN_ENTRIES = 10_000;
+
 /** shell: default wall-clock milliseconds before the command's process group is killed; long enough for a test run or a build step. */
 export const SHELL_TIMEOUT_MS = 30_000;
 
@@ -94,6 +95,36 @@ export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Agent loop: model calls in one run (one `send`, or one execute and its resumes) before it stops with `finishReason: "max-steps"`, so a model that keeps calling tools cannot loop forever. */
 export const AGENT_MAX_STEPS = 20;
+
+/** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
+export const LIST_DIRECTORY_MAX_ENTRIES = 500;
+
+/** find_files: paths returned by default; more are flagged `truncated`. */
+export const FIND_FILES_MAX_RESULTS = 1_000;
+
+/** grep: results (matching lines, files or per-file counts) returned by default; more are flagged `truncated`. */
+export const GREP_MAX_RESULTS = 100;
+
+/** find_files and grep: directory entries visited in one walk, so a huge tree (or a generated one) cannot stall a call. */
+export const SEARCH_MAX_WALK_ENTRIES = 100_000;
+
+/** find_files and grep: UTF-8 bytes of a glob or regular-expression pattern; compile time and memory grow with it. */
+export const SEARCH_MAX_PATTERN_BYTES = 4_096;
+
+/** find_files and grep: bytes of one `.gitignore` file read; a larger one is not applied (real ones are a few KiB). */
+export const SEARCH_MAX_IGNORE_FILE_BYTES = 65_536;
+
+/** grep: bytes of a file searched; larger files are skipped and counted, so memory stays bounded. */
+export const GREP_MAX_FILE_BYTES = 1_048_576;
+
+/** grep: leading bytes checked for a NUL byte; a file holding one is binary and skipped (what git and ripgrep do). */
+export const GREP_BINARY_SNIFF_BYTES = 8_192;
+
+/** grep: characters (UTF-16 units) of a matching or context line returned; a longer line is cut around the match. */
+export const GREP_MAX_LINE_CHARS = 500;
+
+/** grep: lines of context before and after a match, at most. */
+export const GREP_MAX_CONTEXT_LINES = 10;
 
 /** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold: 384 KiB) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
 export const MCP_MAX_MESSAGE_BYTES = 4_194_304;
@@ -136,6 +167,16 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SANDBOX_PROBE_TIMEOUT_MS,
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   AGENT_MAX_STEPS,
+  LIST_DIRECTORY_MAX_ENTRIES,
+  FIND_FILES_MAX_RESULTS,
+  GREP_MAX_RESULTS,
+  SEARCH_MAX_WALK_ENTRIES,
+  SEARCH_MAX_PATTERN_BYTES,
+  SEARCH_MAX_IGNORE_FILE_BYTES,
+  GREP_MAX_FILE_BYTES,
+  GREP_BINARY_SNIFF_BYTES,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_CONTEXT_LINES,
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,

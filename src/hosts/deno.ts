@@ -330,7 +330,7 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
     // Default-deny: read and write only the listed paths; no net, env, run,
     // ffi or sys. Deno splits permission lists at commas, so a path holding
     // one cannot be granted exactly.
-    if (request.confineTo.some((path) => path.includes(","))) throw new HostError("UNSUPPORTED", "permissions");
+    if (request.confineTo.some((path) => path.includes(","))) throw new HostError("UNSUPPORTED", "permission-path");
     flags.push(
       "--no-prompt",
       `--allow-read=${request.confineTo.join(",")}`,

@@ -1,6 +1,9 @@
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createEditTool, type EditToolOptions } from "./edit_file.ts";
+import { createFindFilesTool, type FindFilesToolOptions } from "./find_files.ts";
+import { createGrepTool, type GrepToolOptions } from "./grep.ts";
+import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list_directory.ts";
 import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
@@ -31,6 +34,12 @@ export interface CodingToolsOptions {
    * @default undefined (no shell tool)
    */
   shell?: ShellToolOptions;
+  /** Options of `list_directory`, or `false` to leave it out. @default {} */
+  listDirectory?: ListDirectoryToolOptions | false;
+  /** Options of `find_files`, or `false` to leave it out. @default {} */
+  findFiles?: FindFilesToolOptions | false;
+  /** Options of `grep`, or `false` to leave it out. @default {} */
+  grep?: GrepToolOptions | false;
 }
 
 /**
@@ -55,6 +64,9 @@ export function createCodingTools(workspace: WorkspaceSource, options: CodingToo
   if (options.delete !== false) tools.push(createDeleteTool(workspace, options.delete));
   if (options.move !== false) tools.push(createMoveTool(workspace, options.move));
   if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, options.createDirectory));
+  if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
+  if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
+  if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));
   if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }

@@ -172,7 +172,11 @@ export function createNodeProcessTool(
           throw new WorkspaceError(
             "NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
             `Cannot run the script: the ${host.runtime} runtime cannot confine it to the workspace`,
-            { hint: "this runtime has no permission model; use permissions: \"inherit\" to run unconfined" },
+            {
+              hint: (error as HostError).syscall === "permission-path"
+                ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
+                : "this runtime has no permission model; use permissions: \"inherit\" to run unconfined",
+            },
           );
         }
         throw error;

@@ -1,0 +1,138 @@
+import * as z from "zod";
+import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { joinHostPath } from "../core/host_path.ts";
+import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
+import { mapHostError } from "../core/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { sameIdentity } from "../core/workspace.ts";
+import type { EntryKind } from "../host.ts";
+import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+
+/** Options of {@link createListDirectoryTool}. */
+export interface ListDirectoryToolOptions extends BaseToolOptions {
+  /** Entries returned at most (the default and the ceiling of `limit`). @default 500 ({@link LIST_DIRECTORY_MAX_ENTRIES}) */
+  maxEntries?: number;
+}
+
+/** Arguments of `list_directory`, validated. */
+export interface ListDirectoryInput {
+  /** The normalized segments of the folder. */
+  segments: string[];
+  /** Entries returned at most. */
+  limit: number;
+}
+
+/** One entry of a listing. */
+export interface ListedEntry {
+  /** Its name (one segment). */
+  name: string;
+  /** What it is, links not followed: a link is `symlink`, whatever it points to. */
+  kind: ReportedKind;
+  /** Size in bytes, for a regular file only. */
+  size?: number;
+}
+
+/** Result of `list_directory`. */
+export interface ListDirectoryOutput {
+  /** The folder, workspace-relative (normalized, `.` for the root). */
+  path: string;
+  /** Entries sorted by name, at most `limit`. */
+  entries: ListedEntry[];
+  /** How many entries the folder holds in all. */
+  total: number;
+  /** Whether entries were left out because of the limit. */
+  truncated: boolean;
+}
+
+const schema = z.object({
+  path: z.string().optional().describe("Workspace-relative folder to list; default '.' (the workspace root)"),
+  limit: z.number().int().positive().optional().describe("Entries returned at most"),
+}).strict();
+
+/**
+ * Creates `list_directory` `{path?, limit?}` → `{path, entries, total,
+ * truncated}`: the entries of one folder inside the workspace, sorted by
+ * name, each with its kind (`file`, `directory`, `symlink`, `other`) and a
+ * regular file's size.
+ *
+ * The folder is resolved confined (a link to a folder inside is listed, a
+ * link leading out is refused). Entries are never followed: a link is listed
+ * as `symlink` and where it points is neither resolved nor shown.
+ *
+ * @param workspace The workspace, or its root folder.
+ * @param options Limit and name.
+ * @returns The tool.
+ *
+ * @example Listing a folder
+ * ```ts
+ * import { createListDirectoryTool } from "@paddock/tools";
+ * const list = createListDirectoryTool("./project");
+ * const { entries } = await list.execute({ path: "src" });
+ * ```
+ */
+export function createListDirectoryTool(
+  workspace: WorkspaceSource,
+  options: ListDirectoryToolOptions = {},
+): Tool<ListDirectoryInput, ListDirectoryOutput> {
+  const getWorkspace = workspaceGetter(workspace);
+  const maxEntries = options.maxEntries ?? LIST_DIRECTORY_MAX_ENTRIES;
+  return defineTool({
+    name: options.name ?? "list_directory",
+    description: options.description ??
+      `List a folder inside the workspace: names sorted, with kind (file, directory, symlink, other) and file sizes. Links are shown, not followed. At most ${maxEntries} entries.`,
+    readOnly: true,
+    schema,
+    prepare: (args) => ({
+      segments: normalizeWorkspacePath(args.path ?? "."),
+      limit: Math.min(args.limit ?? maxEntries, maxEntries),
+    }),
+    run: async (input, { signal }) => {
+      const ws = await getWorkspace();
+      const display = input.segments.join("/") || ".";
+      throwIfAborted(signal);
+      await ws.checkRoot();
+      const folder = await ws.resolve(input.segments, { action: "list", display });
+      if (folder.stat === null || folder.stat.kind !== "directory") {
+        throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot list '${display}': it is not a folder`, {
+          path: display,
+          hint: "use read_file for a file",
+        });
+      }
+      const listing = await ws.host.readdir(folder.hostPath).catch((error) => {
+        throw mapHostError(error, "list", display);
+      });
+      // The folder must still be the one the walk checked (not swapped for a link meanwhile).
+      const after = await ws.host.lstat(folder.hostPath).catch(() => null);
+      if (after === null || after.kind !== "directory" || !sameIdentity(after, folder.stat)) {
+        throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
+          path: display,
+        });
+      }
+      listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries: ListedEntry[] = [];
+      for (const entry of listing.slice(0, input.limit)) {
+        throwIfAborted(signal);
+        let kind: EntryKind = entry.kind;
+        let size: number | undefined;
+        if (kind === "file" || kind === "other") {
+          // lstat, never stat: a size or kind is never taken through a link.
+          const stat = await ws.host.lstat(joinHostPath(ws.host.platform, folder.hostPath, [entry.name]))
+            .catch(() => null);
+          if (stat !== null) {
+            kind = stat.kind;
+            if (kind === "file") size = stat.size;
+          }
+        }
+        entries.push(
+          size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
+            name: entry.name,
+            kind: "file",
+            size,
+          },
+        );
+      }
+      return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
+    },
+  });
+}
