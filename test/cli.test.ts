@@ -319,6 +319,10 @@ describe("the demo transcript's result summaries", () => {
       bytes: 10,
       diff: "--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-old\n+new\n",
     })).toEqual(["1 replacement, 10 bytes", "│ @@ -1 +1 @@", "│ -old", "│ +new"]);
+    expect(summarizeResult("grep", {
+      matches: [{ path: "src/a.js", line: 3, column: 1, text: "  x.sort();" }],
+      truncated: false,
+    })).toEqual(["1 match", "│ src/a.js:3: x.sort();"]);
     expect(summarizeResult("write_file", { path: "a", bytes: 3 })).toEqual(["wrote 3 bytes"]);
     expect(summarizeResult("read_file", { path: "a", content: "x\ny\n", bytes: 4 })).toEqual(["4 bytes, 2 lines"]);
   });

@@ -49,6 +49,18 @@ export function summarizeResult(toolName: string, result: Record<string, unknown
     });
     return [`${names.length} entries: ${names.join(", ")}`];
   }
+  if (Array.isArray(result.matches)) {
+    // grep: one line per match.
+    const matches = result.matches as { path?: unknown; line?: unknown; text?: unknown }[];
+    return [
+      `${matches.length} match${matches.length === 1 ? "" : "es"}${
+        result.truncated === true ? " (more not shown)" : ""
+      }`,
+      ...matches.slice(0, MAX_SHOWN_LINES).map((match) =>
+        `│ ${String(match.path)}:${String(match.line)}: ${String(match.text).trim()}`
+      ),
+    ];
+  }
   if (typeof result.diff === "string") {
     // edit_file: the change itself, as a unified diff without its file headers.
     const changed = result.diff.split("\n").filter((line) => /^[-+@]/.test(line) && !/^(---|\+\+\+) /.test(line));

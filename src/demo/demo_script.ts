@@ -49,8 +49,19 @@ export function demoScript(context: DemoContext): DemoStep[] {
       expect: "ok",
       check: (result) => exitCode(result) === 1,
     },
+  );
+  if (context.has("grep")) {
+    steps.push({
+      say: "A median test fails: find where median sorts",
+      name: "grep",
+      arguments: { pattern: "sort\\(", path: "src" },
+      expect: "ok",
+      check: (result) => JSON.stringify(result.matches ?? []).includes(SAMPLE_PROJECT_BUG.before),
+    });
+  }
+  steps.push(
     {
-      say: "A median test fails: read the code",
+      say: context.has("grep") ? "Read the code around it" : "A median test fails: read the code",
       name: "read_file",
       arguments: { path: SAMPLE_PROJECT_BUG.path },
       expect: "ok",
