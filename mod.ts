@@ -29,7 +29,7 @@ export type { Identity, ResolveOptions, Resolved, WorkspaceOptions } from "./src
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
 export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
 export { registerDefaultHost } from "./src/core/default_host.ts";
-export { defineTool, parseArguments } from "./src/tools/tool.ts";
+export { defineTool, LazyWorkspace, parseArguments } from "./src/tools/tool.ts";
 export type {
   AnyTool,
   BaseToolOptions,

@@ -4,11 +4,13 @@ import { benchCore } from "./bench/core.ts";
 import { benchEdit } from "./bench/edit.ts";
 import { benchMcp } from "./bench/mcp.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
+import { benchSearch } from "./bench/search.ts";
 import type { BenchRow } from "./bench/row.ts";
 
 const suites: Array<[string, () => Promise<BenchRow[]>]> = [
   ["core tools", benchCore],
   ["edit_file", benchEdit],
+  ["search tools", benchSearch],
   ["OS sandbox", benchSandbox],
   ["MCP server", benchMcp],
 ];

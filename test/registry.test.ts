@@ -139,3 +139,29 @@ describe("tool definitions", () => {
     expect(registry.definitions().map((d) => d.name)).toEqual(["write_file", "save"]);
   });
 });
+
+describe("createCodingTools() from a root path", () => {
+  test("opens the workspace once and shares it between the tools", async () => {
+    const fixture = await diskFixture(["a.txt=shared"]);
+    try {
+      const registry = new ToolRegistry(createCodingTools(fixture.root));
+      await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "b.txt", content: "x" } });
+      // The root is replaced: every tool of the set sees the same recorded identity.
+      fs.renameSync(fixture.root, fixture.root + "-old");
+      fs.mkdirSync(fixture.root);
+      const calls: Array<[string, unknown]> = [
+        ["read_file", { path: "a.txt" }],
+        ["list_directory", {}],
+        ["write_file", { path: "a.txt", content: "y" }],
+      ];
+      for (const [name, args] of calls) {
+        const result = await executeToolCall(registry, { id: "2", name, arguments: args });
+        expect(JSON.parse(result.content).error?.code, name).toBe("WORKSPACE_ROOT_CHANGED");
+      }
+      expect(fs.readdirSync(fixture.root)).toEqual([]);
+      fs.rmSync(fixture.root + "-old", { recursive: true, force: true });
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { isHostError } from "../host.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
-import { runProcess } from "./run_process.ts";
+import { runProcess, toExecResult } from "./run_process.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link createHostShellProvider}. */
@@ -81,15 +81,7 @@ export function createHostShellProvider(workspace: Workspace, options: HostShell
         }
         throw error;
       });
-      return {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        stdout: result.stdout.text,
-        stderr: result.stderr.text,
-        stdoutTruncated: result.stdout.truncated,
-        stderrTruncated: result.stderr.truncated,
-        timedOut: result.timedOut,
-      };
+      return toExecResult(result);
     },
   };
 }

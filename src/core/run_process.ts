@@ -1,4 +1,5 @@
 import type { ByteReader, ExitStatus, Host, HostChild } from "../host.ts";
+import type { ShellExecResult } from "../shell_provider.ts";
 import { abortError } from "./errors.ts";
 import { PIPE_DRAIN_GRACE_MS } from "./limits.ts";
 import { decodeUtf8Lenient, utf8BoundaryAtOrBefore } from "./utf8.ts";
@@ -202,5 +203,21 @@ export async function runProcess(host: Host, request: RunProcessRequest): Promis
     stdout: stdout.finish(),
     stderr: stderr.finish(),
     timedOut,
+  };
+}
+
+/**
+ * The flat result shape the process tools report (`exitCode`, `signal`,
+ * `stdout`, `stderr`, the two truncation flags, `timedOut`).
+ */
+export function toExecResult(result: RunProcessResult): ShellExecResult {
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout.text,
+    stderr: result.stderr.text,
+    stdoutTruncated: result.stdout.truncated,
+    stderrTruncated: result.stderr.truncated,
+    timedOut: result.timedOut,
   };
 }

@@ -14,6 +14,7 @@ import {
   openSync,
   promises as fsp,
   read as readCallback,
+  readSync,
   readlinkSync,
   realpathSync,
   type Stats,
@@ -151,20 +152,26 @@ function wrapFile(handle: fsp.FileHandle): HostFile {
 
 // A read-only, non-blocking open (what reading and searching use) is a path
 // lookup like lstat: it cannot wait on a FIFO or a device, so it runs
-// synchronously, and so do fstat and close of that descriptor. Only `read`,
-// the data I/O, goes through the thread pool: one round trip per small file
-// instead of four, which is most of grep's time on a large tree.
+// synchronously, and so do fstat and close of that descriptor. Reads of such
+// a handle are synchronous too while they are small (at most
+// SYNC_READ_MAX_BYTES: a page-cache copy of microseconds, against a thread-pool
+// round trip that is most of grep's time on a large tree); larger reads go
+// through the thread pool so a cold disk cannot stall the event loop for long.
+const SYNC_READ_MAX_BYTES = 65_537;
+
 function openForReading(path: string, options: OpenOptions): HostFile {
   const fd = openSync(path, openFlags(options));
   let closed = false;
   return {
     read: (buffer, position) =>
-      new Promise((resolve, reject) => {
-        readCallback(fd, buffer, 0, buffer.length, position, (error, bytesRead) => {
-          if (error) reject(mapError(error, "read"));
-          else resolve(bytesRead);
-        });
-      }),
+      buffer.length <= SYNC_READ_MAX_BYTES
+        ? callSync("read", () => readSync(fd, buffer, 0, buffer.length, position))
+        : new Promise((resolve, reject) => {
+          readCallback(fd, buffer, 0, buffer.length, position, (error, bytesRead) => {
+            if (error) reject(mapError(error, "read"));
+            else resolve(bytesRead);
+          });
+        }),
     write: () => Promise.reject(new HostError("EINVAL", "write")), // opened read-only
     sync: () =>
       new Promise((resolve, reject) => {

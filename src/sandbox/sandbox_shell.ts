@@ -8,7 +8,7 @@ import type { Sandbox } from "../core/command_sandbox.ts";
 import { childEnvironment } from "../core/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
-import { runProcess } from "../core/run_process.ts";
+import { runProcess, toExecResult } from "../core/run_process.ts";
 import { type Host, isHostError } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
@@ -101,15 +101,7 @@ export class SandboxShell implements ShellProvider {
         }
         throw error;
       });
-      return {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        stdout: result.stdout.text,
-        stderr: result.stderr.text,
-        stdoutTruncated: result.stdout.truncated,
-        stderrTruncated: result.stderr.truncated,
-        timedOut: result.timedOut,
-      };
+      return toExecResult(result);
     } finally {
       await command.cleanup?.();
     }

@@ -8,7 +8,7 @@ import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
-import type { AnyTool, WorkspaceSource } from "./tool.ts";
+import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "./tool.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 
 /** Per-tool options of {@link createCodingTools}; `false` leaves a tool out. */
@@ -45,7 +45,7 @@ export interface CodingToolsOptions {
 /**
  * Creates the full set of coding tools over one workspace.
  *
- * @param workspace The workspace, or its root folder.
+ * @param source The workspace, or its root folder (opened once, at first use, for all the tools).
  * @param options Per-tool options.
  * @returns The tools, ready for a {@link ToolRegistry}.
  *
@@ -56,7 +56,9 @@ export interface CodingToolsOptions {
  * const registry = new ToolRegistry(createCodingTools(workspace));
  * ```
  */
-export function createCodingTools(workspace: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
+export function createCodingTools(source: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
+  // A root path is opened once, on first use, and shared by every tool.
+  const workspace = typeof source === "string" ? new LazyWorkspace(source) : source;
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));

@@ -13,7 +13,7 @@ import {
 } from "../core/limits.ts";
 import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
 import { mapHostError } from "../core/map_host_error.ts";
-import { runProcess } from "../core/run_process.ts";
+import { runProcess, toExecResult } from "../core/run_process.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { windowsCommandLineLength } from "../core/windows_command_line.ts";
 import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
@@ -209,15 +209,7 @@ export function createNodeProcessTool(
             hint: "make the script finish sooner (no servers, watchers or endless loops)",
           });
         }
-        return {
-          exitCode: result.exitCode,
-          signal: result.signal,
-          stdout: result.stdout.text,
-          stderr: result.stderr.text,
-          stdoutTruncated: result.stdout.truncated,
-          stderrTruncated: result.stderr.truncated,
-          timedOut: false,
-        };
+        return toExecResult(result);
       } finally {
         // Remove our own temp files only: each must still be the object we created.
         for (const [path, identity] of created) {

@@ -46,8 +46,27 @@ export interface Tool<Input = unknown, Output = unknown> {
 // deno-lint-ignore no-explicit-any
 export type AnyTool = Tool<any, any>;
 
+/**
+ * A workspace opened on first use and then shared: what the tool factories
+ * make of a root path, so that tools made together share one workspace.
+ */
+export class LazyWorkspace {
+  private opened: Promise<Workspace> | undefined;
+
+  /** @param root The root folder, opened with the default host at first use. */
+  constructor(readonly root: string) {}
+
+  /** Opens the workspace once; a failed open is tried again on the next call. */
+  open(): Promise<Workspace> {
+    return this.opened ??= openWorkspace(this.root).catch((error) => {
+      this.opened = undefined; // a root that appears later can still be opened
+      throw error;
+    });
+  }
+}
+
 /** A workspace, or the root folder to open one on (with the default host) at first use. */
-export type WorkspaceSource = Workspace | string;
+export type WorkspaceSource = Workspace | LazyWorkspace | string;
 
 /** Options every tool factory takes. */
 export interface BaseToolOptions {
@@ -60,12 +79,8 @@ export interface BaseToolOptions {
 /** Returns a memoised getter that opens `source` once, on first use. */
 export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspace> {
   if (source instanceof Workspace) return () => Promise.resolve(source);
-  let opened: Promise<Workspace> | undefined;
-  return () =>
-    opened ??= openWorkspace(source).catch((error) => {
-      opened = undefined; // a root that appears later can still be opened
-      throw error;
-    });
+  const lazy = source instanceof LazyWorkspace ? source : new LazyWorkspace(source);
+  return () => lazy.open();
 }
 
 interface ToolDefinition<Schema extends z.ZodType, Input, Output> {
