@@ -218,6 +218,23 @@ export interface Host {
   rmdir(path: string): Promise<void>;
   /** Lists a directory's entries, kinds not following links. */
   readdir(path: string): Promise<HostDirEntry[]>;
+  /**
+   * Optional: reads a small file synchronously, for hosts whose file calls
+   * are direct system calls (the Node host). Opens `path` read-only,
+   * non-blocking and not following a final link (as `open` with `read`,
+   * `noFollow`, `nonBlocking`), takes the handle's metadata (fstat), and asks
+   * `into(stat)` for the buffer to fill: `null` reads nothing. Reads from
+   * offset 0 until the buffer is full or the file ends (a short read that
+   * reaches the fstat size counts as the end), then closes the handle.
+   * Every decision about what to read stays with the caller's `into`.
+   *
+   * @param path The file's absolute host path.
+   * @param into The buffer to read into, given the opened handle's metadata, or `null` for none.
+   * @returns The metadata and the bytes read (a view of the buffer `into` gave; empty when it gave `null`),
+   * or `null` when the host will not read a buffer that large synchronously (use `open` then).
+   * @throws {HostError} From open (`ELOOP` for a link, `ENOENT`, …), fstat or read.
+   */
+  readSync?(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null;
   /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
   /** Starts a process in its own process group. */

@@ -647,12 +647,18 @@ function grepTests(host: TestHost): void {
       // Abort from inside the host once a few files are open: many reads are in flight then.
       const during = new AbortController();
       let opens = 0;
+      const base = tw.workspace.host;
       const host: Host = {
-        ...tw.workspace.host,
+        ...base,
         open: (path, options) => {
           if (++opens === 3) during.abort();
-          return tw.workspace.host.open(path, options);
+          return base.open(path, options);
         },
+        // A host that reads files synchronously opens them there.
+        readSync: base.readSync && ((path, into) => {
+          if (++opens === 3) during.abort();
+          return (base.readSync as NonNullable<Host["readSync"]>)(path, into);
+        }),
       };
       const workspace = await openWorkspace(tw.workspace.root, { host });
       await expect(createGrepTool(workspace).execute({ pattern: "needle" }, { signal: during.signal })).rejects

@@ -64,3 +64,44 @@ export async function readRegularFile(
     await file.close().catch(() => {});
   }
 }
+
+/**
+ * {@link readRegularFile} in one synchronous step, on a host that has
+ * {@link Host.readSync}: the same checks in the same order (a regular file,
+ * then the size bound, both on the opened handle before anything is read),
+ * for files a walk listed (no `expected` identity: a file named directly
+ * goes through {@link readRegularFile}). A file that fits in `scratch` is read into it, so the
+ * bytes returned may be a view of `scratch`, valid until its next use.
+ *
+ * @param host The host.
+ * @param hostPath The file's absolute host path.
+ * @param maxBytes The largest size read.
+ * @param scratch A buffer to reuse for files smaller than it.
+ * @returns What {@link readRegularFile} returns, or `null` when the host has no
+ * synchronous read or declines this file (large, or grown while read): use {@link readRegularFile}.
+ * @throws {HostError} From the host's open, fstat or read.
+ */
+export function readRegularFileSync(
+  host: Host,
+  hostPath: string,
+  maxBytes: number,
+  scratch: Uint8Array,
+): RegularFileRead | null {
+  if (host.readSync === undefined) return null;
+  let verdict = null as RegularFileRead | null;
+  const done = host.readSync(hostPath, (stat) => {
+    if (stat.kind !== "file") verdict = { kind: "not-a-file" };
+    else if (stat.size > maxBytes) verdict = { kind: "too-large", size: stat.size };
+    if (verdict !== null) return null;
+    // One byte more than fstat's size, to see a file that grew since.
+    const wanted = stat.size + 1;
+    return wanted <= scratch.length ? scratch.subarray(0, wanted) : new Uint8Array(wanted);
+  });
+  if (done === null) return null;
+  if (verdict !== null) return verdict;
+  if (done.bytes.length > done.stat.size) {
+    // The file grew while it was read: past the bound it is too large; else read it again the long way.
+    return done.bytes.length > maxBytes ? { kind: "too-large", size: done.bytes.length } : null;
+  }
+  return { kind: "read", bytes: done.bytes };
+}

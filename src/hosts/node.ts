@@ -186,6 +186,61 @@ function openForReading(path: string, options: OpenOptions): HostFile {
   };
 }
 
+const READ_SYNC_FLAGS = openFlags({ read: true, noFollow: true, nonBlocking: true });
+const NOTHING = new Uint8Array(0);
+
+// Host.readSync: open, fstat, read and close in one synchronous step, with no
+// promise or handle object per file. The same calls as `openForReading`
+// (and the same SYNC_READ_MAX_BYTES bound on a synchronous read); grep runs
+// it once per file of a walk.
+function readSyncNode(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null {
+  // Without O_NOFOLLOW (Windows), refuse a link seen just before opening, as `open` does.
+  if (constants.O_NOFOLLOW === undefined) {
+    let before: Stats | undefined;
+    try {
+      before = lstatSync(path);
+    } catch {
+      before = undefined;
+    }
+    if (before?.isSymbolicLink()) throw new HostError("ELOOP", "open");
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, READ_SYNC_FLAGS);
+  } catch (error) {
+    throw mapError(error, "open");
+  }
+  try {
+    let stat: HostStat;
+    try {
+      stat = toStat(fstatSync(fd));
+    } catch (error) {
+      throw mapError(error, "fstat");
+    }
+    const buffer = into(stat);
+    if (buffer === null) return { stat, bytes: NOTHING };
+    if (buffer.length > SYNC_READ_MAX_BYTES) return null;
+    let length = 0;
+    try {
+      while (length < buffer.length) {
+        const count = readSync(fd, buffer, length, buffer.length - length, length);
+        length += count;
+        // The end: nothing more, or a short read that reached the size fstat gave.
+        if (count === 0 || (length < buffer.length && length >= stat.size)) break;
+      }
+    } catch (error) {
+      throw mapError(error, "read");
+    }
+    return { stat, bytes: buffer.subarray(0, length) };
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // A read-only descriptor: nothing is lost when its close fails.
+    }
+  }
+}
+
 // Windows cannot open a directory as a file; durability of a rename there is
 // the filesystem's own, so syncing the folder is a no-op.
 const NO_OP_DIRECTORY: HostFile = {
@@ -257,6 +312,7 @@ export function createNodeHost(): Host {
         return entries.map((entry): HostDirEntry => ({ name: entry.name, kind: kindOf(entry as unknown as Stats) }));
       }),
     readlink: (path) => callSync("readlink", () => readlinkSync(path)),
+    readSync: readSyncNode,
     spawn: spawnNode,
     execPath: () => process.execPath,
     scriptLaunch: nodeScriptLaunch,

@@ -12,7 +12,7 @@ import {
 import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { readRegularFile } from "../core/read_regular_file.ts";
+import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../core/read_regular_file.ts";
 import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
@@ -139,6 +139,10 @@ const schema = z.object({
 // more than this many file buffers (each at most the size bound).
 const GREP_CONCURRENCY = 32;
 
+// The reused read buffer of a host that reads synchronously: files smaller
+// than this (most source files) need no buffer of their own.
+const GREP_SCRATCH_BYTES = 65_536;
+
 interface FileOutcome {
   /** Why the search failed (the call fails with it once this file's turn comes). */
   error?: unknown;
@@ -229,8 +233,21 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       // folder an unreadable file is counted; a file named directly fails.
       // A search never rejects: a failure waits in its outcome until the file's
       // turn, so no rejection goes unhandled while earlier files are awaited.
-      const searchOne = (entry: WalkEntry): Promise<FileOutcome> =>
-        searchFile(ws.host, entry.hostPath, input, {
+      const failed = (error: unknown): FileOutcome => {
+        if (isAbortError(error) || !walked) {
+          return { error: mapHostError(error, "search", display), matches: [], count: 0 };
+        }
+        return { skipped: "unreadable", matches: [], count: 0 };
+      };
+      // On a host that reads small files synchronously (the Node host), a
+      // file below a folder is read and searched in one step, with no promise
+      // per file; the buffer is reused, as nothing keeps the bytes once
+      // searched. A file named directly takes the checked asynchronous way
+      // (its identity must be the one resolve saw).
+      const readsSync = walked && ws.host.readSync !== undefined;
+      const scratch = new Uint8Array(readsSync ? GREP_SCRATCH_BYTES : 0);
+      const searchOne = (entry: WalkEntry): FileOutcome | Promise<FileOutcome> => {
+        const limits: SearchLimits = {
           maxFileBytes,
           maxLineChars,
           cap: input.limit + 1,
@@ -238,19 +255,23 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
           // The file named by `path` must be the one resolve checked.
           expected: walked ? undefined : start.stat ?? undefined,
           display: entry.path,
-        })
-          .catch((error): FileOutcome => {
-            if (isAbortError(error) || !walked) {
-              return { error: mapHostError(error, "search", display), matches: [], count: 0 };
-            }
-            return { skipped: "unreadable", matches: [], count: 0 };
-          });
+        };
+        if (readsSync) {
+          try {
+            const outcome = searchFileSync(ws.host, entry.hostPath, input, limits, scratch);
+            if (outcome !== null) return outcome;
+          } catch (error) {
+            return failed(error);
+          }
+        }
+        return searchFile(ws.host, entry.hostPath, input, limits).catch(failed);
+      };
       const skipped: GrepSkipped = { binary: 0, tooLarge: 0, unreadable: 0 };
       const matches: GrepMatch[] = [];
       const matchedFiles: string[] = [];
       const counts: { path: string; count: number }[] = [];
       let truncated = walkLimitReached;
-      const inFlight: Promise<FileOutcome>[] = [];
+      const inFlight: Array<FileOutcome | Promise<FileOutcome>> = [];
       let next = 0;
       const refill = () => {
         while (next < files.length && inFlight.length < GREP_CONCURRENCY) inFlight.push(searchOne(files[next++]));
@@ -258,7 +279,8 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       refill();
       try {
         for (let index = 0; index < files.length; index++) {
-          const outcome = await (inFlight.shift() as Promise<FileOutcome>);
+          const pending = inFlight.shift() as FileOutcome | Promise<FileOutcome>;
+          const outcome = pending instanceof Promise ? await pending : pending;
           if (outcome.error !== undefined) throw outcome.error;
           refill();
           throwIfAborted(signal);
@@ -326,7 +348,25 @@ async function searchFile(
   limits: SearchLimits,
 ): Promise<FileOutcome> {
   throwIfAborted(limits.signal);
-  const read = await readRegularFile(host, hostPath, limits.maxFileBytes, limits.expected);
+  return searchRead(await readRegularFile(host, hostPath, limits.maxFileBytes, limits.expected), input, limits);
+}
+
+// Reads and searches one file a walk listed in one synchronous step, on a
+// host that reads synchronously; `null` when the host cannot (then `searchFile`).
+function searchFileSync(
+  host: Host,
+  hostPath: string,
+  input: GrepInput,
+  limits: SearchLimits,
+  scratch: Uint8Array,
+): FileOutcome | null {
+  throwIfAborted(limits.signal);
+  const read = readRegularFileSync(host, hostPath, limits.maxFileBytes, scratch);
+  return read === null ? null : searchRead(read, input, limits);
+}
+
+// Searches what was read (the bytes may be a reused buffer: nothing here keeps them).
+function searchRead(read: RegularFileRead, input: GrepInput, limits: SearchLimits): FileOutcome {
   if (read.kind === "changed") {
     throw new WorkspaceError(
       "PATH_CHANGED",
