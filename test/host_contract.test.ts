@@ -56,6 +56,45 @@ describe.each(hosts)("host contract: %s", (_name, create) => {
     expect(other.ino).not.toBe(byPath.ino);
   });
 
+  test("readSync, where a host has it, refuses a link, fills only the buffer its caller gives, and declines a large one", () => {
+    const host = create();
+    const readSync = host.readSync;
+    if (readSync === undefined) {
+      // Deno's own host has no synchronous read; grep takes the asynchronous way there.
+      expect(host.runtime).toBe("deno");
+      return;
+    }
+    const codeOf = (run: () => unknown): string => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(HostError);
+        return (error as HostError).code;
+      }
+      return "no error";
+    };
+    expect(codeOf(() => readSync(at("link"), () => new Uint8Array(16)))).toBe("ELOOP");
+    expect(codeOf(() => readSync(at("missing"), () => new Uint8Array(16)))).toBe("ENOENT");
+    const seen: string[] = [];
+    const whole = readSync(at("file"), (stat) => {
+      seen.push(`${stat.kind}:${stat.size}`);
+      return new Uint8Array(stat.size + 1);
+    });
+    expect(seen).toEqual(["file:7"]);
+    expect(new TextDecoder().decode(whole?.bytes)).toBe("content");
+    expect(whole?.stat.kind).toBe("file");
+    const part = readSync(at("file"), () => new Uint8Array(3));
+    expect(new TextDecoder().decode(part?.bytes)).toBe("con");
+    // The caller decides from the handle's metadata; null reads nothing.
+    const folder = readSync(at("folder"), (stat) => {
+      seen.push(stat.kind);
+      return null;
+    });
+    expect(seen).toEqual(["file:7", "directory"]);
+    expect(folder?.bytes.length).toBe(0);
+    expect(readSync(at("file"), () => new Uint8Array(1 << 20))).toBeNull();
+  });
+
   test("open with noFollow refuses a final link with ELOOP", async () => {
     const host = create();
     expect(await code(host.open(at("link"), { read: true, noFollow: true }))).toBe("ELOOP");
