@@ -218,8 +218,8 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         });
         walkLimitReached = walk.limitReached;
         const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
-        files = walk.entries.filter((entry) => entry.kind === "file" && matchesGlob(input.glob, entry.path))
-          .map((entry) => ({ ...entry, path: prefix + entry.path }));
+        files = walk.entries.filter((entry) => entry.kind === "file" && matchesGlob(input.glob, entry.path));
+        if (prefix !== "") files = files.map((entry) => ({ ...entry, path: prefix + entry.path }));
       } else if (start.stat !== null && start.stat.kind === "file") {
         // A file named directly (through links inside, resolved above) is searched whatever the glob.
         files = [{ path: display, hostPath: start.hostPath, kind: "file" }];
@@ -271,18 +271,23 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       const matchedFiles: string[] = [];
       const counts: { path: string; count: number }[] = [];
       let truncated = walkLimitReached;
-      const inFlight: Array<FileOutcome | Promise<FileOutcome>> = [];
+      // Outcomes by file index, started up to GREP_CONCURRENCY files ahead of the one taken.
+      const inFlight: Array<FileOutcome | Promise<FileOutcome> | undefined> = [];
       let next = 0;
-      const refill = () => {
-        while (next < files.length && inFlight.length < GREP_CONCURRENCY) inFlight.push(searchOne(files[next++]));
+      const refill = (taken: number) => {
+        while (next < files.length && next < taken + GREP_CONCURRENCY) {
+          inFlight[next] = searchOne(files[next]);
+          next++;
+        }
       };
-      refill();
+      refill(0);
       try {
         for (let index = 0; index < files.length; index++) {
-          const pending = inFlight.shift() as FileOutcome | Promise<FileOutcome>;
+          const pending = inFlight[index] as FileOutcome | Promise<FileOutcome>;
+          inFlight[index] = undefined;
           const outcome = pending instanceof Promise ? await pending : pending;
           if (outcome.error !== undefined) throw outcome.error;
-          refill();
+          refill(index + 1);
           throwIfAborted(signal);
           if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
           if (outcome.count === 0) continue;
@@ -308,7 +313,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         }
       } finally {
         // Let the reads still running finish and close their files before returning.
-        await Promise.allSettled(inFlight);
+        await Promise.allSettled(inFlight.filter((pending) => pending instanceof Promise));
       }
       throwIfAborted(signal);
 
@@ -379,8 +384,18 @@ function searchRead(read: RegularFileRead, input: GrepInput, limits: SearchLimit
   if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
   if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
   const bytes = read.bytes;
-  if (bytes.subarray(0, GREP_BINARY_SNIFF_BYTES).includes(0)) return { skipped: "binary", matches: [], count: 0 };
-  let text = decodeUtf8Lenient(bytes);
+  // Binary: a NUL byte in the first bytes. A typed array's own search is slow
+  // next to a string's, so a small file is decoded first and its text looked
+  // at: a NUL byte always decodes to U+0000 (never into U+FFFD), so no U+0000
+  // means no NUL byte, and the bytes are checked only when there is one.
+  let text: string;
+  if (bytes.length > GREP_BINARY_SNIFF_BYTES) {
+    if (bytes.subarray(0, GREP_BINARY_SNIFF_BYTES).includes(0)) return { skipped: "binary", matches: [], count: 0 };
+    text = decodeUtf8Lenient(bytes);
+  } else {
+    text = decodeUtf8Lenient(bytes);
+    if (text.includes("\0") && bytes.includes(0)) return { skipped: "binary", matches: [], count: 0 };
+  }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
   if (!input.matcher.mayMatch(text)) return { matches: [], count: 0 };
