@@ -447,6 +447,25 @@ function grepTests(host: TestHost): void {
       ]);
     });
 
+    test("calls a file binary by a NUL byte within its first 8 KiB only, in small and large files alike", async () => {
+      const sniffed = await host.open([
+        "early.txt=needle\0",
+        `late-small.txt=${"x".repeat(8_000)}\0needle`,
+        `late-large.txt=${"x".repeat(8_191)}\0needle\n${"y".repeat(1_000)}`,
+        `past.txt=${"x".repeat(8_192)}\0needle\n`,
+        "after-bad.txt=\u00e9needle\0",
+      ]);
+      try {
+        const result = await createGrepTool(sniffed.workspace).execute({
+          pattern: "needle",
+          output_mode: "files_with_matches",
+        }) as GrepFilesOutput;
+        expect(result).toEqual({ files: ["past.txt"], truncated: false, skipped: { binary: 4, tooLarge: 0, unreadable: 0 } });
+      } finally {
+        await sniffed.cleanup();
+      }
+    });
+
     test("searches ignored files with include_ignored, never .git", async () => {
       const result = await grep.execute({
         pattern: "needle",
