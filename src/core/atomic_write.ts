@@ -2,6 +2,7 @@ import { type HostFile, type HostStat, isHostError } from "../host.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { joinHostPath } from "./host_path.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { removeOwnFile } from "./remove_own_file.ts";
 import { withTargetLock } from "./target_lock.ts";
 import { type Identity, type Resolved, sameIdentity, type Workspace } from "./workspace.ts";
 
@@ -140,10 +141,7 @@ export async function atomicWrite(
     } catch (error) {
       await file?.close().catch(() => {});
       // Remove our own temp file only: it must still be the object we created.
-      if (!renamed && tempIdentity !== undefined) {
-        const current = await host.lstat(tempPath).catch(() => null);
-        if (current !== null && sameIdentity(current, tempIdentity)) await host.unlink(tempPath).catch(() => {});
-      }
+      if (!renamed && tempIdentity !== undefined) await removeOwnFile(host, tempPath, tempIdentity);
       throw mapHostError(error, "write", display);
     }
   });

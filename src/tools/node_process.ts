@@ -13,10 +13,11 @@ import {
 } from "../core/limits.ts";
 import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
 import { mapHostError } from "../core/map_host_error.ts";
+import { removeOwnFile } from "../core/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/run_process.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { windowsCommandLineLength } from "../core/windows_command_line.ts";
-import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
+import { type Identity, type Workspace } from "../core/workspace.ts";
 import { type HostError, isHostError } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -212,10 +213,7 @@ export function createNodeProcessTool(
         return toExecResult(result);
       } finally {
         // Remove our own temp files only: each must still be the object we created.
-        for (const [path, identity] of created) {
-          const now = await host.lstat(path).catch(() => null);
-          if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
-        }
+        for (const [path, identity] of created) await removeOwnFile(host, path, identity);
       }
     },
   });
@@ -247,10 +245,7 @@ async function createScript(ws: Workspace, path: string, data: Uint8Array): Prom
       await file.close();
     }
   } catch (error) {
-    if (identity !== undefined) {
-      const now = await host.lstat(path).catch(() => null);
-      if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
-    }
+    if (identity !== undefined) await removeOwnFile(host, path, identity);
     throw mapHostError(error, "create the script in", ".");
   }
 }
