@@ -1,7 +1,7 @@
-import { isHostError } from "../host.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
-import { throwIfAborted, WorkspaceError } from "./errors.ts";
+import { throwIfAborted } from "./errors.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
+import { mapSpawnError } from "./map_spawn_error.ts";
 import { runProcess, toExecResult } from "./run_process.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -69,17 +69,10 @@ export function createHostShellProvider(workspace: Workspace, options: HostShell
         killGraceMs,
         signal: request.signal,
       }).catch((error: unknown) => {
-        if (isHostError(error)) {
-          throw new WorkspaceError(
-            "SPAWN_FAILED",
-            `Cannot run the command: the shell could not be started (${error.code})`,
-            {
-              hint: "the shell program is missing or not executable on this host",
-              cause: error,
-            },
-          );
-        }
-        throw error;
+        throw mapSpawnError(error, "the command", {
+          detail: "the shell could not be started",
+          hint: "the shell program is missing or not executable on this host",
+        });
       });
       return toExecResult(result);
     },

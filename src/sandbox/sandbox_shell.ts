@@ -8,8 +8,9 @@ import type { Sandbox } from "../core/command_sandbox.ts";
 import { childEnvironment } from "../core/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
+import { mapSpawnError } from "../core/map_spawn_error.ts";
 import { runProcess, toExecResult } from "../core/run_process.ts";
-import { type Host, isHostError } from "../host.ts";
+import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -96,10 +97,7 @@ export class SandboxShell implements ShellProvider {
         killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       }).catch((error: unknown) => {
-        if (isHostError(error)) {
-          throw new WorkspaceError("SPAWN_FAILED", `Cannot run the command: ${error.code}`, { cause: error });
-        }
-        throw error;
+        throw mapSpawnError(error, "the command");
       });
       return toExecResult(result);
     } finally {

@@ -13,11 +13,12 @@ import {
 } from "../core/limits.ts";
 import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
 import { mapHostError } from "../core/map_host_error.ts";
+import { mapSpawnError } from "../core/map_spawn_error.ts";
 import { removeOwnFile } from "../core/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/run_process.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { windowsCommandLineLength } from "../core/windows_command_line.ts";
-import { type Identity, type Workspace } from "../core/workspace.ts";
+import type { Identity, Workspace } from "../core/workspace.ts";
 import { type HostError, isHostError } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -200,10 +201,7 @@ export function createNodeProcessTool(
           maxOutputBytes: limits.output,
           signal,
         }).catch((error: unknown) => {
-          if (isHostError(error)) {
-            throw new WorkspaceError("SPAWN_FAILED", `Cannot run the script: ${(error as HostError).code}`, { cause: error });
-          }
-          throw error;
+          throw mapSpawnError(error, "the script");
         }).finally(() => command.cleanup?.());
         if (result.timedOut) {
           throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
