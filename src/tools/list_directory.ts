@@ -93,7 +93,11 @@ export function createListDirectoryTool(
       const display = input.segments.join("/") || ".";
       throwIfAborted(signal);
       await ws.checkRoot();
-      const folder = await resolveFolder(ws, input.segments, { action: "list", display, hint: "use read_file for a file" });
+      const folder = await resolveFolder(ws, input.segments, {
+        action: "list",
+        display,
+        hint: "use read_file for a file",
+      });
       const listing = await ws.host.readdir(folder.hostPath).catch((error) => {
         throw mapHostError(error, "list", display);
       });
