@@ -295,6 +295,9 @@ function exactMatches(text: string, needle: string): TextRange[] {
   return ranges;
 }
 
+// Line numbers of an ambiguous old_string's matches quoted in EDIT_NOT_UNIQUE.
+const SHOWN_MATCH_LINES = 20;
+
 function lineNumbers(text: string, ranges: readonly TextRange[]): number[] {
   const lines: number[] = [];
   let line = 1;
@@ -336,7 +339,7 @@ function applyEdits(
     }
     if (ranges.length > 1 && !edit.replaceAll) {
       const lines = lineNumbers(text, ranges);
-      const shown = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
+      const shown = lines.slice(0, SHOWN_MATCH_LINES).join(", ") + (lines.length > SHOWN_MATCH_LINES ? ", …" : "");
       throw new WorkspaceError(
         "EDIT_NOT_UNIQUE",
         `Cannot edit '${display}': ${label} matches ${ranges.length} times (lines ${shown})`,

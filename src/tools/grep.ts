@@ -3,6 +3,7 @@ import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
 import { isAbortError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import {
   GREP_BINARY_SNIFF_BYTES,
+  GREP_MAX_CONCURRENT_FILES,
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
@@ -135,10 +136,6 @@ const schema = z.object({
   include_ignored: z.boolean().optional().describe("Also search files that .gitignore files exclude; default false"),
 }).strict();
 
-// Files read and searched at once: overlaps the host's I/O without holding
-// more than this many file buffers (each at most the size bound).
-const GREP_CONCURRENCY = 32;
-
 interface FileOutcome {
   /** Why the search failed (the call fails with it once this file's turn comes). */
   error?: unknown;
@@ -253,7 +250,9 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       const inFlight: Promise<FileOutcome>[] = [];
       let next = 0;
       const refill = () => {
-        while (next < files.length && inFlight.length < GREP_CONCURRENCY) inFlight.push(searchOne(files[next++]));
+        while (next < files.length && inFlight.length < GREP_MAX_CONCURRENT_FILES) {
+          inFlight.push(searchOne(files[next++]));
+        }
       };
       refill();
       try {
