@@ -11,7 +11,7 @@ export const TEMP_FILE_PREFIX = ".paddock-tmp-";
 
 /** Options of {@link atomicWrite}. */
 export interface AtomicWriteOptions {
-  /** Aborts the write before the rename; the old target stays. */
+  /** Aborts the write before the rename; the old target stays. @default undefined (not cancellable) */
   signal?: AbortSignal;
   /** The path as the caller gave it, for error messages. @default the segments joined by "/" */
   display?: string;
@@ -19,7 +19,10 @@ export interface AtomicWriteOptions {
   createParents?: boolean;
   /** Refuse when the target exists. @default false */
   exclusive?: boolean;
-  /** Called with the resolved target inside the lock, before the temp file is made; may throw to refuse. */
+  /**
+   * Called with the resolved target inside the lock, before the temp file is made; may throw to refuse.
+   * @default undefined (no extra check)
+   */
   beforeWrite?: (target: Resolved) => Promise<void> | void;
 }
 

@@ -23,7 +23,7 @@ export interface WalkOptions {
    * @default []
    */
   prefix?: readonly string[];
-  /** Stops the walk with an AbortError. */
+  /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
 

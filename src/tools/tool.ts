@@ -7,7 +7,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /** Per-call options of {@link Tool.execute}. */
 export interface ToolExecuteOptions {
-  /** Cancels the call: it rejects with an AbortError after cleaning up. */
+  /** Cancels the call: it rejects with an AbortError after cleaning up. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
 
