@@ -3,6 +3,7 @@ import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { joinHostPath } from "./host_path.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
+import { stillSame } from "./still_same.ts";
 import { withTargetLock } from "./target_lock.ts";
 import { type Identity, type Resolved, sameIdentity, type Workspace } from "./workspace.ts";
 
@@ -150,8 +151,7 @@ export async function atomicWrite(
   });
 
   async function expectIdentity(path: string, identity: Identity, detail: string): Promise<void> {
-    const now = await host.lstat(path).catch(() => null);
-    if (now === null || !sameIdentity(now, identity)) throw fail("PATH_CHANGED", detail);
+    if (!(await stillSame(host, path, identity))) throw fail("PATH_CHANGED", detail);
   }
 
   async function expectTarget(path: string, before: HostStat | null): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Host } from "../host.ts";
-import { type Identity, sameIdentity } from "./workspace.ts";
+import { stillSame } from "./still_same.ts";
+import type { Identity } from "./workspace.ts";
 
 /**
  * Removes a file this process created, if the path still names it: the
@@ -16,6 +17,5 @@ import { type Identity, sameIdentity } from "./workspace.ts";
  * @returns When the file is removed, or was left because it is no longer ours.
  */
 export async function removeOwnFile(host: Host, path: string, identity: Identity): Promise<void> {
-  const now = await host.lstat(path).catch(() => null);
-  if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
+  if (await stillSame(host, path, identity)) await host.unlink(path).catch(() => {});
 }

@@ -6,7 +6,7 @@ import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
-import { sameIdentity } from "../core/workspace.ts";
+import { stillSame } from "../core/still_same.ts";
 import type { EntryKind } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -102,8 +102,7 @@ export function createListDirectoryTool(
         throw mapHostError(error, "list", display);
       });
       // The folder must still be the one the walk checked (not swapped for a link meanwhile).
-      const after = await ws.host.lstat(folder.hostPath).catch(() => null);
-      if (after === null || after.kind !== "directory" || !sameIdentity(after, folder.stat)) {
+      if (!(await stillSame(ws.host, folder.hostPath, folder.stat, "directory"))) {
         throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
           path: display,
         });

@@ -5,6 +5,7 @@ import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { stillSame } from "../core/still_same.ts";
 import { withTargetLock } from "../core/target_lock.ts";
 import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
@@ -229,8 +230,7 @@ async function expectIdentity(
   fail: Fail,
   kind?: HostStat["kind"],
 ): Promise<void> {
-  const now = await ws.host.lstat(path).catch(() => null);
-  if (now === null || !sameIdentity(now, identity) || (kind !== undefined && now.kind !== kind)) {
+  if (!(await stillSame(ws.host, path, identity, kind))) {
     throw fail("PATH_CHANGED", "an entry changed while it was moved");
   }
 }
