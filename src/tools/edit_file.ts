@@ -196,12 +196,7 @@ export function createEditTool(
         if (length > maxFileBytes) {
           throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
         }
-        if (length !== stat.size) {
-          throw new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was read`, {
-            path: display,
-            hint: "read the file again and redo the edit",
-          });
-        }
+        if (length !== stat.size) throw changedWhile(display, "read");
         bytes = buffer.subarray(0, length);
       } catch (error) {
         throw mapHostError(error, "edit", display);
@@ -228,19 +223,9 @@ export function createEditTool(
           createParents: false,
           beforeWrite: (now) => {
             const current = now.stat;
-            if (
-              current === null || !sameIdentity(current, stat) || current.size !== stat.size ||
-              current.mtimeMs !== stat.mtimeMs
-            ) {
-              throw new WorkspaceError(
-                "PATH_CHANGED",
-                `Cannot edit '${display}': the file changed while it was edited`,
-                {
-                  path: display,
-                  hint: "read the file again and redo the edit",
-                },
-              );
-            }
+            const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&
+              current.mtimeMs === stat.mtimeMs;
+            if (!unchanged) throw changedWhile(display, "edited");
           },
         });
       }
@@ -260,6 +245,14 @@ export function createEditTool(
 
 function editLabel(edits: readonly EditOperation[], index: number): string {
   return edits.length === 1 ? "old_string" : `edits[${index}].old_string`;
+}
+
+// The file is not the one that was read: the edit would be based on stale text.
+function changedWhile(display: string, step: "read" | "edited"): WorkspaceError {
+  return new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was ${step}`, {
+    path: display,
+    hint: "read the file again and redo the edit",
+  });
 }
 
 function tooLarge(display: string, detail: string, maxBytes: number): WorkspaceError {
