@@ -1,6 +1,6 @@
 import type { Host } from "../host.ts";
+import type { Identity } from "./same_identity.ts";
 import { stillSame } from "./still_same.ts";
-import type { Identity } from "./workspace.ts";
 
 /**
  * Removes a file this process created, if the path still names it: the

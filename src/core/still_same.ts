@@ -1,5 +1,5 @@
 import type { EntryKind, Host } from "../host.ts";
-import { type Identity, sameIdentity } from "./workspace.ts";
+import { type Identity, sameIdentity } from "./same_identity.ts";
 
 /**
  * Whether `path` still names the object a check saw: an lstat (never
