@@ -14,7 +14,14 @@ import { findTolerantMatches, type TextRange } from "../core/tolerant_match.ts";
 import { unifiedDiff } from "../core/unified_diff.ts";
 import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  defineTool,
+  invalidArguments,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createEditTool}. */
 export interface EditToolOptions extends BaseToolOptions {
@@ -139,7 +146,7 @@ export function createEditTool(
       const single = args.old_string !== undefined || args.new_string !== undefined || args.replace_all !== undefined;
       if (single === (args.edits !== undefined)) {
         const hint = "give either old_string and new_string (and replace_all), or edits, not both";
-        throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+        throw invalidArguments(hint);
       }
       let edits: EditOperation[];
       if (args.edits !== undefined) {
@@ -151,14 +158,14 @@ export function createEditTool(
       } else {
         if (args.old_string === undefined || args.new_string === undefined) {
           const hint = `missing property '${args.old_string === undefined ? "old_string" : "new_string"}'`;
-          throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+          throw invalidArguments(hint);
         }
         edits = [{ oldString: args.old_string, newString: args.new_string, replaceAll: args.replace_all ?? false }];
       }
       for (const [index, edit] of edits.entries()) {
         if (edit.oldString === edit.newString) {
           const hint = `${editLabel(edits, index)}: old_string and new_string are the same`;
-          throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+          throw invalidArguments(hint);
         }
       }
       // UTF-8 never takes fewer bytes than UTF-16 units, so huge input fails before it is measured.
