@@ -3,9 +3,9 @@ import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { joinHostPath } from "./host_path.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
-import { stillSame } from "./still_same.ts";
+import { stillAsSeen, stillSame } from "./still_same.ts";
 import { withTargetLock } from "./target_lock.ts";
-import { type Identity, type Resolved, sameIdentity, type Workspace } from "./workspace.ts";
+import type { Identity, Resolved, Workspace } from "./workspace.ts";
 
 /** Prefix of the temp files an atomic write creates beside its target. */
 export const TEMP_FILE_PREFIX = ".paddock-tmp-";
@@ -123,7 +123,9 @@ export async function atomicWrite(
       // 8. Re-check everything the rename depends on: root, parent folder, target, abort.
       await workspace.checkRoot();
       await expectIdentity(target.parentHostPath, target.parentIdentity, "its folder was replaced");
-      await expectTarget(target.hostPath, before);
+      if (!(await stillAsSeen(host, target.hostPath, before))) {
+        throw fail("PATH_CHANGED", "the target changed while it was written");
+      }
       await expectIdentity(tempPath, tempIdentity, "the temp file was replaced");
       throwIfAborted(signal);
 
@@ -152,19 +154,5 @@ export async function atomicWrite(
 
   async function expectIdentity(path: string, identity: Identity, detail: string): Promise<void> {
     if (!(await stillSame(host, path, identity))) throw fail("PATH_CHANGED", detail);
-  }
-
-  async function expectTarget(path: string, before: HostStat | null): Promise<void> {
-    let now: HostStat | null = null;
-    try {
-      now = await host.lstat(path);
-    } catch (error) {
-      if (!isHostError(error, "ENOENT")) throw error;
-    }
-    // Kind too: a link swapped in may reuse the freed inode number, and some
-    // hosts report no birth time for links.
-    if (before === null ? now !== null : now === null || now.kind !== before.kind || !sameIdentity(now, before)) {
-      throw fail("PATH_CHANGED", "the target changed while it was written");
-    }
   }
 }
