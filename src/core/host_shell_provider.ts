@@ -1,8 +1,7 @@
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 import { throwIfAborted } from "./errors.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
-import { mapSpawnError } from "./map_spawn_error.ts";
-import { runProcess, toExecResult } from "./run_process.ts";
+import { runShellCommand } from "./run_shell_command.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link createHostShellProvider}. */
@@ -59,22 +58,18 @@ export function createHostShellProvider(workspace: Workspace, options: HostShell
     exec: async (request: ShellExecRequest): Promise<ShellExecResult> => {
       throwIfAborted(request.signal);
       await workspace.checkRoot();
-      const result = await runProcess(workspace.host, {
+      const command = {
         argv: shellArgv(shell, request.command),
         cwd: workspace.root,
         env: workspace.childEnvironment(),
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        truncation: "head-and-tail",
+      };
+      return await runShellCommand(workspace.host, command, request, {
         killGraceMs,
-        signal: request.signal,
-      }).catch((error: unknown) => {
-        throw mapSpawnError(error, "the command", {
+        spawnFailure: {
           detail: "the shell could not be started",
           hint: "the shell program is missing or not executable on this host",
-        });
+        },
       });
-      return toExecResult(result);
     },
   };
 }
