@@ -35,7 +35,7 @@ export interface AgentReply {
 
 /** Per-call options of {@link Agent.send}. */
 export interface AgentSendOptions {
-  /** Cancels the run: it rejects with an AbortError. */
+  /** Cancels the run: it rejects with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
 

@@ -39,7 +39,7 @@ export function parseShellMode(values: readonly string[]): McpShellMode {
  * Parses `on` / `off`.
  * @throws {UsageError} For any other value.
  */
-export function parseOnOff(flag: string, value: string | undefined, fallback: boolean): boolean {
+function parseOnOff(flag: string, value: string | undefined, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (value === "on") return true;
   if (value === "off") return false;

@@ -2,15 +2,17 @@ import { type HostFile, type HostStat, isHostError } from "../host.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { joinHostPath } from "./host_path.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { removeOwnFile } from "./remove_own_file.ts";
+import { stillAsSeen, stillSame } from "./still_same.ts";
 import { withTargetLock } from "./target_lock.ts";
-import { type Identity, type Resolved, sameIdentity, type Workspace } from "./workspace.ts";
+import type { Identity, Resolved, Workspace } from "./workspace.ts";
 
 /** Prefix of the temp files an atomic write creates beside its target. */
 export const TEMP_FILE_PREFIX = ".paddock-tmp-";
 
 /** Options of {@link atomicWrite}. */
 export interface AtomicWriteOptions {
-  /** Aborts the write before the rename; the old target stays. */
+  /** Aborts the write before the rename; the old target stays. @default undefined (not cancellable) */
   signal?: AbortSignal;
   /** The path as the caller gave it, for error messages. @default the segments joined by "/" */
   display?: string;
@@ -18,7 +20,10 @@ export interface AtomicWriteOptions {
   createParents?: boolean;
   /** Refuse when the target exists. @default false */
   exclusive?: boolean;
-  /** Called with the resolved target inside the lock, before the temp file is made; may throw to refuse. */
+  /**
+   * Called with the resolved target inside the lock, before the temp file is made; may throw to refuse.
+   * @default undefined (no extra check)
+   */
   beforeWrite?: (target: Resolved) => Promise<void> | void;
 }
 
@@ -118,7 +123,9 @@ export async function atomicWrite(
       // 8. Re-check everything the rename depends on: root, parent folder, target, abort.
       await workspace.checkRoot();
       await expectIdentity(target.parentHostPath, target.parentIdentity, "its folder was replaced");
-      await expectTarget(target.hostPath, before);
+      if (!(await stillAsSeen(host, target.hostPath, before))) {
+        throw fail("PATH_CHANGED", "the target changed while it was written");
+      }
       await expectIdentity(tempPath, tempIdentity, "the temp file was replaced");
       throwIfAborted(signal);
 
@@ -140,30 +147,12 @@ export async function atomicWrite(
     } catch (error) {
       await file?.close().catch(() => {});
       // Remove our own temp file only: it must still be the object we created.
-      if (!renamed && tempIdentity !== undefined) {
-        const current = await host.lstat(tempPath).catch(() => null);
-        if (current !== null && sameIdentity(current, tempIdentity)) await host.unlink(tempPath).catch(() => {});
-      }
+      if (!renamed && tempIdentity !== undefined) await removeOwnFile(host, tempPath, tempIdentity);
       throw mapHostError(error, "write", display);
     }
   });
 
   async function expectIdentity(path: string, identity: Identity, detail: string): Promise<void> {
-    const now = await host.lstat(path).catch(() => null);
-    if (now === null || !sameIdentity(now, identity)) throw fail("PATH_CHANGED", detail);
-  }
-
-  async function expectTarget(path: string, before: HostStat | null): Promise<void> {
-    let now: HostStat | null = null;
-    try {
-      now = await host.lstat(path);
-    } catch (error) {
-      if (!isHostError(error, "ENOENT")) throw error;
-    }
-    // Kind too: a link swapped in may reuse the freed inode number, and some
-    // hosts report no birth time for links.
-    if (before === null ? now !== null : now === null || now.kind !== before.kind || !sameIdentity(now, before)) {
-      throw fail("PATH_CHANGED", "the target changed while it was written");
-    }
+    if (!(await stillSame(host, path, identity))) throw fail("PATH_CHANGED", detail);
   }
 }

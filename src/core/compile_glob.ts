@@ -117,9 +117,12 @@ function literalBase(pattern: string, scan: ReturnType<typeof picomatch.scan>): 
   }
 }
 
+// Characters of a pattern quoted in an error message; the model has the rest.
+const SHOWN_PATTERN_CHARS = 80;
+
 /** The `INVALID_PATTERN` error for `pattern`. */
 export function invalidPattern(pattern: string, detail: string, cause?: unknown): WorkspaceError {
-  const shown = pattern.length > 80 ? pattern.slice(0, 80) + "…" : pattern;
+  const shown = pattern.length > SHOWN_PATTERN_CHARS ? pattern.slice(0, SHOWN_PATTERN_CHARS) + "…" : pattern;
   return new WorkspaceError("INVALID_PATTERN", `Invalid pattern '${shown}': ${detail}`, {
     hint: "fix the pattern and call again",
     cause,

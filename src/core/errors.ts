@@ -80,13 +80,16 @@ export const ARGUMENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 /** Options of a {@link WorkspaceError}. */
 export interface WorkspaceErrorOptions {
-  /** A short suggestion for the caller (or the model) on how to recover. */
+  /** A short suggestion for the caller (or the model) on how to recover. @default undefined (no hint) */
   hint?: string;
-  /** The workspace-relative path the failed operation was about, as given. */
+  /** The workspace-relative path the failed operation was about, as given. @default undefined (no path) */
   path?: string;
-  /** The underlying error, kept for debugging; never serialised. */
+  /** The underlying error, kept for debugging; never serialised. @default undefined */
   cause?: unknown;
-  /** Structured, JSON-serialisable data for the caller (e.g. the partial output of a timed-out command); serialised in tool results. */
+  /**
+   * Structured, JSON-serialisable data for the caller (e.g. the partial output of a timed-out command);
+   * serialised in tool results. @default undefined (no details)
+   */
   details?: Record<string, unknown>;
 }
 

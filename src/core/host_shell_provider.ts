@@ -1,8 +1,7 @@
-import { isHostError } from "../host.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
-import { throwIfAborted, WorkspaceError } from "./errors.ts";
+import { throwIfAborted } from "./errors.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
-import { runProcess, toExecResult } from "./run_process.ts";
+import { runShellCommand } from "./run_shell_command.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link createHostShellProvider}. */
@@ -59,29 +58,18 @@ export function createHostShellProvider(workspace: Workspace, options: HostShell
     exec: async (request: ShellExecRequest): Promise<ShellExecResult> => {
       throwIfAborted(request.signal);
       await workspace.checkRoot();
-      const result = await runProcess(workspace.host, {
+      const command = {
         argv: shellArgv(shell, request.command),
         cwd: workspace.root,
         env: workspace.childEnvironment(),
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        truncation: "head-and-tail",
+      };
+      return await runShellCommand(workspace.host, command, request, {
         killGraceMs,
-        signal: request.signal,
-      }).catch((error: unknown) => {
-        if (isHostError(error)) {
-          throw new WorkspaceError(
-            "SPAWN_FAILED",
-            `Cannot run the command: the shell could not be started (${error.code})`,
-            {
-              hint: "the shell program is missing or not executable on this host",
-              cause: error,
-            },
-          );
-        }
-        throw error;
+        spawnFailure: {
+          detail: "the shell could not be started",
+          hint: "the shell program is missing or not executable on this host",
+        },
       });
-      return toExecResult(result);
     },
   };
 }

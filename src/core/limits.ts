@@ -126,6 +126,9 @@ export const GREP_MAX_LINE_CHARS = 500;
 /** grep: lines of context before and after a match, at most. */
 export const GREP_MAX_CONTEXT_LINES = 10;
 
+/** grep: files read and searched at once; overlaps the host's I/O while holding at most this many file buffers (each at most `GREP_MAX_FILE_BYTES`). */
+export const GREP_MAX_CONCURRENT_FILES = 32;
+
 /** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold: 384 KiB) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
 export const MCP_MAX_MESSAGE_BYTES = 4_194_304;
 
@@ -177,6 +180,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_BINARY_SNIFF_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_CONTEXT_LINES,
+  GREP_MAX_CONCURRENT_FILES,
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,

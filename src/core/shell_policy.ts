@@ -64,12 +64,12 @@ export function hasShellOperator(command: string): boolean {
 }
 
 /** Whether the string pattern matches `command`: equal to it, or it followed by a space. */
-export function matchesStringPattern(pattern: string, command: string): boolean {
+function matchesStringPattern(pattern: string, command: string): boolean {
   return command === pattern || command.startsWith(pattern + " ");
 }
 
 /** Whether the RegExp matches the whole command line; stateful flags (`g`, `y`) are ignored. */
-export function matchesRegExp(pattern: RegExp, command: string): boolean {
+function matchesRegExp(pattern: RegExp, command: string): boolean {
   if (!pattern.global && !pattern.sticky) return pattern.test(command);
   return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, "")).test(command);
 }

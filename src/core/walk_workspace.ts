@@ -6,7 +6,8 @@ import { SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.
 import { mapHostError } from "./map_host_error.ts";
 import { readRegularFile } from "./read_regular_file.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
-import { type Resolved, sameIdentity, type Workspace } from "./workspace.ts";
+import { stillSame } from "./still_same.ts";
+import type { Resolved, Workspace } from "./workspace.ts";
 
 /** Options of {@link walkWorkspace}. */
 export interface WalkOptions {
@@ -23,7 +24,7 @@ export interface WalkOptions {
    * @default []
    */
   prefix?: readonly string[];
-  /** Stops the walk with an AbortError. */
+  /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
 
@@ -141,8 +142,7 @@ export async function walkWorkspace(
       if (isStart) throw mapHostError(error, "list", display);
       return; // vanished or unreadable below the start: skipped, as `find` and `rg` do
     }
-    const after = await host.lstat(folder.hostPath).catch(() => null);
-    if (after === null || after.kind !== "directory" || !sameIdentity(after, before)) {
+    if (!(await stillSame(host, folder.hostPath, before, "directory"))) {
       throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
         path: display,
       });

@@ -4,7 +4,7 @@
  * a space, tab or quote; double the backslashes that precede a quote or the
  * closing quote; escape quotes with a backslash.
  */
-export function quoteWindowsArgument(argument: string): string {
+function quoteWindowsArgument(argument: string): string {
   if (argument !== "" && !/[\s"]/.test(argument)) return argument;
   let quoted = '"';
   let backslashes = 0;

@@ -5,7 +5,11 @@ import { WorkspaceError } from "./errors.ts";
 import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
 import { MAX_SYMLINK_HOPS } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { type Identity, sameIdentity } from "./same_identity.ts";
+import { stillSame } from "./still_same.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
+
+export { type Identity, sameIdentity } from "./same_identity.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {
@@ -15,13 +19,6 @@ export interface WorkspaceOptions {
   env?: Record<string, string>;
   /** Names of parent variables passed through to child processes, besides the minimal ones. @default [] */
   inheritEnv?: string[];
-}
-
-/** The identity of a filesystem object: device, inode and (where known) birth time. */
-export interface Identity {
-  dev: number;
-  ino: number;
-  birthtimeMs?: number;
 }
 
 /** What {@link Workspace.resolve} found. */
@@ -55,16 +52,6 @@ export interface ResolveOptions {
 interface PendingSegment {
   name: string;
   fromLink: boolean;
-}
-
-/**
- * Whether two stats (or identities) name the same object. Birth times are
- * compared when both are known, so an inode number reused by a new object is
- * told apart from the old one.
- */
-export function sameIdentity(a: Identity, b: Identity): boolean {
-  if (a.dev !== b.dev || a.ino !== b.ino) return false;
-  return !a.birthtimeMs || !b.birthtimeMs || a.birthtimeMs === b.birthtimeMs;
 }
 
 /**
@@ -273,12 +260,8 @@ export class Workspace {
       throw mapHostError(error, action, display);
     });
     if (stat.kind !== "directory") throw changed();
-    const parent = await this.host.lstat(parentHostPath).catch(() => null);
-    if (parent === null || parent.kind !== "directory" || !sameIdentity(parent, parentIdentity)) {
-      if (created) {
-        const now = await this.host.lstat(hostPath).catch(() => null);
-        if (now !== null && sameIdentity(now, stat)) await this.host.rmdir(hostPath).catch(() => {});
-      }
+    if (!(await stillSame(this.host, parentHostPath, parentIdentity, "directory"))) {
+      if (created && (await stillSame(this.host, hostPath, stat))) await this.host.rmdir(hostPath).catch(() => {});
       throw changed();
     }
     return stat;

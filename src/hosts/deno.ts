@@ -15,7 +15,6 @@ import {
   type HostChild,
   type HostDirEntry,
   HostError,
-  type HostErrorCode,
   type HostFile,
   type HostStat,
   type OpenOptions,
@@ -23,6 +22,7 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
+import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
 
 // The slice of the Deno namespace this host uses, declared here so the file
 // type-checks under tsc (no Deno types) and under `deno check` alike.
@@ -99,7 +99,10 @@ function deno(): DenoApi {
 }
 
 // Deno error class names and native codes → host error codes, in one table.
-const ERROR_CODES: Record<string, HostErrorCode> = {
+// Metadata lookups run synchronously (`callSync`), as in the Node host:
+// answered from the kernel's caches in microseconds, cheaper than a hop through
+// the runtime's blocking-task pool once per path segment.
+const { mapError, call, callSync } = nativeErrors({
   NotFound: "ENOENT",
   AlreadyExists: "EEXIST",
   PermissionDenied: "EACCES",
@@ -109,49 +112,8 @@ const ERROR_CODES: Record<string, HostErrorCode> = {
   Busy: "EBUSY",
   InvalidData: "EINVAL",
   NotSupported: "UNSUPPORTED",
-  ENOENT: "ENOENT",
-  EEXIST: "EEXIST",
-  ELOOP: "ELOOP",
-  ENOTDIR: "ENOTDIR",
-  EISDIR: "EISDIR",
-  EACCES: "EACCES",
-  EPERM: "EPERM",
-  ENOTEMPTY: "ENOTEMPTY",
-  EXDEV: "EXDEV",
-  EINVAL: "EINVAL",
-  ENAMETOOLONG: "ENAMETOOLONG",
-  EBUSY: "EBUSY",
-  ESRCH: "ESRCH",
-  ENXIO: "ENXIO",
-  EAGAIN: "EAGAIN",
-};
-
-function mapError(error: unknown, syscall: string): HostError {
-  if (error instanceof HostError) return error;
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  const mapped = (typeof code === "string" ? ERROR_CODES[code] : undefined) ??
-    (typeof name === "string" ? ERROR_CODES[name] : undefined) ?? "EIO";
-  return new HostError(mapped, syscall, error);
-}
-
-async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw mapError(error, syscall);
-  }
-}
-
-// Metadata lookups run synchronously, as in the Node host: answered from the
-// kernel's caches in microseconds, cheaper than a hop through the runtime's
-// blocking-task pool once per path segment.
-function callSync<T>(syscall: string, operation: () => T): Promise<T> {
-  try {
-    return Promise.resolve(operation());
-  } catch (error) {
-    return Promise.reject(mapError(error, syscall));
-  }
-}
+  ...ERRNO_CODES,
+});
 
 function kindOf(info: DenoFileInfo): EntryKind {
   if (info.isFile) return "file";

@@ -29,7 +29,6 @@ import {
   type HostChild,
   type HostDirEntry,
   HostError,
-  type HostErrorCode,
   type HostFile,
   type HostStat,
   type OpenOptions,
@@ -37,56 +36,24 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
+import { ERRNO_CODES, type NativeErrors, nativeErrors } from "./_native_errors.ts";
 
 // Native error codes → host error codes, in one table. Anything else is EIO.
-const ERROR_CODES: Record<string, HostErrorCode> = {
-  ENOENT: "ENOENT",
-  EEXIST: "EEXIST",
-  ELOOP: "ELOOP",
+// Metadata lookups (lstat, stat, readlink, realpath) run synchronously
+// (`callSync`): the kernel answers them from its caches in microseconds, while
+// a round trip through libuv's thread pool costs ten times that, and a confined
+// walk makes one per path segment. Data I/O, fsync and everything that can
+// block on a device stay asynchronous (`call`).
+/** @internal shared with node_sync.ts */
+export const NODE_ERRORS: NativeErrors = nativeErrors({
+  ...ERRNO_CODES,
   EMLINK: "ELOOP", // FreeBSD reports O_NOFOLLOW on a link as EMLINK
   EFTYPE: "ELOOP", // NetBSD likewise
-  ENOTDIR: "ENOTDIR",
-  EISDIR: "EISDIR",
-  EACCES: "EACCES",
-  EPERM: "EPERM",
-  ENOTEMPTY: "ENOTEMPTY",
-  EXDEV: "EXDEV",
-  EINVAL: "EINVAL",
-  ENAMETOOLONG: "ENAMETOOLONG",
-  EBUSY: "EBUSY",
-  ESRCH: "ESRCH",
-  ENXIO: "ENXIO",
-  EAGAIN: "EAGAIN",
-};
+});
+const { call, callSync } = NODE_ERRORS;
 
-/** @internal shared with node_sync.ts */
-export function mapError(error: unknown, syscall: string): HostError {
-  if (error instanceof HostError) return error;
-  const native = (error as { code?: unknown } | null)?.code;
-  const code = typeof native === "string" ? ERROR_CODES[native] ?? "EIO" : "EIO";
-  return new HostError(code, syscall, error);
-}
-
-async function call<T>(syscall: string, operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw mapError(error, syscall);
-  }
-}
-
-// Metadata lookups (lstat, stat, readlink, realpath) run synchronously: the
-// kernel answers them from its caches in microseconds, while a round trip
-// through libuv's thread pool costs ten times that, and a confined walk makes
-// one per path segment. Data I/O, fsync and everything that can block on a
-// device stay asynchronous.
-function callSync<T>(syscall: string, operation: () => T): Promise<T> {
-  try {
-    return Promise.resolve(operation());
-  } catch (error) {
-    return Promise.reject(mapError(error, syscall));
-  }
-}
+/** @internal shared with node_sync.ts: a native error → a {@link HostError}. */
+export const mapError: NativeErrors["mapError"] = NODE_ERRORS.mapError;
 
 /** @internal shared with node_sync.ts */
 export function kindOf(stats: Stats): EntryKind {

@@ -32,16 +32,10 @@ import {
   writeSync,
 } from "node:fs";
 import { type Host, type HostDirEntry, HostError, type HostFile } from "../host.ts";
-import { createNodeHost, isWindows, kindOf, mapError, openFlags, toStat } from "./node.ts";
+import { createNodeHost, isWindows, kindOf, NODE_ERRORS, openFlags, toStat } from "./node.ts";
 
-/** Runs a synchronous primitive, mapping its native error like the Node host. */
-function run<T>(syscall: string, operation: () => T): Promise<T> {
-  try {
-    return Promise.resolve(operation());
-  } catch (error) {
-    return Promise.reject(mapError(error, syscall));
-  }
-}
+// Synchronous primitives, their native errors mapped like the Node host's.
+const { mapError, callSync: run } = NODE_ERRORS;
 
 function wrapFd(fd: number): HostFile {
   let closed = false;

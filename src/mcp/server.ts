@@ -190,6 +190,10 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
   } as JsonRpcMessage;
 }
 
+// Characters of a call's arguments shown in an approval request (the person
+// sees what will run; a huge write is summarised by its start).
+const APPROVAL_SUMMARY_CHARS = 1_000;
+
 /**
  * Puts a call that needs approval to the person through MCP elicitation (a
  * form with one `approve` boolean). `executeToolCall` asks only after the
@@ -212,7 +216,7 @@ async function askPerson(
       { hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN" },
     );
   }
-  const summary = JSON.stringify(request.arguments).slice(0, 1_000);
+  const summary = JSON.stringify(request.arguments).slice(0, APPROVAL_SUMMARY_CHARS);
   // The answer comes in on the input: it must not be paused meanwhile.
   flow.elicitations++;
   flow.update();

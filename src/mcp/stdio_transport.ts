@@ -35,6 +35,7 @@ export interface BoundedStdioTransportOptions {
    * The reply to a message over the limit (given its recovered id and
    * method), or `undefined` to send a JSON-RPC "request too large" error when
    * it had an id and nothing otherwise.
+   * @default undefined (the JSON-RPC "request too large" error)
    */
   oversizedReply?: (line: OversizedLine, maxMessageBytes: number) => JsonRpcMessage | undefined;
 }

@@ -129,10 +129,13 @@ function unavailable(detail: string, hint?: string): WorkspaceError {
   return new WorkspaceError("SANDBOX_UNAVAILABLE", `Cannot start the sandbox: ${detail}`, hint === undefined ? {} : { hint });
 }
 
+// Characters of bwrap's complaint quoted in a message.
+const SHOWN_REASON_CHARS = 200;
+
 // One line of bwrap's complaint, with host paths replaced (messages never hold them).
 function reasonOf(stderr: string): string {
   const line = stderr.split("\n").map((text) => text.trim()).find((text) => text.length > 0) ?? "no message";
-  return line.replace(/^bwrap:\s*/, "").replace(/\/[^\s:'"]*/g, "<path>").slice(0, 200);
+  return line.replace(/^bwrap:\s*/, "").replace(/\/[^\s:'"]*/g, "<path>").slice(0, SHOWN_REASON_CHARS);
 }
 
 // Runs a short probe command through the host (Deno's node-compat

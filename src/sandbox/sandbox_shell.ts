@@ -8,8 +8,8 @@ import type { Sandbox } from "../core/command_sandbox.ts";
 import { childEnvironment } from "../core/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
-import { runProcess, toExecResult } from "../core/run_process.ts";
-import { type Host, isHostError } from "../host.ts";
+import { runShellCommand } from "../core/run_shell_command.ts";
+import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -86,22 +86,9 @@ export class SandboxShell implements ShellProvider {
       writable: [cwd],
     });
     try {
-      const result = await runProcess(this.host, {
-        argv: command.argv,
-        cwd,
-        env: command.env,
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: request.maxOutputBytes,
-        truncation: "head-and-tail",
+      return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
         killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-      }).catch((error: unknown) => {
-        if (isHostError(error)) {
-          throw new WorkspaceError("SPAWN_FAILED", `Cannot run the command: ${error.code}`, { cause: error });
-        }
-        throw error;
       });
-      return toExecResult(result);
     } finally {
       await command.cleanup?.();
     }

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { sameIdentity } from "../core/workspace.ts";
+import { stillSame } from "../core/still_same.ts";
 import { isHostError } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -81,8 +81,7 @@ export function createDirectoryTool(
       // The folder it goes in must still be the one the walk checked (not a link swapped in).
       throwIfAborted(signal);
       await ws.checkRoot();
-      const parent = await ws.host.lstat(target.parentHostPath).catch(() => null);
-      if (parent === null || parent.kind !== "directory" || !sameIdentity(parent, target.parentIdentity)) {
+      if (!(await stillSame(ws.host, target.parentHostPath, target.parentIdentity, "directory"))) {
         throw new WorkspaceError("PATH_CHANGED", `Cannot create folder '${display}': its parent changed meanwhile`, {
           path: display,
         });

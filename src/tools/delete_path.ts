@@ -5,7 +5,8 @@ import { joinHostPath } from "../core/host_path.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
+import { stillSame } from "../core/still_same.ts";
+import type { Identity, Workspace } from "../core/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -151,8 +152,7 @@ class Remover {
   }
 
   private async expect(path: string, identity: Identity, kind?: HostStat["kind"]): Promise<void> {
-    const now = await this.ws.host.lstat(path).catch(() => null);
-    if (now === null || !sameIdentity(now, identity) || (kind !== undefined && now.kind !== kind)) {
+    if (!(await stillSame(this.ws.host, path, identity, kind))) {
       throw new WorkspaceError(
         "PATH_CHANGED",
         `Cannot delete '${this.display}': an entry changed while it was deleted`,

@@ -14,7 +14,14 @@ import { findTolerantMatches, type TextRange } from "../core/tolerant_match.ts";
 import { unifiedDiff } from "../core/unified_diff.ts";
 import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  defineTool,
+  invalidArguments,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createEditTool}. */
 export interface EditToolOptions extends BaseToolOptions {
@@ -139,7 +146,7 @@ export function createEditTool(
       const single = args.old_string !== undefined || args.new_string !== undefined || args.replace_all !== undefined;
       if (single === (args.edits !== undefined)) {
         const hint = "give either old_string and new_string (and replace_all), or edits, not both";
-        throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+        throw invalidArguments(hint);
       }
       let edits: EditOperation[];
       if (args.edits !== undefined) {
@@ -151,14 +158,14 @@ export function createEditTool(
       } else {
         if (args.old_string === undefined || args.new_string === undefined) {
           const hint = `missing property '${args.old_string === undefined ? "old_string" : "new_string"}'`;
-          throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+          throw invalidArguments(hint);
         }
         edits = [{ oldString: args.old_string, newString: args.new_string, replaceAll: args.replace_all ?? false }];
       }
       for (const [index, edit] of edits.entries()) {
         if (edit.oldString === edit.newString) {
           const hint = `${editLabel(edits, index)}: old_string and new_string are the same`;
-          throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+          throw invalidArguments(hint);
         }
       }
       // UTF-8 never takes fewer bytes than UTF-16 units, so huge input fails before it is measured.
@@ -196,12 +203,7 @@ export function createEditTool(
         if (length > maxFileBytes) {
           throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
         }
-        if (length !== stat.size) {
-          throw new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was read`, {
-            path: display,
-            hint: "read the file again and redo the edit",
-          });
-        }
+        if (length !== stat.size) throw changedWhile(display, "read");
         bytes = buffer.subarray(0, length);
       } catch (error) {
         throw mapHostError(error, "edit", display);
@@ -228,19 +230,9 @@ export function createEditTool(
           createParents: false,
           beforeWrite: (now) => {
             const current = now.stat;
-            if (
-              current === null || !sameIdentity(current, stat) || current.size !== stat.size ||
-              current.mtimeMs !== stat.mtimeMs
-            ) {
-              throw new WorkspaceError(
-                "PATH_CHANGED",
-                `Cannot edit '${display}': the file changed while it was edited`,
-                {
-                  path: display,
-                  hint: "read the file again and redo the edit",
-                },
-              );
-            }
+            const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&
+              current.mtimeMs === stat.mtimeMs;
+            if (!unchanged) throw changedWhile(display, "edited");
           },
         });
       }
@@ -260,6 +252,14 @@ export function createEditTool(
 
 function editLabel(edits: readonly EditOperation[], index: number): string {
   return edits.length === 1 ? "old_string" : `edits[${index}].old_string`;
+}
+
+// The file is not the one that was read: the edit would be based on stale text.
+function changedWhile(display: string, step: "read" | "edited"): WorkspaceError {
+  return new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was ${step}`, {
+    path: display,
+    hint: "read the file again and redo the edit",
+  });
 }
 
 function tooLarge(display: string, detail: string, maxBytes: number): WorkspaceError {
@@ -294,6 +294,9 @@ function exactMatches(text: string, needle: string): TextRange[] {
   }
   return ranges;
 }
+
+// Line numbers of an ambiguous old_string's matches quoted in EDIT_NOT_UNIQUE.
+const SHOWN_MATCH_LINES = 20;
 
 function lineNumbers(text: string, ranges: readonly TextRange[]): number[] {
   const lines: number[] = [];
@@ -336,7 +339,7 @@ function applyEdits(
     }
     if (ranges.length > 1 && !edit.replaceAll) {
       const lines = lineNumbers(text, ranges);
-      const shown = lines.slice(0, 20).join(", ") + (lines.length > 20 ? ", …" : "");
+      const shown = lines.slice(0, SHOWN_MATCH_LINES).join(", ") + (lines.length > SHOWN_MATCH_LINES ? ", …" : "");
       throw new WorkspaceError(
         "EDIT_NOT_UNIQUE",
         `Cannot edit '${display}': ${label} matches ${ranges.length} times (lines ${shown})`,

@@ -1,8 +1,9 @@
 import * as z from "zod";
 import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { throwIfAborted } from "../core/errors.ts";
 import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { resolveFolder } from "../core/resolve_folder.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -94,13 +95,11 @@ export function createFindFilesTool(
       const display = input.segments.join("/") || ".";
       throwIfAborted(signal);
       await ws.checkRoot();
-      const start = await ws.resolve(input.segments, { action: "search", display });
-      if (start.stat === null || start.stat.kind !== "directory") {
-        throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot search '${display}': it is not a folder`, {
-          path: display,
-          hint: "pass a folder as path; the pattern selects the files",
-        });
-      }
+      const start = await resolveFolder(ws, input.segments, {
+        action: "search",
+        display,
+        hint: "pass a folder as path; the pattern selects the files",
+      });
       const walk = await walkWorkspace(ws, start, {
         includeIgnored: input.includeIgnored,
         maxEntries: maxWalkEntries,

@@ -3,6 +3,7 @@ import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
 import { isAbortError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import {
   GREP_BINARY_SNIFF_BYTES,
+  GREP_MAX_CONCURRENT_FILES,
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
@@ -134,10 +135,6 @@ const schema = z.object({
   limit: z.number().int().positive().optional().describe("Results (lines, files or counts) returned at most"),
   include_ignored: z.boolean().optional().describe("Also search files that .gitignore files exclude; default false"),
 }).strict();
-
-// Files read and searched at once: overlaps the host's I/O without holding
-// more than this many file buffers (each at most the size bound).
-const GREP_CONCURRENCY = 32;
 
 // The reused read buffer of a host that reads synchronously: files smaller
 // than this (most source files) need no buffer of their own.
@@ -271,11 +268,11 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       const matchedFiles: string[] = [];
       const counts: { path: string; count: number }[] = [];
       let truncated = walkLimitReached;
-      // Outcomes by file index, started up to GREP_CONCURRENCY files ahead of the one taken.
+      // Outcomes by file index, started up to GREP_MAX_CONCURRENT_FILES files ahead of the one taken.
       const inFlight: Array<FileOutcome | Promise<FileOutcome> | undefined> = [];
       let next = 0;
       const refill = (taken: number) => {
-        while (next < files.length && next < taken + GREP_CONCURRENCY) {
+        while (next < files.length && next < taken + GREP_MAX_CONCURRENT_FILES) {
           inFlight[next] = searchOne(files[next]);
           next++;
         }

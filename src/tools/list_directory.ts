@@ -5,7 +5,8 @@ import { joinHostPath } from "../core/host_path.ts";
 import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { sameIdentity } from "../core/workspace.ts";
+import { resolveFolder } from "../core/resolve_folder.ts";
+import { stillSame } from "../core/still_same.ts";
 import type { EntryKind } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -92,19 +93,16 @@ export function createListDirectoryTool(
       const display = input.segments.join("/") || ".";
       throwIfAborted(signal);
       await ws.checkRoot();
-      const folder = await ws.resolve(input.segments, { action: "list", display });
-      if (folder.stat === null || folder.stat.kind !== "directory") {
-        throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot list '${display}': it is not a folder`, {
-          path: display,
-          hint: "use read_file for a file",
-        });
-      }
+      const folder = await resolveFolder(ws, input.segments, {
+        action: "list",
+        display,
+        hint: "use read_file for a file",
+      });
       const listing = await ws.host.readdir(folder.hostPath).catch((error) => {
         throw mapHostError(error, "list", display);
       });
       // The folder must still be the one the walk checked (not swapped for a link meanwhile).
-      const after = await ws.host.lstat(folder.hostPath).catch(() => null);
-      if (after === null || after.kind !== "directory" || !sameIdentity(after, folder.stat)) {
+      if (!(await stillSame(ws.host, folder.hostPath, folder.stat, "directory"))) {
         throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
           path: display,
         });

@@ -5,9 +5,10 @@ import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { stillAsSeen, stillSame } from "../core/still_same.ts";
 import { withTargetLock } from "../core/target_lock.ts";
-import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
-import { type HostStat, isHostError } from "../host.ts";
+import type { Identity, Workspace } from "../core/workspace.ts";
+import type { HostStat } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createMoveTool}. */
@@ -178,15 +179,10 @@ export function createMoveTool(
         await expectIdentity(ws, source.parentHostPath, source.parentIdentity, fail, "directory");
         await expectIdentity(ws, source.hostPath, sourceStat, fail, sourceStat.kind);
         await expectIdentity(ws, target.parentHostPath, target.parentIdentity, fail, "directory");
-        let now: HostStat | null = null;
-        try {
-          now = await ws.host.lstat(target.hostPath);
-        } catch (error) {
-          if (!isHostError(error, "ENOENT")) throw mapHostError(error, "move", display);
-        }
-        if (before === null ? now !== null : now === null || !sameIdentity(now, before) || now.kind !== before.kind) {
-          throw fail("PATH_CHANGED", "the destination changed while it was checked");
-        }
+        const unchanged = await stillAsSeen(ws.host, target.hostPath, before).catch((error) => {
+          throw mapHostError(error, "move", display);
+        });
+        if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
         throwIfAborted(signal);
         await ws.host.rename(source.hostPath, target.hostPath).catch((error) => {
           throw mapHostError(error, "move", sourceDisplay);
@@ -229,8 +225,7 @@ async function expectIdentity(
   fail: Fail,
   kind?: HostStat["kind"],
 ): Promise<void> {
-  const now = await ws.host.lstat(path).catch(() => null);
-  if (now === null || !sameIdentity(now, identity) || (kind !== undefined && now.kind !== kind)) {
+  if (!(await stillSame(ws.host, path, identity, kind))) {
     throw fail("PATH_CHANGED", "an entry changed while it was moved");
   }
 }

@@ -13,11 +13,13 @@ import {
 } from "../core/limits.ts";
 import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
 import { mapHostError } from "../core/map_host_error.ts";
+import { mapSpawnError } from "../core/map_spawn_error.ts";
+import { removeOwnFile } from "../core/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/run_process.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { windowsCommandLineLength } from "../core/windows_command_line.ts";
-import { type Identity, sameIdentity, type Workspace } from "../core/workspace.ts";
-import { type HostError, isHostError } from "../host.ts";
+import type { Identity, Workspace } from "../core/workspace.ts";
+import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */
@@ -159,28 +161,12 @@ export function createNodeProcessTool(
       const base = NODE_SCRIPT_PREFIX + randomSuffix();
       const scriptPath = joinHostPath(host.platform, ws.root, [`${base}.cjs`]);
       const bootstrapPath = joinHostPath(host.platform, ws.root, [`${base}.boot.cjs`]);
-      let launch;
-      try {
-        launch = host.scriptLaunch({
-          scriptPath,
-          bootstrapPath,
-          args: input.args,
-          confineTo: permissions === "workspace" ? [ws.root] : null,
-        });
-      } catch (error) {
-        if (isHostError(error, "UNSUPPORTED")) {
-          throw new WorkspaceError(
-            "NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
-            `Cannot run the script: the ${host.runtime} runtime cannot confine it to the workspace`,
-            {
-              hint: (error as HostError).syscall === "permission-path"
-                ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
-                : "this runtime has no permission model; use permissions: \"inherit\" to run unconfined",
-            },
-          );
-        }
-        throw error;
-      }
+      const launch = scriptLaunch(host, {
+        scriptPath,
+        bootstrapPath,
+        args: input.args,
+        confineTo: permissions === "workspace" ? [ws.root] : null,
+      });
       const created: Array<[string, Identity]> = [];
       try {
         created.push([scriptPath, await createScript(ws, scriptPath, input.source)]);
@@ -199,10 +185,7 @@ export function createNodeProcessTool(
           maxOutputBytes: limits.output,
           signal,
         }).catch((error: unknown) => {
-          if (isHostError(error)) {
-            throw new WorkspaceError("SPAWN_FAILED", `Cannot run the script: ${(error as HostError).code}`, { cause: error });
-          }
-          throw error;
+          throw mapSpawnError(error, "the script");
         }).finally(() => command.cleanup?.());
         if (result.timedOut) {
           throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
@@ -212,13 +195,29 @@ export function createNodeProcessTool(
         return toExecResult(result);
       } finally {
         // Remove our own temp files only: each must still be the object we created.
-        for (const [path, identity] of created) {
-          const now = await host.lstat(path).catch(() => null);
-          if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
-        }
+        for (const [path, identity] of created) await removeOwnFile(host, path, identity);
       }
     },
   });
+}
+
+// The host's command line for the script; a runtime that cannot confine it
+// as asked is NODE_PROCESS_PERMISSIONS_UNAVAILABLE.
+function scriptLaunch(host: Host, request: ScriptLaunchRequest): ScriptLaunch {
+  try {
+    return host.scriptLaunch(request);
+  } catch (error) {
+    if (!isHostError(error, "UNSUPPORTED")) throw error;
+    throw new WorkspaceError(
+      "NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
+      `Cannot run the script: the ${host.runtime} runtime cannot confine it to the workspace`,
+      {
+        hint: error.syscall === "permission-path"
+          ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
+          : "this runtime has no permission model; use permissions: \"inherit\" to run unconfined",
+      },
+    );
+  }
 }
 
 // The command as it runs: unchanged without a sandbox, else wrapped so that
@@ -247,10 +246,7 @@ async function createScript(ws: Workspace, path: string, data: Uint8Array): Prom
       await file.close();
     }
   } catch (error) {
-    if (identity !== undefined) {
-      const now = await host.lstat(path).catch(() => null);
-      if (now !== null && sameIdentity(now, identity)) await host.unlink(path).catch(() => {});
-    }
+    if (identity !== undefined) await removeOwnFile(host, path, identity);
     throw mapHostError(error, "create the script in", ".");
   }
 }

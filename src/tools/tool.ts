@@ -7,7 +7,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /** Per-call options of {@link Tool.execute}. */
 export interface ToolExecuteOptions {
-  /** Cancels the call: it rejects with an AbortError after cleaning up. */
+  /** Cancels the call: it rejects with an AbortError after cleaning up. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
 
@@ -134,7 +134,18 @@ export function parseArguments<Schema extends z.ZodType>(schema: Schema, args: u
   else if (issue.code === "invalid_type" && valueAt(args, issue.path) === undefined) hint = `missing property '${where}'`;
   else if (issue.code === "invalid_type") hint = `property '${where}': expected ${issue.expected}`;
   else hint = `property '${where}': ${issue.message}`;
-  throw new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
+  throw invalidArguments(hint);
+}
+
+/**
+ * The `INVALID_ARGUMENTS` error for a problem the schema cannot express; the
+ * hint, which names the property, is also the end of the message.
+ *
+ * @param hint What is wrong, e.g. "missing property 'new_string'".
+ * @returns The error to throw from a tool's `prepare`.
+ */
+export function invalidArguments(hint: string): WorkspaceError {
+  return new WorkspaceError("INVALID_ARGUMENTS", `Invalid arguments: ${hint}`, { hint });
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

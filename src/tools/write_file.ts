@@ -36,7 +36,7 @@ const schema = z.object({
  * Checks that `content` fits in `maxBytes` of UTF-8 without encoding more than needed.
  * @throws {WorkspaceError} `CONTENT_TOO_LARGE`.
  */
-export function encodeBoundedContent(content: string, maxBytes: number): Uint8Array {
+function encodeBoundedContent(content: string, maxBytes: number): Uint8Array {
   // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
   if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
     throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
