@@ -36,12 +36,16 @@ export interface WalkEntry {
   hostPath: string;
   /** Its kind, links not followed (`symlink` for a link). */
   kind: EntryKind;
+  /** The host path of the folder it was listed in (a key of {@link WalkResult.folders}). */
+  folder: string;
 }
 
 /** What {@link walkWorkspace} found. */
 export interface WalkResult {
   /** Every file, link and other non-folder entry below the start, sorted by `path`. */
   entries: WalkEntry[];
+  /** Each listed folder's identity, by host path, as it was while listed: to check later that a file's folder is still that folder. */
+  folders: ReadonlyMap<string, HostStat>;
   /** Whether the walk stopped at `maxEntries` (which entries were visited first is then unspecified). */
   limitReached: boolean;
 }
@@ -117,13 +121,14 @@ export async function walkWorkspace(
     const stat = await host.lstat(hostPath).catch(() => null);
     const canonical = first.canonical === "" ? name : `${first.canonical}/${name}`;
     if (stat === null || stat.kind !== "directory" || name === ".git" || isIgnored(frames, canonical, true)) {
-      return { entries: [], limitReached: false };
+      return { entries: [], folders: new Map(), limitReached: false };
     }
     first = { hostPath, path: first.path === "" ? name : `${first.path}/${name}`, canonical, stat, frames };
   }
 
   // 2. List folders, a few at a time; collect everything but folders.
   const entries: WalkEntry[] = [];
+  const folders = new Map<string, HostStat>();
   const pending: PendingFolder[] = [first];
   let visited = 0;
   let limitReached = false;
@@ -147,6 +152,7 @@ export async function walkWorkspace(
         path: display,
       });
     }
+    folders.set(folder.hostPath, before);
 
     let frames = folder.frames;
     if (!includeIgnored && listing.some((entry) => entry.name === ".gitignore" && entry.kind === "file")) {
@@ -171,7 +177,7 @@ export async function walkWorkspace(
       const path = pathPrefix + entry.name;
       if (kind === "directory") {
         pending.push({ hostPath, path, canonical: canonicalPrefix + entry.name, stat: null, frames });
-      } else entries.push({ path, hostPath, kind });
+      } else entries.push({ path, hostPath, kind, folder: folder.hostPath });
     }
   };
 
@@ -201,7 +207,7 @@ export async function walkWorkspace(
   });
 
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { entries, limitReached };
+  return { entries, folders, limitReached };
 }
 
 // Whether the deepest frame with an opinion ignores `canonical` (git's order:

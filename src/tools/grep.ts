@@ -14,10 +14,11 @@ import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../core/read_regular_file.ts";
+import { stillSame } from "../core/still_same.ts";
 import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
-import type { Host } from "../host.ts";
+import type { Host, HostStat } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
@@ -205,6 +206,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       // 1. The files to search: a walk of the folder, or the one file named.
       let files: WalkEntry[];
       let walkLimitReached = false;
+      let listedFolders: ReadonlyMap<string, HostStat> = new Map();
       const walked = start.stat !== null && start.stat.kind === "directory";
       if (walked) {
         const walk = await walkWorkspace(ws, start, {
@@ -214,12 +216,13 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
           signal,
         });
         walkLimitReached = walk.limitReached;
+        listedFolders = walk.folders;
         const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
         files = walk.entries.filter((entry) => entry.kind === "file" && matchesGlob(input.glob, entry.path));
         if (prefix !== "") files = files.map((entry) => ({ ...entry, path: prefix + entry.path }));
       } else if (start.stat !== null && start.stat.kind === "file") {
         // A file named directly (through links inside, resolved above) is searched whatever the glob.
-        files = [{ path: display, hostPath: start.hostPath, kind: "file" }];
+        files = [{ path: display, hostPath: start.hostPath, kind: "file", folder: start.parentHostPath }];
       } else {
         throw new WorkspaceError("NOT_A_FILE", `Cannot search '${display}': it is neither a file nor a folder`, {
           path: display,
@@ -268,6 +271,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       const matchedFiles: string[] = [];
       const counts: { path: string; count: number }[] = [];
       let truncated = walkLimitReached;
+      const reportedFolders = new Set<string>();
       // Outcomes by file index, started up to GREP_MAX_CONCURRENT_FILES files ahead of the one taken.
       const inFlight: Array<FileOutcome | Promise<FileOutcome> | undefined> = [];
       let next = 0;
@@ -289,6 +293,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
           if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
           if (outcome.count === 0) continue;
           const path = files[index].path;
+          reportedFolders.add(files[index].folder);
           // A file with a match once the results are full: there is more than the limit.
           const full = input.outputMode === "content"
             ? matches.length === input.limit
@@ -313,6 +318,21 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         await Promise.allSettled(inFlight.filter((pending) => pending instanceof Promise));
       }
       throwIfAborted(signal);
+
+      // 3. Opening a listed file refuses a link only in the last component: a
+      //    folder swapped for a link after it was listed would let its files be
+      //    read from elsewhere. Every folder a reported match came from must
+      //    still be the folder the walk listed; else nothing is reported.
+      if (walked) {
+        for (const folder of reportedFolders) {
+          const listed = listedFolders.get(folder);
+          if (listed === undefined || !(await stillSame(ws.host, folder, listed, "directory"))) {
+            throw new WorkspaceError("PATH_CHANGED", `Cannot search '${display}': a folder changed while it was searched`, {
+              path: display,
+            });
+          }
+        }
+      }
 
       const base: GrepOutputBase = walkLimitReached
         ? { truncated, walkLimitReached: true, skipped }
