@@ -14,7 +14,8 @@ import {
   WorkspaceError,
 } from "../mod.ts";
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
-import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
+import { onBun, onDeno } from "./helpers/runtime.ts";
+import { deleteEnv, isAlive, rejection, setEnv, sleep, waitFor } from "./helpers/process.ts";
 
 // The machine running the suite may be busy; only the timeout tests use the
 // real 500 ms default, everything else gets room to start the runtime.
@@ -40,15 +41,6 @@ function runtimeExecPath(): string {
 
 // Bun has no permission model: node_process runs there only with permissions: "inherit".
 const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("node_process", () => {
   test("runs the seed script: exact argv, cwd, execPath and stderr under default permissions", async () => {
@@ -329,37 +321,6 @@ describe("node_process argument limits", () => {
     );
   });
 });
-
-function setEnv(name: string, value: string): void {
-  if (onDeno) (globalThis as unknown as { Deno: { env: { set(n: string, v: string): void } } }).Deno.env.set(name, value);
-  process.env[name] = value;
-}
-
-function deleteEnv(name: string): void {
-  if (onDeno) (globalThis as unknown as { Deno: { env: { delete(n: string): void } } }).Deno.env.delete(name);
-  delete process.env[name];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms (${runtime})`);
-    await sleep(20);
-  }
-}
 
 describe.runIf(onBun)("node_process under Bun (no permission model)", () => {
   test("refuses permissions: \"workspace\" with NODE_PROCESS_PERMISSIONS_UNAVAILABLE and runs nothing", async () => {

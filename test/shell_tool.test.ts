@@ -24,7 +24,7 @@ import {
 import { shellArgv } from "../src/core/host_shell_provider.ts";
 import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
-import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
+import { deleteEnv, isAlive, killQuietly, rejection, setEnv, waitFor } from "./helpers/process.ts";
 
 // The machine running the suite may be busy: generous limits for commands
 // that should finish, short ones only where a timeout is the point.
@@ -41,15 +41,6 @@ afterEach(() => {
 async function setup(tree: string[] = []): Promise<DiskFixture> {
   fixture = await diskFixture(tree);
   return fixture;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 function readPid(root: string, name: string): number {
@@ -624,51 +615,3 @@ function catchSync(action: () => unknown): unknown {
   throw new Error("expected a throw");
 }
 
-function setEnv(name: string, value: string): void {
-  if (onDeno) {
-    (globalThis as unknown as { Deno: { env: { set(n: string, v: string): void } } }).Deno.env.set(name, value);
-  }
-  process.env[name] = value;
-}
-
-function deleteEnv(name: string): void {
-  if (onDeno) (globalThis as unknown as { Deno: { env: { delete(n: string): void } } }).Deno.env.delete(name);
-  delete process.env[name];
-}
-
-// Alive and not a zombie: the container's init may not reap orphans at once.
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return !fs.existsSync("/proc/self/stat"); // no /proc: trust kill(0)
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) {
-      throw new Error(`condition not met within ${timeoutMs} ms (${runtime}, bun: ${onBun})`);
-    }
-    await sleep(20);
-  }
-}
