@@ -25,29 +25,9 @@ import {
 } from "../mod.ts";
 import { type MemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, hasProgram, leftovers, listAll, OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
-import { MEMORY_OUTSIDE, TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
+import { MEMORY_OUTSIDE, TEST_HOSTS } from "./helpers/hosts.ts";
 import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
-
-async function withHost(
-  open: (tree: Tree) => Promise<TestWorkspace>,
-  tree: Tree,
-  body: (ws: TestWorkspace, registry: ToolRegistry) => Promise<void>,
-): Promise<void> {
-  const ws = await open(tree);
-  try {
-    const registry = new ToolRegistry([createReadTool(ws.workspace), createWriteTool(ws.workspace)]);
-    await body(ws, registry);
-    expect(await ws.leftovers()).toEqual([]);
-    expect(await ws.outsideIntact()).toBe(true);
-  } finally {
-    await ws.cleanup();
-  }
-}
-
-async function call(registry: ToolRegistry, name: string, args: unknown) {
-  const result = await executeToolCall(registry, { id: "c1", name, arguments: args });
-  return { isError: result.isError, body: JSON.parse(result.content) };
-}
+import { callTool as call, withReadWriteWorkspace as withHost } from "./helpers/tool_call.ts";
 
 // ---------------------------------------------------------------------------
 // Race harness: a real workspace (disk or memory) plus raw powers of "another

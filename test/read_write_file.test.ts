@@ -14,28 +14,8 @@ import {
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";
-import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
-
-async function withWorkspace(
-  open: (tree: string[]) => Promise<TestWorkspace>,
-  tree: string[],
-  body: (ws: TestWorkspace, registry: ToolRegistry) => Promise<void>,
-): Promise<void> {
-  const ws = await open(tree);
-  try {
-    const registry = new ToolRegistry([createReadTool(ws.workspace), createWriteTool(ws.workspace)]);
-    await body(ws, registry);
-    expect(await ws.leftovers()).toEqual([]);
-    expect(await ws.outsideIntact()).toBe(true);
-  } finally {
-    await ws.cleanup();
-  }
-}
-
-async function call(registry: ToolRegistry, name: string, args: unknown) {
-  const result = await executeToolCall(registry, { id: "c1", name, arguments: args });
-  return { isError: result.isError, body: JSON.parse(result.content) };
-}
+import { TEST_HOSTS } from "./helpers/hosts.ts";
+import { callTool as call, withReadWriteWorkspace as withWorkspace } from "./helpers/tool_call.ts";
 
 for (const host of TEST_HOSTS) {
   describe(`read_file and write_file on the ${host.name} host`, () => {

@@ -1,0 +1,32 @@
+import { expect } from "vitest";
+import { createReadTool, createWriteTool, executeToolCall, ToolRegistry } from "../../mod.ts";
+import type { Tree } from "./fixture.ts";
+import type { TestWorkspace } from "./hosts.ts";
+
+/**
+ * Builds a workspace from `tree`, runs `body` with a registry of read_file and
+ * write_file over it, then asserts what every such test must hold: no temp
+ * file left and nothing outside the workspace changed.
+ */
+export async function withReadWriteWorkspace(
+  open: (tree: Tree) => Promise<TestWorkspace>,
+  tree: Tree,
+  body: (ws: TestWorkspace, registry: ToolRegistry) => Promise<void>,
+): Promise<void> {
+  const ws = await open(tree);
+  try {
+    const registry = new ToolRegistry([createReadTool(ws.workspace), createWriteTool(ws.workspace)]);
+    await body(ws, registry);
+    expect(await ws.leftovers()).toEqual([]);
+    expect(await ws.outsideIntact()).toBe(true);
+  } finally {
+    await ws.cleanup();
+  }
+}
+
+/** Runs one call through executeToolCall and parses its JSON content. */
+// deno-lint-ignore no-explicit-any
+export async function callTool(registry: ToolRegistry, name: string, args: unknown): Promise<{ isError: boolean; body: any }> {
+  const result = await executeToolCall(registry, { id: "c1", name, arguments: args });
+  return { isError: result.isError, body: JSON.parse(result.content) };
+}
