@@ -19,13 +19,23 @@ export interface ShellExecRequest {
   signal?: AbortSignal;
 }
 
-/** How a command ended. A non-zero exit is data. */
+/**
+ * How a command ended. A non-zero exit is data. The same shape is what
+ * `node_process` returns, and `shell` returns it without `timedOut` (a timeout
+ * is its error).
+ */
 export interface ShellExecResult {
+  /** The exit code, or `null` when a signal ended the process. */
   exitCode: number | null;
+  /** The signal that ended it, or `null`. */
   signal: string | null;
+  /** Standard output, bounded (cut on a UTF-8 boundary; the shell keeps the start and the end with a marker saying how many bytes were cut). */
   stdout: string;
+  /** Standard error, bounded like `stdout`. */
   stderr: string;
+  /** Whether bytes of stdout were dropped. */
   stdoutTruncated: boolean;
+  /** Whether bytes of stderr were dropped. */
   stderrTruncated: boolean;
   /** Whether the time limit killed it (output is what came before). */
   timedOut: boolean;

@@ -21,6 +21,7 @@ import { windowsCommandLineLength } from "../core/windows_command_line.ts";
 import type { Identity, Workspace } from "../core/workspace.ts";
 import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import type { ShellExecResult } from "../shell_provider.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */
 export const NODE_SCRIPT_PREFIX = ".paddock-node-";
@@ -64,16 +65,8 @@ export interface NodeProcessInput {
   args: string[];
 }
 
-/** Result of `node_process`. A non-zero exit is data, not an error. */
-export interface NodeProcessOutput {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  timedOut: boolean;
-}
+/** Result of `node_process`. A non-zero exit is data, not an error; `timedOut` is always false (a timeout is `NODE_PROCESS_TIMEOUT`). */
+export type NodeProcessOutput = ShellExecResult;
 
 const schema = z.object({
   source: z.string().describe("CommonJS source to run; `require` and `process` are available"),

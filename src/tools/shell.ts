@@ -10,7 +10,7 @@ import {
 } from "../core/limits.ts";
 import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
 import { utf8ByteLength } from "../core/utf8.ts";
-import { isShellProvider, type ShellProvider } from "../shell_provider.ts";
+import { type ShellExecResult, isShellProvider, type ShellProvider } from "../shell_provider.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
@@ -67,19 +67,8 @@ export interface ShellInput {
   timeoutMs: number;
 }
 
-/** Result of `shell`. A non-zero exit code is data, not an error. */
-export interface ShellOutput {
-  /** The exit code, or `null` when a signal ended the command. */
-  exitCode: number | null;
-  /** The signal that ended it, or `null`. */
-  signal: string | null;
-  /** Standard output; when truncated, the start and the end with a marker saying how many bytes were cut. */
-  stdout: string;
-  /** Standard error, bounded like `stdout`. */
-  stderr: string;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-}
+/** Result of `shell`. A non-zero exit code is data, not an error; a timeout is `SHELL_TIMEOUT`. */
+export type ShellOutput = Omit<ShellExecResult, "timedOut">;
 
 function describeRule(rule: ShellPattern): string {
   return typeof rule === "string" ? `'${rule}'` : String(rule);
