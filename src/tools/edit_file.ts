@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { atomicWrite } from "../core/atomic_write.ts";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { WorkspaceError } from "../core/errors.ts";
 import {
   EDIT_FILE_MAX_DIFF_BYTES,
   EDIT_FILE_MAX_EDITS,
@@ -16,7 +16,7 @@ import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
 import {
   type BaseToolOptions,
-  defineTool,
+  beginCall, defineTool,
   invalidArguments,
   type Tool,
   workspaceGetter,
@@ -182,10 +182,7 @@ export function createEditTool(
       return { path: args.path, segments: normalizeWorkspacePath(args.path), edits, dryRun: args.dry_run ?? false };
     },
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
 
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
       const target = await ws.resolve(input.segments, { action: "edit", display });

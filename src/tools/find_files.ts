@@ -1,11 +1,10 @@
 import * as z from "zod";
 import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
-import { throwIfAborted } from "../core/errors.ts";
 import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createFindFilesTool}. */
 export interface FindFilesToolOptions extends BaseToolOptions {
@@ -91,10 +90,7 @@ export function createFindFilesTool(
       includeIgnored: args.include_ignored ?? false,
     }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await resolveFolder(ws, input.segments, {
         action: "search",
         display,

@@ -19,7 +19,7 @@ import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
 import type { Host, HostStat } from "../host.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {
@@ -197,10 +197,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       includeIgnored: args.include_ignored ?? false,
     }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await ws.resolve(input.segments, { action: "search", display });
 
       // 1. The files to search: a walk of the folder, or the one file named.

@@ -8,7 +8,7 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
 import { stillSame } from "../core/still_same.ts";
 import type { EntryKind } from "../host.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createListDirectoryTool}. */
 export interface ListDirectoryToolOptions extends BaseToolOptions {
@@ -89,10 +89,7 @@ export function createListDirectoryTool(
       limit: Math.min(args.limit ?? maxEntries, maxEntries),
     }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const folder = await resolveFolder(ws, input.segments, {
         action: "list",
         display,

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { WorkspaceError } from "../core/errors.ts";
 import {
   READ_FILE_CHUNK_BYTES,
   READ_FILE_COUNT_LINES_MAX_BYTES,
@@ -11,7 +11,7 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
 import { readLineWindow } from "../core/read_line_window.ts";
 import { decodeUtf8Strict } from "../core/utf8.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createReadTool}. */
 export interface ReadToolOptions extends BaseToolOptions {
@@ -128,10 +128,7 @@ export function createReadTool(
       limit: args.limit,
     }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const target = await ws.resolve(input.segments, { action: "read", display });
       const windowed = input.offset !== undefined || input.limit !== undefined;
       if (!windowed && target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { WorkspaceError } from "../core/errors.ts";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 
 /** A JSON Schema object, as advertised to models. */
@@ -155,4 +155,26 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
+}
+
+/**
+ * The first steps of a call on one workspace path: open (or take) the
+ * workspace, name the path for messages, stop if aborted, and check that the
+ * root is still the folder that was opened.
+ *
+ * @param getWorkspace The tool's workspace getter.
+ * @param segments The normalized path.
+ * @param signal The call's abort signal.
+ * @returns The workspace and the path as shown in results and errors (`.` for the root).
+ */
+export async function beginCall(
+  getWorkspace: () => Promise<Workspace>,
+  segments: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<{ ws: Workspace; display: string }> {
+  const ws = await getWorkspace();
+  const display = segments.join("/") || ".";
+  throwIfAborted(signal);
+  await ws.checkRoot();
+  return { ws, display };
 }
