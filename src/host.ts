@@ -117,6 +117,28 @@ export interface HostFile {
   close(): Promise<void>;
 }
 
+/**
+ * A held directory: opened once (`O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_NONBLOCK`)
+ * and kept open, so that names looked up at it are resolved in that very
+ * folder even after its path has been renamed or swapped for a link.
+ */
+export interface HostDir {
+  /**
+   * Where one name at this folder is reached: `${at}/${name}` (on Linux
+   * `/proc/self/fd/<fd>`, whose magic link resolves to the held folder). Only
+   * one name may follow: a longer path would follow links like any path.
+   * `null` when the host has no such route; the folder is then reached only by
+   * its path.
+   */
+  readonly at: string | null;
+  /** Metadata of the held folder itself (fstat): its identity never changes. */
+  stat(): Promise<HostStat>;
+  /** Flushes the folder's entries to stable storage (fsync), for a durable rename. */
+  sync(): Promise<void>;
+  /** Closes the handle. Safe to call twice. */
+  close(): Promise<void>;
+}
+
 /** One directory entry. */
 export interface HostDirEntry {
   /** The entry's name (one segment). */
@@ -204,8 +226,12 @@ export interface Host {
   stat(path: string): Promise<HostStat>;
   /** Opens a file. */
   open(path: string, options: OpenOptions): Promise<HostFile>;
-  /** Opens a directory, for `sync()` after a rename (durability). */
-  openDirectory(path: string): Promise<HostFile>;
+  /**
+   * Opens a folder and holds it: read-only, `O_DIRECTORY`, not following a
+   * final link and never blocking, so a link, FIFO or file swapped in fails
+   * with `ELOOP` / `ENOTDIR` instead of redirecting or stalling the call.
+   */
+  openDir(path: string): Promise<HostDir>;
   /** Sets permission bits. */
   chmod(path: string, mode: number): Promise<void>;
   /** Renames, replacing a file at `to`. */

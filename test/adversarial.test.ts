@@ -103,116 +103,134 @@ async function raceFixture(kind: RaceHostName, tree: Tree): Promise<RaceFixture>
 }
 
 describe("races: another process swaps a folder for a link to the outside", () => {
+  // `handles`: the walk holds each folder, so the call goes on in the folder it
+  // held (moved aside, still inside) and succeeds; `paths` (the fallback): the
+  // chain is re-verified and the call refuses. Neither touches the outside.
+  const CONFINEMENTS = ["handles", "paths"] as const;
   for (const kind of RACE_HOSTS) {
-    test(`[${kind}] write_file creates nothing outside when a folder is swapped between the walk and the creation of a missing subfolder`, async () => {
-      // The walk checks 'a', then creates 'a/b'. If 'a' became a link to the
-      // outside in between, mkdir would create 'outside/b', and the identity
-      // later recorded for 'b' would be the outside folder's: every later
-      // check would pass and the file would land outside.
-      const fixture = await raceFixture(kind, ["a/"]);
-      try {
-        let swapped = false;
-        const host: Host = {
-          ...fixture.base,
-          mkdir: async (at, mode) => {
-            if (!swapped && at.endsWith("/a/b")) {
-              swapped = true;
-              await fixture.swapForOutsideLink("a");
-            }
-            return await fixture.base.mkdir(at, mode);
-          },
-        };
-        const workspace = await openWorkspace(fixture.root, { host });
-        await expect(createWriteTool(workspace).execute({ path: "a/b/f.txt", content: "pwned" })).rejects
-          .toMatchObject({ code: "PATH_CHANGED" });
-        expect(swapped).toBe(true);
-        expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
-        expect(fixture.leftovers()).toEqual([]);
-      } finally {
-        fixture.cleanup();
-      }
-    });
+    for (const confinement of CONFINEMENTS) {
+      const open = (root: string, host: Host) =>
+        openWorkspace(root, { host, confinement: confinement === "paths" ? "paths" : "auto" });
+      const label = `[${kind}, ${confinement}]`;
 
-    test(`[${kind}] write_file writes no byte outside when the parent folder is swapped just before the temp file is created`, async () => {
-      const fixture = await raceFixture(kind, ["d/f.txt=old"]);
-      try {
-        let swapped = false;
-        const outsideAtWrite: string[][] = [];
-        const host: Host = {
-          ...fixture.base,
-          open: async (at, options) => {
-            if (options.createExclusive && !swapped) {
-              swapped = true;
-              await fixture.swapForOutsideLink("d");
-            }
-            const file = await fixture.base.open(at, options);
-            return {
-              ...file,
-              write: (data: Uint8Array, position: number) => {
-                outsideAtWrite.push(fixture.outsideEntries());
-                return file.write(data, position);
-              },
-            };
-          },
-        };
-        const workspace = await openWorkspace(fixture.root, { host });
-        await expect(createWriteTool(workspace).execute({ path: "d/f.txt", content: "pwned" })).rejects
-          .toMatchObject({ code: "PATH_CHANGED" });
-        expect(swapped).toBe(true);
-        // No byte was written while our temp file sat in the outside folder.
-        for (const entries of outsideAtWrite) expect(entries).toEqual(["secret.txt"]);
-        expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
-        expect(fixture.leftovers()).toEqual([]);
-      } finally {
-        fixture.cleanup();
-      }
-    });
+      test(`${label} write_file creates nothing outside when a folder is swapped between the walk and the creation of a missing subfolder`, async () => {
+        // The walk holds 'a', then creates 'a/b'. If 'a' became a link to the
+        // outside in between, a mkdir by path would create 'outside/b'.
+        const fixture = await raceFixture(kind, ["a/"]);
+        try {
+          let swapped = false;
+          const host: Host = {
+            ...fixture.base,
+            mkdir: async (at, mode) => {
+              if (!swapped && at.endsWith("/b")) {
+                swapped = true;
+                await fixture.swapForOutsideLink("a");
+              }
+              return await fixture.base.mkdir(at, mode);
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const write = createWriteTool(workspace).execute({ path: "a/b/f.txt", content: "pwned" });
+          if (confinement === "paths") await expect(write).rejects.toMatchObject({ code: "PATH_CHANGED" });
+          else await expect(write).resolves.toMatchObject({ bytes: 5 });
+          expect(swapped).toBe(true);
+          expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
+          expect(fixture.leftovers()).toEqual([]);
+        } finally {
+          fixture.cleanup();
+        }
+      });
 
-    test(`[${kind}] write_file fails without touching the outside when the parent is swapped right before the rename (the documented race: the temp file is not there)`, async () => {
-      const fixture = await raceFixture(kind, ["d/f.txt=old"]);
-      try {
-        let swapped = false;
-        const host: Host = {
-          ...fixture.base,
-          rename: async (from, to) => {
-            if (!swapped) {
-              swapped = true;
-              await fixture.swapForOutsideLink("d");
-            }
-            return await fixture.base.rename(from, to);
-          },
-        };
-        const workspace = await openWorkspace(fixture.root, { host });
-        await expect(createWriteTool(workspace).execute({ path: "d/f.txt", content: "pwned" })).rejects
-          .toMatchObject({ code: "NOT_FOUND" });
-        expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
-      } finally {
-        fixture.cleanup();
-      }
-    });
+      test(`${label} write_file writes no byte outside when the parent folder is swapped just before the temp file is created`, async () => {
+        const fixture = await raceFixture(kind, ["d/f.txt=old"]);
+        try {
+          let swapped = false;
+          const outsideAtWrite: string[][] = [];
+          const host: Host = {
+            ...fixture.base,
+            open: async (at, options) => {
+              if (options.createExclusive && !swapped) {
+                swapped = true;
+                await fixture.swapForOutsideLink("d");
+              }
+              const file = await fixture.base.open(at, options);
+              return {
+                ...file,
+                write: (data: Uint8Array, position: number) => {
+                  outsideAtWrite.push(fixture.outsideEntries());
+                  return file.write(data, position);
+                },
+              };
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const write = createWriteTool(workspace).execute({ path: "d/f.txt", content: "pwned" });
+          if (confinement === "paths") await expect(write).rejects.toMatchObject({ code: "PATH_CHANGED" });
+          else await expect(write).resolves.toMatchObject({ bytes: 5 });
+          expect(swapped).toBe(true);
+          // No byte was written while our temp file sat in the outside folder.
+          for (const entries of outsideAtWrite) expect(entries).toEqual(["secret.txt"]);
+          expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
+          expect(fixture.leftovers()).toEqual([]);
+        } finally {
+          fixture.cleanup();
+        }
+      });
 
-    test(`[${kind}] read_file returns nothing from outside when the parent is swapped between the walk and the open`, async () => {
-      const fixture = await raceFixture(kind, ["d/secret.txt=inside"]);
-      try {
-        let swapped = false;
-        const host: Host = {
-          ...fixture.base,
-          open: async (at, options) => {
-            if (!swapped) {
-              swapped = true;
-              await fixture.swapForOutsideLink("d");
-            }
-            return await fixture.base.open(at, options);
-          },
-        };
-        const workspace = await openWorkspace(fixture.root, { host });
-        const error = await createReadTool(workspace).execute({ path: "d/secret.txt" }).catch((e) => e);
-        expect(error).toMatchObject({ code: "PATH_CHANGED" });
-        expect(JSON.stringify(error)).not.toContain(OUTSIDE_SECRET);
-      } finally {
-        fixture.cleanup();
-      }
-    });
+      test(`${label} write_file does not touch the outside when the parent is swapped right before the rename`, async () => {
+        const fixture = await raceFixture(kind, ["d/f.txt=old"]);
+        try {
+          let swapped = false;
+          const host: Host = {
+            ...fixture.base,
+            rename: async (from, to) => {
+              if (!swapped) {
+                swapped = true;
+                await fixture.swapForOutsideLink("d");
+              }
+              return await fixture.base.rename(from, to);
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const write = createWriteTool(workspace).execute({ path: "d/f.txt", content: "pwned" });
+          // `paths`: the rename by path goes through the link and finds no temp file
+          // there (the fallback's documented remainder: the temp file stays in the
+          // folder that was moved aside, where no path leads any more).
+          if (confinement === "paths") await expect(write).rejects.toMatchObject({ code: "NOT_FOUND" });
+          else {
+            await expect(write).resolves.toMatchObject({ bytes: 5 });
+            expect(fixture.leftovers()).toEqual([]);
+          }
+          expect(fixture.outsideEntries()).toEqual(["secret.txt"]);
+        } finally {
+          fixture.cleanup();
+        }
+      });
+
+      test(`${label} read_file returns nothing from outside when the parent is swapped between the walk and the open`, async () => {
+        const fixture = await raceFixture(kind, ["d/secret.txt=inside"]);
+        try {
+          let swapped = false;
+          const host: Host = {
+            ...fixture.base,
+            open: async (at, options) => {
+              if (!swapped) {
+                swapped = true;
+                await fixture.swapForOutsideLink("d");
+              }
+              return await fixture.base.open(at, options);
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const result = await createReadTool(workspace).execute({ path: "d/secret.txt" }).catch((e) => e);
+          if (confinement === "paths") expect(result).toMatchObject({ code: "PATH_CHANGED" });
+          else expect(result).toEqual({ path: "d/secret.txt", content: "inside", bytes: 6 });
+          expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
+        } finally {
+          fixture.cleanup();
+        }
+      });
+    }
   }
 });
 
@@ -241,7 +259,7 @@ function simulatedWindowsHost(memory: MemoryHost): Host {
     lstat: (at) => memory.lstat(toMemory(at)),
     stat: (at) => memory.stat(toMemory(at)),
     open: (at, options) => memory.open(toMemory(at), options),
-    openDirectory: (at) => memory.openDirectory(toMemory(at)),
+    openDir: (at) => memory.openDir(toMemory(at)),
     chmod: (at, mode) => memory.chmod(toMemory(at), mode),
     rename: (from, to) => memory.rename(toMemory(from), toMemory(to)),
     unlink: (at) => memory.unlink(toMemory(at)),
@@ -519,16 +537,13 @@ describe("paths at exact length limits", () => {
     });
   }
 
-  test(`[${runtime}] a path the grammar accepts but the host cannot hold (root + path > PATH_MAX) fails with PATH_TOO_LONG and leaves the folders it made (documented)`, async () => {
+  test(`[${runtime}] a path the grammar accepts but deeper than MAX_WALK_DEPTH fails with PATH_TOO_DEEP before anything is created`, async () => {
     const fixture = await diskFixture([]);
     try {
       const registry = new ToolRegistry([createWriteTool(fixture.workspace)]);
       const { body } = await call(registry, "write_file", { path: pathOfBytes(MAX_PATH_BYTES), content: "x" });
-      expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "PATH_TOO_LONG" } });
-      // No file was written; the empty folders created on the way stay.
-      const entries = listAll(fixture.root);
-      expect(entries.every((entry) => entry.endsWith("/"))).toBe(true);
-      expect(leftovers(fixture.root)).toEqual([]);
+      expect(body.error.code).toBe("PATH_TOO_DEEP");
+      expect(listAll(fixture.root)).toEqual([]);
     } finally {
       fixture.cleanup();
     }

@@ -6,18 +6,18 @@ import { createAutoHost } from "../src/hosts/auto.ts";
 import { diskFixture } from "./helpers/fixture.ts";
 
 // Another process swaps a folder for a link to the outside after the walk
-// listed it and before grep opens the files in it. Opening refuses a link
-// only in the last component, so the files would be read from outside; the
-// folder re-check must refuse the whole result instead of reporting them.
+// listed it and before grep opens the files in it. On the handles route the
+// files are opened at the held folder (moved aside, still inside); on the
+// paths route the folder re-check must refuse the whole result instead.
 describe("grep and a folder swapped after the walk", () => {
-  test("refuses with PATH_CHANGED and reports nothing from outside", async () => {
+  test.each(["handles", "paths"] as const)("%s: reports nothing from outside (handles: the held folder is searched; paths: PATH_CHANGED)", async (confinement) => {
     const fixture = await diskFixture(["d/notes.txt=inside, no match", "other.txt=needle inside"]);
     try {
       fs.writeFileSync(path.join(fixture.outside, "notes.txt"), "needle OUTSIDE-SECRET");
       const base = createAutoHost();
       let swapped = false;
       const swap = (hostPath: string) => {
-        if (!swapped && hostPath.startsWith(fixture.abs("d") + path.sep)) {
+        if (!swapped && hostPath.endsWith(`${path.sep}notes.txt`)) {
           swapped = true;
           fs.renameSync(fixture.abs("d"), fixture.abs("d-real"));
           fs.symlinkSync(fixture.outside, fixture.abs("d"));
@@ -36,12 +36,14 @@ describe("grep and a folder swapped after the walk", () => {
           },
         }),
       };
-      const workspace = await openWorkspace(fixture.root, { host });
+      const workspace = await openWorkspace(fixture.root, { host, confinement: confinement === "paths" ? "paths" : "auto" });
+      expect(await workspace.confinement()).toBe(confinement);
       const grep = createGrepTool(workspace);
-      const error = await grep.execute({ pattern: "needle" }).catch((e) => e);
+      const result = await grep.execute({ pattern: "needle" }).catch((e) => e);
       expect(swapped).toBe(true);
-      expect(error).toMatchObject({ code: "PATH_CHANGED" });
-      expect(JSON.stringify(error)).not.toContain("OUTSIDE-SECRET");
+      if (confinement === "paths") expect(result).toMatchObject({ code: "PATH_CHANGED" });
+      else expect(result).toMatchObject({ matches: [{ path: "other.txt", line: 1, text: "needle inside" }], truncated: false });
+      expect(JSON.stringify(result)).not.toContain("OUTSIDE-SECRET");
     } finally {
       fixture.cleanup();
     }

@@ -153,11 +153,11 @@ describe.each(hosts)("host contract: %s", (_name, create) => {
     expect(fs.existsSync(sub)).toBe(false);
   });
 
-  test("realpath resolves links and openDirectory can be synced", async () => {
+  test("realpath resolves links and openDir can be synced", async () => {
     const host = create();
     expect(await host.realpath(at("link"))).toBe(at("file"));
     expect(await code(host.realpath(at("dangling")))).toBe("ENOENT");
-    const folder = await host.openDirectory(dir);
+    const folder = await host.openDir(dir);
     await folder.sync();
     await folder.close();
   });

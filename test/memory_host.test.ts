@@ -382,7 +382,7 @@ describe("the memory host against the disk (differential)", () => {
     ["rename into a missing folder", (h, at) => h.rename(at("f"), at("missing/x"))],
     ["mkdir empty", (h, at) => h.mkdir(at("empty"))],
     ["rename a full folder over an empty one", (h, at) => h.rename(at("d"), at("empty"))],
-    ["openDirectory a file", (h, at) => h.openDirectory(at("f"))],
+    ["openDir a file", (h, at) => h.openDir(at("f"))],
     ["chmod a missing file", (h, at) => h.chmod(at("missing"), 0o600)],
     ["rmdir an emptied folder", async (h, at) => {
       await h.unlink(at("empty/g"));

@@ -59,7 +59,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const readOnly = flags.has("read-only");
   const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
   const shell = parseShellMode(flags.get("shell") ?? []);
-  // One client per process: synchronous filesystem calls cut each call's latency (see node_sync.ts).
+  // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
   const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
   const options = { root: workspace, readOnly, nodeProcess, shell };
   await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));

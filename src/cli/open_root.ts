@@ -2,7 +2,7 @@ import { isWorkspaceError } from "../core/errors.ts";
 import { openWorkspace, type Workspace } from "../core/workspace.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
-import { createNodeSyncHost } from "../hosts/node_sync.ts";
+import { createNodeHost } from "../hosts/node.ts";
 import { UsageError } from "./usage_error.ts";
 
 /**
@@ -16,7 +16,7 @@ import { UsageError } from "./usage_error.ts";
  */
 export async function openRoot(root: string, options: { syncFs?: boolean } = {}): Promise<Workspace> {
   const onDeno = typeof (globalThis as { Deno?: unknown }).Deno === "object";
-  const host: Host = options.syncFs === true && !onDeno ? createNodeSyncHost() : createAutoHost();
+  const host: Host = options.syncFs === true && !onDeno ? createNodeHost({ syncFileCalls: true }) : createAutoHost();
   try {
     return await openWorkspace(root, { host });
   } catch (error) {

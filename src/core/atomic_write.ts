@@ -1,10 +1,10 @@
 import { type HostFile, type HostStat, isHostError } from "../host.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
-import { joinHostPath } from "./host_path.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
 import { stillAsSeen, stillSame } from "./still_same.ts";
 import { withTargetLock } from "./target_lock.ts";
+import type { Folder } from "./folder.ts";
 import type { Identity, Resolved, Workspace } from "./workspace.ts";
 
 /** Prefix of the temp files an atomic write creates beside its target. */
@@ -21,6 +21,12 @@ export interface AtomicWriteOptions {
   /** Refuse when the target exists. @default false */
   exclusive?: boolean;
   /**
+   * The target as a walk already resolved it (held by the caller, who
+   * releases it): no second walk. `segments` are then only for messages.
+   * @default undefined (atomicWrite walks to the target itself)
+   */
+  target?: Resolved;
+  /**
    * Called with the resolved target inside the lock, before the temp file is made; may throw to refuse.
    * @default undefined (no extra check)
    */
@@ -36,13 +42,15 @@ export function randomSuffix(): string {
 /**
  * Replaces (or creates) a file inside the workspace so that readers see the
  * old content or the new content, never a mix, and a failure leaves the old
- * target untouched.
+ * target untouched. Every step happens at the target's held folder: the temp
+ * file is created there, renamed there, and the folder synced through its
+ * handle, so no swap of a folder above can put a byte outside.
  *
  * @param workspace The workspace.
  * @param segments The normalized path of the target.
  * @param data The new content.
- * @param options Abort signal, display path, parent creation.
- * @returns The resolved target (canonical segments, host path).
+ * @param options Abort signal, display path, parent creation, a resolved target.
+ * @returns The target's canonical segments.
  * @throws {WorkspaceError} Refusals and failures, with stable codes.
  */
 export async function atomicWrite(
@@ -50,7 +58,7 @@ export async function atomicWrite(
   segments: readonly string[],
   data: Uint8Array,
   options: AtomicWriteOptions = {},
-): Promise<Resolved> {
+): Promise<{ segments: string[] }> {
   const { signal, createParents = true } = options;
   const display = options.display ?? segments.join("/");
   const host = workspace.host;
@@ -59,100 +67,98 @@ export async function atomicWrite(
 
   // 1. The size was validated before we got here; check abort and the root.
   throwIfAborted(signal);
-  await workspace.checkRoot();
+  if (options.target === undefined) await workspace.checkRoot();
 
-  // 2. Resolve the target confined, creating missing folders one step at a time.
-  //    A link to a file inside is followed (the link stays); a dangling link or
-  //    one leading out is refused by the walk.
-  const target = await workspace.resolve(segments, {
+  // 2. Resolve the target confined, creating missing folders one step at a
+  //    time. A link to a file inside is followed (the link stays); a dangling
+  //    link or one leading out is refused by the walk.
+  const target = options.target ?? await workspace.resolve(segments, {
     allowMissing: true,
     createParents,
     action: "write",
     display,
   });
-  if (target.segments.length === 0) throw fail("NOT_A_FILE", "it is the workspace folder");
-  if (target.stat !== null && target.stat.kind !== "file") {
-    throw fail("NOT_A_FILE", target.stat.kind === "directory" ? "it is a folder" : "it is not a regular file");
-  }
-  if (target.stat !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
+  try {
+    const { folder, name } = target;
+    if (name === null) throw fail("NOT_A_FILE", "it is the workspace folder");
+    if (target.stat !== null && target.stat.kind !== "file") {
+      throw fail("NOT_A_FILE", target.stat.kind === "directory" ? "it is a folder" : "it is not a regular file");
+    }
+    if (target.stat !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
 
-  // 3. One writer per target in this process.
-  return await withTargetLock(target.hostPath, async () => {
+    // 3. One writer per target in this process (the folder's identity and the name).
+    const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
+    await withTargetLock(key, () => install(target, folder, name));
+    return { segments: target.segments };
+  } finally {
+    if (options.target === undefined) await target.release();
+  }
+
+  async function install(target: Resolved, folder: Folder, name: string): Promise<void> {
+    const targetPath = workspace.childPath(folder, name);
     // Inside the lock, look at the target again: an earlier writer may have
     // created or replaced it since the walk.
     let before: HostStat | null = null;
     try {
-      before = await host.lstat(target.hostPath);
+      before = await host.lstat(targetPath);
     } catch (error) {
       if (!isHostError(error, "ENOENT")) throw mapHostError(error, "write", display);
     }
     if (before !== null && before.kind !== "file") throw fail("PATH_CHANGED", "the target changed while it was written");
     if (before !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
     await options.beforeWrite?.({ ...target, stat: before });
-    const tempPath = joinHostPath(host.platform, target.parentHostPath, [TEMP_FILE_PREFIX + randomSuffix()]);
+    const tempName = TEMP_FILE_PREFIX + randomSuffix();
+    const tempPath = workspace.childPath(folder, tempName);
     let file: HostFile | undefined;
     let tempIdentity: Identity | undefined;
     let renamed = false;
     try {
-      // 4. Create the temp file beside the target: exclusive, never through a link, owner-only.
+      // 4. Create the temp file at the held folder: exclusive, never through a link, owner-only.
       file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
       tempIdentity = await file.stat();
-      // The folder must still be the one the walk checked: if it (or a folder
-      // above it) was swapped for a link since, the temp file was created
-      // wherever the link points; stop before a byte is written there.
-      await expectIdentity(target.parentHostPath, target.parentIdentity, "its folder was replaced");
+      // `paths` only: the folder chain must still be the one walked, and the
+      // temp path must name the file just created, before a byte is written.
+      await confirmTemp();
 
       // 5. Mode: an existing target keeps its bits, less setuid and setgid (new
       //    content must not inherit the old file's privileges; a write(2) drops
-      //    them too); a new file gets the usual default. On the handle where
-      //    the host can (no path, no link to follow).
+      //    them too); a new file gets the usual default. On the handle.
       const mode = before !== null ? before.mode & ~0o6000 : 0o666 & ~host.umask();
-      const chmodByPath = mode !== 0o600 && file.chmod === undefined;
       if (mode !== 0o600 && file.chmod !== undefined) await file.chmod(mode);
 
       // 6. Write everything and make it durable before it gets the target's name.
       await file.write(data, 0);
       await file.sync();
       await file.close();
-
-      // 7. The temp path must still name the file we wrote (not a swapped-in
-      //    link); only then may a path-based chmod touch it.
-      await expectIdentity(tempPath, tempIdentity, "the temp file was replaced");
-      if (chmodByPath) await host.chmod(tempPath, mode);
-
-      // 8. Re-check everything the rename depends on: root, parent folder, target, abort.
-      await workspace.checkRoot();
-      await expectIdentity(target.parentHostPath, target.parentIdentity, "its folder was replaced");
-      if (!(await stillAsSeen(host, target.hostPath, before))) {
-        throw fail("PATH_CHANGED", "the target changed while it was written");
+      if (mode !== 0o600 && file.chmod === undefined) {
+        await confirmTemp();
+        await host.chmod(tempPath, mode);
       }
-      await expectIdentity(tempPath, tempIdentity, "the temp file was replaced");
+
+      // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
+      if (!(await stillAsSeen(host, targetPath, before))) throw fail("PATH_CHANGED", "the target changed while it was written");
+      await confirmTemp();
       throwIfAborted(signal);
 
-      // 9. Install: rename is atomic within a folder.
-      await host.rename(tempPath, target.hostPath);
+      // 8. Install: rename is atomic within a folder.
+      await host.rename(tempPath, targetPath);
       renamed = true;
+      // `paths` only: the rename happened where the walk held, else say so.
+      await workspace.confirm(folder);
 
-      // 10. The name now holds our file.
-      await expectIdentity(target.hostPath, tempIdentity, "the file was replaced right after writing");
-
-      // 11. Make the rename itself durable.
-      const folder = await host.openDirectory(target.parentHostPath);
-      try {
-        await folder.sync();
-      } finally {
-        await folder.close();
-      }
-      return target;
+      // 9. Make the rename itself durable.
+      await workspace.syncFolder(folder);
     } catch (error) {
       await file?.close().catch(() => {});
-      // Remove our own temp file only: it must still be the object we created.
+      // Remove our own temp file only: it must still be the object we created, at the held folder.
       if (!renamed && tempIdentity !== undefined) await removeOwnFile(host, tempPath, tempIdentity);
       throw mapHostError(error, "write", display);
     }
-  });
 
-  async function expectIdentity(path: string, identity: Identity, detail: string): Promise<void> {
-    if (!(await stillSame(host, path, identity))) throw fail("PATH_CHANGED", detail);
+    async function confirmTemp(): Promise<void> {
+      if (folder.handle !== null) return;
+      await workspace.confirm(folder);
+      if (!(await stillSame(host, tempPath, tempIdentity as Identity))) throw fail("PATH_CHANGED", "its folder was replaced");
+    }
   }
 }

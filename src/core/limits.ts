@@ -15,6 +15,14 @@ export const MAX_SEGMENT_BYTES = 255;
 /** Symbolic links followed while resolving one path: Linux's own MAXSYMLINKS, so chains the kernel accepts work and loops end. */
 export const MAX_SYMLINK_HOPS = 40;
 
+/**
+ * Folder levels below the root that one walk holds open at once: each level
+ * is one held directory descriptor, so a deep tree cannot exhaust the
+ * process's descriptors. A path deeper than this fails with `PATH_TOO_DEEP`;
+ * tree walks do not enter deeper folders and report their results as cut.
+ */
+export const MAX_WALK_DEPTH = 256;
+
 /** read_file: bytes of content returned; the tool reads one more to detect a larger file. 64 KiB fits a model's context comfortably. */
 export const READ_FILE_MAX_BYTES = 65_536;
 
@@ -143,6 +151,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
   MAX_SEGMENT_BYTES,
   MAX_SYMLINK_HOPS,
+  MAX_WALK_DEPTH,
   READ_FILE_MAX_BYTES,
   WRITE_FILE_MAX_BYTES,
   NODE_PROCESS_MAX_SOURCE_BYTES,

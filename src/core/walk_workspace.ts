@@ -1,13 +1,13 @@
 import ignore, { type Ignore } from "ignore";
-import type { EntryKind, HostStat } from "../host.ts";
-import { throwIfAborted, WorkspaceError } from "./errors.ts";
-import { joinHostPath, separatorOf } from "./host_path.ts";
-import { SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
+import type { EntryKind } from "../host.ts";
+import { throwIfAborted } from "./errors.ts";
+import { closeFolder, type Folder } from "./folder.ts";
+import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { readRegularFile } from "./read_regular_file.ts";
+import type { HeldFolder } from "./resolve_folder.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
-import { stillSame } from "./still_same.ts";
-import type { Resolved, Workspace } from "./workspace.ts";
+import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link walkWorkspace}. */
 export interface WalkOptions {
@@ -24,6 +24,13 @@ export interface WalkOptions {
    * @default []
    */
   prefix?: readonly string[];
+  /**
+   * Called for each entry that is not a folder, in walk order, while the
+   * folder it was listed in is held (so the entry can be opened at it with
+   * `workspace.childPath(folder, entry.name)`); returning `false` ends the walk.
+   * @default undefined (entries are only collected)
+   */
+  onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
   /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
@@ -32,22 +39,20 @@ export interface WalkOptions {
 export interface WalkEntry {
   /** The path relative to the start folder, `/`-separated. */
   path: string;
-  /** The absolute host path. */
-  hostPath: string;
+  /** Its name in its folder. */
+  name: string;
   /** Its kind, links not followed (`symlink` for a link). */
   kind: EntryKind;
-  /** The host path of the folder it was listed in (a key of {@link WalkResult.folders}). */
-  folder: string;
 }
 
 /** What {@link walkWorkspace} found. */
 export interface WalkResult {
-  /** Every file, link and other non-folder entry below the start, sorted by `path`. */
+  /** Every file, link and other non-folder entry below the start visited, sorted by `path`. */
   entries: WalkEntry[];
-  /** Each listed folder's identity, by host path, as it was while listed: to check later that a file's folder is still that folder. */
-  folders: ReadonlyMap<string, HostStat>;
-  /** Whether the walk stopped at `maxEntries` (which entries were visited first is then unspecified). */
+  /** Whether the walk stopped at `maxEntries` or `MAX_WALK_DEPTH` (which entries were visited first is then unspecified). */
   limitReached: boolean;
+  /** Whether `onEntry` ended the walk. */
+  stopped: boolean;
 }
 
 // The rules of one .gitignore: `base` is its folder, canonical and relative to the root.
@@ -56,158 +61,133 @@ interface IgnoreFrame {
   rules: Ignore;
 }
 
-interface PendingFolder {
-  hostPath: string;
-  /** Relative to the start folder ("" for the start). */
-  path: string;
-  /** Canonical, relative to the workspace root ("" for the root). */
-  canonical: string;
-  /** Its lstat before listing, or `null` until taken. */
-  stat: HostStat | null;
-  frames: readonly IgnoreFrame[];
-}
-
-// Folders listed at once: a host's readdir goes to a thread pool, and a few
-// listings in flight keep it busy without flooding it.
-const WALK_CONCURRENCY = 8;
+/** Work between two yields to the event loop, so a long walk never stalls it for long. */
+const WALK_SLICE_MS = 8;
 
 /**
- * Lists everything below a resolved folder, one confined step at a time, and
- * never follows a link: folders are entered only when `readdir` and `lstat`
- * both call them folders, links are reported as links. `.git` is skipped;
- * `.gitignore` files apply to their own folder and below (and those of the
- * start's ancestors to the start, except one that excludes the start itself:
- * a folder asked for by name is walked).
- *
- * Each folder is lstat'ed before it is listed and again after, and must keep
- * its identity, so a folder swapped for a link is caught unless it is swapped
- * back in between. What remains is the race of {@link Workspace.resolve}: no
- * `openat` in JavaScript; see the README's security model.
+ * Lists everything below a held folder, depth first with names sorted in
+ * each folder, and never follows a link: every folder is entered by opening
+ * it at its held parent (no-follow, `O_DIRECTORY`), listed through its own
+ * handle, and its entries are reached at it, so a folder swapped for a link
+ * at any time is either the real folder (held) or not entered. At most one
+ * handle per level is held. `.git` is skipped; `.gitignore` files apply to
+ * their own folder and below (and those of the start's ancestors to the
+ * start, except one that excludes the start itself: a folder asked for by
+ * name is walked).
  *
  * @param workspace The workspace (its root already checked).
- * @param start The folder to walk, as {@link Workspace.resolve} returned it.
- * @param options Ignore handling, bounds, prefix, signal.
- * @returns The entries, sorted, and whether the bound was hit.
+ * @param start The folder to walk, held (the caller releases it).
+ * @param options Ignore handling, bounds, prefix, a visitor, signal.
+ * @returns The entries, sorted, and whether a bound was hit.
  * @throws {WorkspaceError} A mapped host error when the start cannot be
- * listed, `PATH_CHANGED` when a folder changes while it is listed.
+ * listed, `PATH_CHANGED` when a folder changes while it is listed (`paths` route).
  */
 export async function walkWorkspace(
   workspace: Workspace,
-  start: Resolved,
+  start: HeldFolder,
   options: WalkOptions = {},
 ): Promise<WalkResult> {
   const host = workspace.host;
   const includeIgnored = options.includeIgnored ?? false;
   const maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
-  const signal = options.signal;
+  const { signal, onEntry } = options;
   const startDisplay = start.segments.join("/") || ".";
-  const separator = separatorOf(host.platform);
-  const readIgnore = (folderHostPath: string, base: string) =>
-    loadIgnoreFrame(workspace, folderHostPath, base, maxIgnoreBytes);
-
-  // 1. Rules of the start's ancestors, then the prefix folders, one step at a time.
-  let first: PendingFolder = {
-    hostPath: start.hostPath,
-    path: "",
-    canonical: start.segments.join("/"),
-    stat: start.stat,
-    frames: includeIgnored ? [] : await ancestorFrames(workspace, start.segments, readIgnore),
-  };
-  for (const name of options.prefix ?? []) {
-    throwIfAborted(signal);
-    const frames = includeIgnored ? first.frames : await withOwnFrame(first, readIgnore);
-    const hostPath = joinHostPath(host.platform, first.hostPath, [name]);
-    const stat = await host.lstat(hostPath).catch(() => null);
-    const canonical = first.canonical === "" ? name : `${first.canonical}/${name}`;
-    if (stat === null || stat.kind !== "directory" || name === ".git" || isIgnored(frames, canonical, true)) {
-      return { entries: [], folders: new Map(), limitReached: false };
-    }
-    first = { hostPath, path: first.path === "" ? name : `${first.path}/${name}`, canonical, stat, frames };
-  }
-
-  // 2. List folders, a few at a time; collect everything but folders.
+  const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
   const entries: WalkEntry[] = [];
-  const folders = new Map<string, HostStat>();
-  const pending: PendingFolder[] = [first];
   let visited = 0;
   let limitReached = false;
-
-  const visit = async (folder: PendingFolder): Promise<void> => {
+  let stopped = false;
+  let sliceStart = Date.now();
+  const breathe = async (): Promise<void> => {
     throwIfAborted(signal);
-    const isStart = folder === first;
-    const display = folder.path === "" ? startDisplay : folder.path;
-    // A folder found by a listing is checked again just before its own listing.
-    const before = folder.stat ?? await host.lstat(folder.hostPath).catch(() => null);
-    if (before === null || before.kind !== "directory") return; // gone or replaced since: not followed
+    if (Date.now() - sliceStart < WALK_SLICE_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    sliceStart = Date.now();
+    throwIfAborted(signal);
+  };
+
+  // Lists one held folder and walks into its subfolders; false ends the walk.
+  const visit = async (folder: Folder, path: string, frames: readonly IgnoreFrame[], isStart: boolean): Promise<boolean> => {
+    await breathe();
     let listing;
     try {
-      listing = await host.readdir(folder.hostPath);
+      listing = await host.readdir(folder.at);
     } catch (error) {
-      if (isStart) throw mapHostError(error, "list", display);
-      return; // vanished or unreadable below the start: skipped, as `find` and `rg` do
+      if (isStart) throw mapHostError(error, "list", path || startDisplay);
+      return true; // vanished or unreadable below the start: skipped, as `find` and `rg` do
     }
-    if (!(await stillSame(host, folder.hostPath, before, "directory"))) {
-      throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
-        path: display,
-      });
-    }
-    folders.set(folder.hostPath, before);
-
-    let frames = folder.frames;
+    await workspace.confirm(folder);
+    listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (!includeIgnored && listing.some((entry) => entry.name === ".gitignore" && entry.kind === "file")) {
-      const own = await readIgnore(folder.hostPath, folder.canonical);
+      const own = await readIgnore(folder);
       if (own !== null) frames = [...frames, own];
     }
-    // The hot loop: one string per path, no arrays, canonical paths only when rules apply.
-    const hostPrefix = folder.hostPath.endsWith(separator) ? folder.hostPath : folder.hostPath + separator;
-    const pathPrefix = folder.path === "" ? "" : folder.path + "/";
-    const canonicalPrefix = folder.canonical === "" ? "" : folder.canonical + "/";
+    const pathPrefix = path === "" ? "" : path + "/";
+    const canonicalPrefix = folder.segments.length === 0 ? "" : folder.segments.join("/") + "/";
     for (const entry of listing) {
       if (entry.name === ".git") continue;
       if (++visited > maxEntries) {
         limitReached = true;
-        return;
+        return false;
       }
-      const hostPath = hostPrefix + entry.name;
       let kind = entry.kind;
-      // Some filesystems give no kinds in a listing: ask lstat (never stat).
-      if (kind === "other") kind = (await host.lstat(hostPath).catch(() => null))?.kind ?? "other";
+      // Some filesystems give no kinds in a listing: ask lstat (never stat), at the held folder.
+      if (kind === "other") kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
       if (frames.length > 0 && isIgnored(frames, canonicalPrefix + entry.name, kind === "directory")) continue;
-      const path = pathPrefix + entry.name;
-      if (kind === "directory") {
-        pending.push({ hostPath, path, canonical: canonicalPrefix + entry.name, stat: null, frames });
-      } else entries.push({ path, hostPath, kind, folder: folder.hostPath });
+      const entryPath = pathPrefix + entry.name;
+      if (kind !== "directory") {
+        const found: WalkEntry = { path: entryPath, name: entry.name, kind };
+        entries.push(found);
+        if (onEntry !== undefined && (await onEntry(found, folder)) === false) {
+          stopped = true;
+          return false;
+        }
+        continue;
+      }
+      if (folder.segments.length + 1 > MAX_WALK_DEPTH) {
+        limitReached = true;
+        continue;
+      }
+      const child = await workspace.openFolder(folder, entry.name).catch(() => null);
+      if (child === null || child.kind !== "folder") continue; // gone or replaced since it was listed: not entered
+      try {
+        if (!(await visit(child.folder, entryPath, frames, false))) return false;
+      } finally {
+        await closeFolder(child.folder);
+      }
+      await breathe();
     }
+    return true;
   };
 
-  await new Promise<void>((resolve, reject) => {
-    let active = 0;
-    let failed = false;
-    const pump = (): void => {
-      if (failed) return;
-      if (limitReached) pending.length = 0;
-      if (active === 0 && pending.length === 0) return resolve();
-      while (active < WALK_CONCURRENCY && pending.length > 0) {
-        const folder = pending.pop() as PendingFolder;
-        active++;
-        visit(folder).then(
-          () => {
-            active--;
-            pump();
-          },
-          (error) => {
-            failed = true;
-            reject(error);
-          },
-        );
+  // 1. Rules of the start's ancestors, then the prefix folders, one held step at a time.
+  let frames: readonly IgnoreFrame[] = includeIgnored ? [] : await ancestorFrames(workspace, start.segments, readIgnore);
+  let first = start.folder;
+  let firstPath = "";
+  const opened: Folder[] = [];
+  try {
+    for (const name of options.prefix ?? []) {
+      throwIfAborted(signal);
+      if (!includeIgnored) {
+        const own = await readIgnore(first);
+        if (own !== null) frames = [...frames, own];
       }
-    };
-    pump();
-  });
-
+      const canonical = [...first.segments, name].join("/");
+      if (name === ".git" || isIgnored(frames, canonical, true)) return { entries: [], limitReached: false, stopped: false };
+      const found = await workspace.openFolder(first, name).catch(() => null);
+      if (found === null || found.kind !== "folder") return { entries: [], limitReached: false, stopped: false };
+      opened.push(found.folder);
+      first = found.folder;
+      firstPath = firstPath === "" ? name : `${firstPath}/${name}`;
+    }
+    // 2. Walk.
+    await visit(first, firstPath, frames, opened.length === 0);
+  } finally {
+    for (const folder of opened.reverse()) await closeFolder(folder);
+  }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { entries, folders, limitReached };
+  return { entries, limitReached, stopped };
 }
 
 // Whether the deepest frame with an opinion ignores `canonical` (git's order:
@@ -228,44 +208,41 @@ function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isDirector
   return false;
 }
 
-// The start's own frame list plus its .gitignore, for stepping through a prefix.
-async function withOwnFrame(
-  folder: PendingFolder,
-  readIgnore: (hostPath: string, base: string) => Promise<IgnoreFrame | null>,
-): Promise<readonly IgnoreFrame[]> {
-  const own = await readIgnore(folder.hostPath, folder.canonical);
-  return own === null ? folder.frames : [...folder.frames, own];
-}
-
 // The .gitignore frames of the root and each folder above the start (not the
-// start itself: its own file is read when it is listed). A frame that
-// excludes the start is dropped: the caller asked for that folder by name.
+// start itself: its own file is read when it is listed), each read at its
+// folder held on the way down. A frame that excludes the start is dropped:
+// the caller asked for that folder by name.
 async function ancestorFrames(
   workspace: Workspace,
   segments: readonly string[],
-  readIgnore: (hostPath: string, base: string) => Promise<IgnoreFrame | null>,
+  readIgnore: (folder: Folder) => Promise<IgnoreFrame | null>,
 ): Promise<IgnoreFrame[]> {
   const frames: IgnoreFrame[] = [];
   const startCanonical = segments.join("/");
-  for (let depth = 0; depth < segments.length; depth++) {
-    const above = segments.slice(0, depth);
-    const frame = await readIgnore(workspace.hostPath(above), above.join("/"));
-    if (frame !== null && !isIgnored([frame], startCanonical, true)) frames.push(frame);
+  let folder = await workspace.rootFolder();
+  const opened: Folder[] = [];
+  try {
+    for (let depth = 0; depth < segments.length; depth++) {
+      const frame = await readIgnore(folder);
+      if (frame !== null && !isIgnored([frame], startCanonical, true)) frames.push(frame);
+      if (depth === segments.length - 1) break;
+      const found = await workspace.openFolder(folder, segments[depth]).catch(() => null);
+      if (found === null || found.kind !== "folder") break;
+      opened.push(found.folder);
+      folder = found.folder;
+    }
+  } finally {
+    for (const held of opened.reverse()) await closeFolder(held);
   }
   return frames;
 }
 
-// Reads `.gitignore` in a folder: a regular file only (a link is not
+// Reads `.gitignore` at a held folder: a regular file only (a link is not
 // followed), bounded; anything unreadable means no rules.
-async function loadIgnoreFrame(
-  workspace: Workspace,
-  folderHostPath: string,
-  base: string,
-  maxBytes: number,
-): Promise<IgnoreFrame | null> {
-  const hostPath = joinHostPath(workspace.host.platform, folderHostPath, [".gitignore"]);
-  const read = await readRegularFile(workspace.host, hostPath, maxBytes).catch(() => null);
+async function loadIgnoreFrame(workspace: Workspace, folder: Folder, maxBytes: number): Promise<IgnoreFrame | null> {
+  const path = workspace.childPath(folder, ".gitignore");
+  const read = await readRegularFile(workspace.host, path, maxBytes).catch(() => null);
   if (read === null || read.kind !== "read") return null;
   const text = decodeUtf8Lenient(read.bytes).replace(/^\uFEFF/, "");
-  return { base, rules: ignore({ ignorecase: false }).add(text) };
+  return { base: folder.segments.join("/"), rules: ignore({ ignorecase: false }).add(text) };
 }

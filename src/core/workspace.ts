@@ -1,15 +1,16 @@
-import { type Host, type HostStat, isHostError } from "../host.ts";
+import { type Host, type HostDir, type HostStat, isHostError } from "../host.ts";
 import { defaultHost } from "./default_host.ts";
 import { childEnvironment } from "./environment.ts";
 import { WorkspaceError } from "./errors.ts";
-import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
-import { MAX_SYMLINK_HOPS } from "./limits.ts";
-import { mapHostError } from "./map_host_error.ts";
+import { closeFolder, type Confinement, type Folder } from "./folder.ts";
+import { isAbsoluteHostPath, joinHostPath, separatorOf } from "./host_path.ts";
+import { MAX_WALK_DEPTH } from "./limits.ts";
+import { type Resolved, resolvePath } from "./resolve_path.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
-import { stillSame } from "./still_same.ts";
-import { windowsNameProblem } from "./windows_name_problem.ts";
 
 export { type Identity, sameIdentity } from "./same_identity.ts";
+export type { Resolved } from "./resolve_path.ts";
+export type { Confinement, Folder } from "./folder.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {
@@ -19,20 +20,13 @@ export interface WorkspaceOptions {
   env?: Record<string, string>;
   /** Names of parent variables passed through to child processes, besides the minimal ones. @default [] */
   inheritEnv?: string[];
-}
-
-/** What {@link Workspace.resolve} found. */
-export interface Resolved {
-  /** The absolute host path; every component but possibly the last is a real folder. */
-  hostPath: string;
-  /** The canonical segments below the root (links resolved). */
-  segments: string[];
-  /** The final object's lstat, or `null` when it does not exist (only with `allowMissing`). */
-  stat: HostStat | null;
-  /** The containing folder's host path (the root for the root's children). */
-  parentHostPath: string;
-  /** The containing folder's identity, as checked during the walk. */
-  parentIdentity: Identity;
+  /**
+   * `"paths"` forces the path walk even where held folders work (to test the
+   * fallback, or to hold no descriptor); `"auto"` uses held folders where a
+   * probe finds them usable.
+   * @default "auto"
+   */
+  confinement?: "auto" | "paths";
 }
 
 /** Options of {@link Workspace.resolve}. */
@@ -49,16 +43,28 @@ export interface ResolveOptions {
   display?: string;
 }
 
-interface PendingSegment {
-  name: string;
-  fromLink: boolean;
+/** What looking up one name at a held folder found. */
+export type FolderLookup =
+  /** A folder, now held. */
+  | { kind: "folder"; folder: Folder }
+  /** A symbolic link (not followed). */
+  | { kind: "symlink" }
+  /** Something that is not a folder. */
+  | { kind: "other"; stat: HostStat }
+  /** Nothing. */
+  | { kind: "missing" };
+
+interface HeldRoot {
+  confinement: Confinement;
+  folder: Folder;
 }
 
 /**
- * An opened workspace: a canonical root folder, its identity, and the host
- * that reaches it. Every operation starts with {@link Workspace.checkRoot} and
- * resolves paths with {@link Workspace.resolve}, one confined step at a time.
- * Create one with {@link openWorkspace}.
+ * An opened workspace: a canonical root folder held open, its identity, and
+ * the host that reaches it. Every operation starts with
+ * {@link Workspace.checkRoot} and resolves paths with
+ * {@link Workspace.resolve}, one name at a time from the held root. Create one
+ * with {@link openWorkspace}.
  */
 export class Workspace {
   /** The host this workspace runs on. */
@@ -73,6 +79,8 @@ export class Workspace {
   readonly env: Readonly<Record<string, string>>;
   /** Parent variables passed through to child processes. */
   readonly inheritEnv: readonly string[];
+  readonly #wanted: WorkspaceOptions["confinement"];
+  #held: Promise<HeldRoot> | undefined;
 
   /** Use {@link openWorkspace}. */
   constructor(host: Host, root: string, rootEntry: string, identity: Identity, options: WorkspaceOptions) {
@@ -82,17 +90,84 @@ export class Workspace {
     this.rootIdentity = { dev: identity.dev, ino: identity.ino, birthtimeMs: identity.birthtimeMs };
     this.env = Object.freeze({ ...(options.env ?? {}) });
     this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
+    this.#wanted = options.confinement ?? "auto";
+  }
+
+  /**
+   * How this workspace reaches its folders: `handles` (race-free) where the
+   * host can hold folders and look names up at them, else `paths`.
+   *
+   * @returns The route, decided once by a probe when the root is first held.
+   */
+  async confinement(): Promise<Confinement> {
+    return (await this.#holdRoot()).confinement;
+  }
+
+  /** The held root folder, where every walk starts. */
+  async rootFolder(): Promise<Folder> {
+    return (await this.#holdRoot()).folder;
+  }
+
+  /**
+   * Lets go of the held root handle. The workspace holds one descriptor for
+   * its root from first use; a later call opens it again.
+   *
+   * @returns When the handle is closed.
+   */
+  async close(): Promise<void> {
+    const held = this.#held;
+    this.#held = undefined;
+    const root = await held?.catch(() => null);
+    if (root) await closeFolder(root.folder);
+  }
+
+  // Opens the root once: the handle must be the folder whose identity was
+  // recorded, and the `*at` route must work on it (procfs mounted, the runtime
+  // allowed to use it: Deno needs --allow-all), else the path walk.
+  #holdRoot(): Promise<HeldRoot> {
+    this.#held ??= (async (): Promise<HeldRoot> => {
+      const changed = () => rootChanged();
+      const pathsRoot = (): HeldRoot => ({
+        confinement: "paths",
+        folder: { at: this.root, stat: { ...this.rootIdentity, kind: "directory", size: 0, mode: 0, mtimeMs: 0 }, segments: [], parent: null, handle: null },
+      });
+      if (this.#wanted === "paths") return pathsRoot();
+      let handle: HostDir;
+      try {
+        handle = await this.host.openDir(this.root);
+      } catch {
+        throw changed();
+      }
+      const stat = await handle.stat().catch(() => null);
+      if (stat === null || stat.kind !== "directory" || !sameIdentity(stat, this.rootIdentity)) {
+        await handle.close().catch(() => {});
+        throw changed();
+      }
+      const at = handle.at;
+      const probe = at === null ? null : await this.host.lstat(`${at}/.`).catch(() => null);
+      if (at === null || probe === null || probe.kind !== "directory" || !sameIdentity(probe, stat)) {
+        await handle.close().catch(() => {});
+        return pathsRoot();
+      }
+      return { confinement: "handles", folder: { at, stat, segments: [], parent: null, handle } };
+    })();
+    this.#held.catch(() => {
+      this.#held = undefined;
+    });
+    return this.#held;
   }
 
   /**
    * Checks that the root entry still resolves to the same folder: the entry as
    * given (following links) and the canonical path must both still have the
    * identity seen at open time. A root deleted and re-created, renamed, or a
-   * root link retargeted all fail here.
+   * root link retargeted all fail here. (On the `handles` route nothing could
+   * escape through a swapped root anyway: every walk starts at the held one.)
    *
    * @throws {WorkspaceError} `WORKSPACE_ROOT_CHANGED`.
    */
   async checkRoot(): Promise<void> {
+    await this.#holdRoot();
     const [viaEntry, canonical] = await Promise.all([
       this.host.stat(this.rootEntry).catch(() => null),
       this.host.lstat(this.root).catch(() => null),
@@ -101,15 +176,19 @@ export class Workspace {
       viaEntry === null || canonical === null || canonical.kind !== "directory" ||
       !sameIdentity(viaEntry, this.rootIdentity) || !sameIdentity(canonical, this.rootIdentity)
     ) {
-      throw new WorkspaceError("WORKSPACE_ROOT_CHANGED", "Cannot use the workspace: its root folder changed", {
-        hint: "the workspace folder was deleted, replaced or moved; open the workspace again",
-      });
+      throw rootChanged();
     }
   }
 
-  /** The host path of canonical workspace segments. */
+  /** The host path of canonical workspace segments (for processes' working folders and messages, never for a confined step). */
   hostPath(segments: readonly string[]): string {
     return joinHostPath(this.host.platform, this.root, segments);
+  }
+
+  /** Where `name` at a held folder is reached: one name after the folder's `at`. */
+  childPath(folder: Folder, name: string): string {
+    const separator = folder.handle !== null ? "/" : separatorOf(this.host.platform);
+    return folder.at.endsWith(separator) ? folder.at + name : folder.at + separator + name;
   }
 
   /** The environment for a child process: minimal variables, `inheritEnv`, then `env`. */
@@ -118,154 +197,132 @@ export class Workspace {
   }
 
   /**
-   * Resolves normalized segments from the canonical root, one segment at a
-   * time: each component is lstat'ed; a link is read and its target walked in
-   * turn, and must stay inside the root; a dangling link is never followed.
-   * Does not check the root (callers do that first).
+   * Looks up one name at a held folder and, if it is a folder, holds it:
+   * `handles`: opened at the parent's handle, no-follow, `O_DIRECTORY`;
+   * `paths`: lstat'ed by path, then the whole chain above re-verified.
    *
-   * What remains: between this walk and the caller's use of the path, another
-   * process could swap a component for a link. Without openat() in JavaScript
-   * that window cannot be closed; callers narrow it by opening with
-   * O_NOFOLLOW and comparing the handle's identity with `stat`.
-   *
-   * @throws {WorkspaceError} `PATH_ESCAPES_WORKSPACE`, `SYMLINK_LOOP`,
-   * `DANGLING_SYMLINK`, `NOT_FOUND`, `NOT_A_DIRECTORY`, or a mapped host error.
+   * @param parent The held folder.
+   * @param name One segment.
+   * @returns What is there; a folder returned is the caller's to close ({@link closeFolder}).
+   * @throws {HostError} When the name cannot be examined (not for missing, links or non-folders).
+   * @throws {WorkspaceError} `PATH_CHANGED` when a folder of the chain changed (`paths`), `PATH_TOO_DEEP`.
    */
-  async resolve(segments: readonly string[], options: ResolveOptions = {}): Promise<Resolved> {
-    const { followFinal = true, allowMissing = false, createParents = false, action = "open" } = options;
-    const display = options.display ?? (segments.join("/") || ".");
-    const platform = this.host.platform;
-    const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>
-      new WorkspaceError(code, `Cannot ${action} '${display}': ${detail}`, { path: display, hint });
-    const lstat = (hostPath: string) =>
-      this.host.lstat(hostPath).catch((error) => {
-        throw mapHostError(error, action, display);
-      });
-
-    // The walked path so far: real folders (and finally the object), with the
-    // lstat of each, so '..' from a link target can step back without a lookup.
-    const names: string[] = [];
-    const stats: HostStat[] = [];
-    const pending: PendingSegment[] = segments.map((name) => ({ name, fromLink: false }));
-    let hops = 0;
-
-    while (pending.length > 0) {
-      const { name, fromLink } = pending.shift() as PendingSegment;
-      if (name === "..") {
-        // Only link targets bring '..' (the grammar refuses it): step up, never above the root.
-        if (names.length === 0) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
-        names.pop();
-        stats.pop();
-        continue;
-      }
-      const isFinal = pending.length === 0;
-      const hostPath = this.hostPath([...names, name]);
-      let stat: HostStat;
+  async openFolder(parent: Folder, name: string): Promise<FolderLookup> {
+    const path = this.childPath(parent, name);
+    const segments = [...parent.segments, name];
+    if (segments.length > MAX_WALK_DEPTH) throw tooDeep(segments.join("/"));
+    if (parent.handle !== null) {
+      let handle: HostDir;
       try {
-        stat = await this.host.lstat(hostPath);
+        handle = await this.host.openDir(path);
       } catch (error) {
-        if (isHostError(error, "ENOTDIR")) throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
-        if (!isHostError(error, "ENOENT")) throw mapHostError(error, action, display);
-        // A link whose target is missing is never followed, not even to create it.
-        if (fromLink) throw fail("DANGLING_SYMLINK", "a symbolic link points to something that does not exist");
-        if (isFinal && allowMissing) {
-          return {
-            hostPath,
-            segments: [...names, name],
-            stat: null,
-            parentHostPath: this.hostPath(names),
-            parentIdentity: stats.at(-1) ?? this.rootIdentity,
-          };
-        }
-        if (isFinal || !createParents) throw fail("NOT_FOUND", "no such file or folder");
-        stat = await this.createFolder(hostPath, this.hostPath(names), stats.at(-1) ?? this.rootIdentity, action, display);
-      }
-
-      if (stat.kind === "symlink" && (!isFinal || followFinal)) {
-        if (++hops > MAX_SYMLINK_HOPS) {
-          throw fail("SYMLINK_LOOP", `more than ${MAX_SYMLINK_HOPS} symbolic links`, "the path runs in a link loop");
-        }
-        const target = await this.host.readlink(hostPath).catch((error) => {
-          throw mapHostError(error, action, display);
+        if (isHostError(error, "ENOENT")) return { kind: "missing" };
+        if (!isHostError(error, "ELOOP", "ENOTDIR")) throw error;
+        // A link (ELOOP from O_NOFOLLOW) or not a folder: look without following.
+        const stat = await this.host.lstat(path).catch((cause) => {
+          if (isHostError(cause, "ENOENT")) return null;
+          throw cause;
         });
-        let targetSegments: string[];
-        if (isAbsoluteHostPath(platform, target)) {
-          // An absolute target must lie under the root (as canonical, or as given).
-          const below = segmentsBelow(platform, this.root, target) ?? segmentsBelow(platform, this.rootEntry, target);
-          if (below === null) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
-          names.length = 0;
-          stats.length = 0;
-          targetSegments = below;
-        } else {
-          targetSegments = splitHostPath(platform, target);
-        }
-        // On Windows a target segment is not taken literally when it ends in a
-        // dot or a space, holds a colon or names a device: `.. ` becomes `..`
-        // and climbs out of the folder the walk believes it is in. The grammar
-        // keeps such names out of the caller's paths; keep them out of link
-        // targets too.
-        if (platform === "win32" && targetSegments.some((segment) => segment !== ".." && windowsNameProblem(segment) !== null)) {
-          throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
-        }
-        pending.unshift(...targetSegments.map((segment) => ({ name: segment, fromLink: true })));
-        continue;
+        if (stat === null) return { kind: "missing" };
+        if (stat.kind === "symlink") return { kind: "symlink" };
+        if (stat.kind === "directory") throw pathChanged(segments.join("/"));
+        return { kind: "other", stat };
       }
-
-      if (!isFinal && stat.kind !== "directory") throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
-      names.push(name);
-      stats.push(stat);
+      try {
+        const stat = await handle.stat();
+        return { kind: "folder", folder: { at: handle.at ?? path, stat, segments, parent, handle } };
+      } catch (error) {
+        await handle.close().catch(() => {});
+        throw error;
+      }
     }
-
-    if (names.length === 0) {
-      // The path names the root itself (directly, or through links).
-      const rootStat = await lstat(this.root);
-      return { hostPath: this.root, segments: [], stat: rootStat, parentHostPath: this.root, parentIdentity: rootStat };
-    }
-    return {
-      hostPath: this.hostPath(names),
-      segments: names,
-      stat: stats[stats.length - 1],
-      parentHostPath: this.hostPath(names.slice(0, -1)),
-      parentIdentity: stats.length > 1 ? stats[stats.length - 2] : this.rootIdentity,
-    };
-  }
-
-  // Creates one missing folder during a walk and returns its lstat.
-  // 1. mkdir; a folder created concurrently by someone else is fine…
-  // 2. …if it is a real folder (not a link).
-  // 3. The parent path must still name the folder the walk checked. If a
-  //    folder above was swapped for a link between the walk and the mkdir, the
-  //    new folder was made wherever the link points (outside, maybe), and its
-  //    identity, recorded only now, would pass every later check: refuse, and
-  //    remove the folder if it is the one we just made.
-  private async createFolder(
-    hostPath: string,
-    parentHostPath: string,
-    parentIdentity: Identity,
-    action: string,
-    display: string,
-  ): Promise<HostStat> {
-    const changed = () =>
-      new WorkspaceError("PATH_CHANGED", `Cannot ${action} '${display}': a folder was replaced while it was created`, {
-        path: display,
-      });
-    let created = true;
+    let stat: HostStat;
     try {
-      await this.host.mkdir(hostPath);
+      stat = await this.host.lstat(path);
     } catch (error) {
-      if (!isHostError(error, "EEXIST")) throw mapHostError(error, action, display);
-      created = false;
+      if (isHostError(error, "ENOENT")) {
+        await this.confirm(parent);
+        return { kind: "missing" };
+      }
+      throw error;
     }
-    const stat = await this.host.lstat(hostPath).catch((error) => {
-      throw mapHostError(error, action, display);
-    });
-    if (stat.kind !== "directory") throw changed();
-    if (!(await stillSame(this.host, parentHostPath, parentIdentity, "directory"))) {
-      if (created && (await stillSame(this.host, hostPath, stat))) await this.host.rmdir(hostPath).catch(() => {});
-      throw changed();
-    }
-    return stat;
+    await this.confirm(parent);
+    if (stat.kind === "symlink") return { kind: "symlink" };
+    if (stat.kind !== "directory") return { kind: "other", stat };
+    return { kind: "folder", folder: { at: path, stat, segments, parent, handle: null } };
   }
+
+  /**
+   * Confirms that a folder is still where the walk found it. `handles`: always
+   * (a held folder cannot move away from its handle). `paths`: every folder of
+   * the chain, from `folder` up to the root, must still lstat as the same
+   * folder at its path, so a swap must also have been swapped back to pass.
+   *
+   * @param folder The folder a step was taken at.
+   * @throws {WorkspaceError} `PATH_CHANGED` (or `WORKSPACE_ROOT_CHANGED` for the root).
+   */
+  async confirm(folder: Folder): Promise<void> {
+    for (let at: Folder | null = folder; at !== null; at = at.parent) {
+      if (at.handle !== null) return;
+      const now = await this.host.lstat(at.at).catch(() => null);
+      if (now === null || now.kind !== "directory" || !sameIdentity(now, at.stat)) {
+        throw at.parent === null ? rootChanged() : pathChanged(at.segments.join("/"));
+      }
+    }
+  }
+
+  /**
+   * Resolves normalized segments from the held root, one name at a time (see
+   * {@link resolvePath}). The caller must {@link Resolved.release} the result.
+   *
+   * @param segments The normalized path.
+   * @param options Link, missing-file and folder-creation behaviour; names for messages.
+   * @returns The final name at its held folder.
+   */
+  resolve(segments: readonly string[], options: ResolveOptions = {}): Promise<Resolved> {
+    return resolvePath(this, segments, options);
+  }
+
+  /**
+   * Makes a held folder's entries durable (fsync), after a rename into it.
+   * `paths`: the folder is opened by path and must be the one the walk held.
+   *
+   * @param folder The folder.
+   * @throws {WorkspaceError} `PATH_CHANGED` when the path no longer names that folder.
+   */
+  async syncFolder(folder: Folder): Promise<void> {
+    if (folder.handle !== null) return await folder.handle.sync();
+    if (this.host.platform === "win32") return; // no directory handles; the filesystem's own durability
+    const handle = await this.host.openDir(folder.at);
+    try {
+      const stat = await handle.stat();
+      if (!sameIdentity(stat, folder.stat)) throw pathChanged(folder.segments.join("/"));
+      await handle.sync();
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+}
+
+function rootChanged(): WorkspaceError {
+  return new WorkspaceError("WORKSPACE_ROOT_CHANGED", "Cannot use the workspace: its root folder changed", {
+    hint: "the workspace folder was deleted, replaced or moved; open the workspace again",
+  });
+}
+
+function pathChanged(display: string): WorkspaceError {
+  return new WorkspaceError("PATH_CHANGED", `Cannot use '${display}': a folder was replaced while it was used`, {
+    path: display,
+    hint: "another process changed the folder; try again",
+  });
+}
+
+function tooDeep(display: string): WorkspaceError {
+  return new WorkspaceError(
+    "PATH_TOO_DEEP",
+    `Cannot use '${display}': more than ${MAX_WALK_DEPTH} folder levels below the workspace root`,
+    { path: display },
+  );
 }
 
 /**
@@ -300,5 +357,9 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
     throw invalid("the root folder cannot be examined", cause);
   });
   if (stat.kind !== "directory") throw invalid("the root is not a folder");
-  return new Workspace(host, canonical, rootEntry, stat, options);
+  const workspace = new Workspace(host, canonical, rootEntry, stat, options);
+  await workspace.rootFolder().catch((cause) => {
+    throw invalid("the root folder changed while it was opened", cause);
+  });
+  return workspace;
 }

@@ -25,6 +25,7 @@ import { MAX_SYMLINK_HOPS } from "../core/limits.ts";
 import {
   type EntryKind,
   type Host,
+  type HostDir,
   type HostDirEntry,
   HostError,
   type HostErrorCode,
@@ -95,6 +96,14 @@ export interface MemoryHost extends Host {
   /** Removes a file or link. */
   unlinkSync(path: string): void;
   /**
+   * Exchanges the objects at two paths in one step (Linux
+   * `renameat2(RENAME_EXCHANGE)`), final links not followed: what an
+   * adversary racing a tool does.
+   */
+  exchangeSync(a: string, b: string): void;
+  /** How many file and folder handles are open: a test's leak check. */
+  openHandles(): number;
+  /**
    * Makes the next call of primitive `syscall` (`"rename"`, `"open"`,
    * `"lstat"`, …) fail with `code`, once per call of this method: to test
    * how callers handle a failing disk.
@@ -119,6 +128,8 @@ interface FileNode extends NodeBase {
 interface FolderNode extends NodeBase {
   readonly kind: "directory";
   readonly entries: Map<string, MemoryNode>;
+  /** Set when the folder is removed: a handle held on it then creates and finds nothing. */
+  removed?: boolean;
 }
 
 interface LinkNode extends NodeBase {
@@ -168,6 +179,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   // Identities are handed out in order and never reused, even after a delete.
   let nextIno = 2;
   const faults = new Map<string, HostErrorCode[]>();
+  // Held folders by descriptor number: `/proc/self/fd/<n>/<name>` is looked up in them, as on Linux.
+  const held = new Map<number, FolderNode>();
+  let nextFd = 3;
+  let openFiles = 0;
 
   const born = (): { ino: number; birthtimeMs: number; mtimeMs: number } => {
     const time = now();
@@ -210,8 +225,18 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     // A trailing slash asks for a folder: the final link is followed.
     const trailingSlash = /[^/]\/+$/.test(path);
     const follow = followFinal || trailingSlash;
+    // `/proc/self/fd/<n>` starts the walk at a held folder (Linux's magic link).
+    const heldPrefix = /^\/proc\/self\/fd\/(\d+)(?=\/|$)/.exec(path);
+    let start = root;
+    if (heldPrefix !== null) {
+      const folder = held.get(Number(heldPrefix[1]));
+      if (folder === undefined) return fail("ENOENT", syscall);
+      start = folder;
+      path = path.slice(heldPrefix[0].length);
+    }
     const pending = path.split("/").filter((segment) => segment !== "");
-    const chain: FolderNode[] = [root];
+    if (start.removed && pending.length > 0) return fail("ENOENT", syscall);
+    const chain: FolderNode[] = [start];
     const names: string[] = [];
     let hops = 0;
     // The path ends on a folder reached without an entry name ('/', '.', '..').
@@ -244,7 +269,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
         if (++hops > MAX_SYMLINK_HOPS) fail("ELOOP", syscall);
         if (node.target === "") fail("ENOENT", syscall);
         if (node.target.startsWith("/")) {
-          chain.length = 1;
+          chain.splice(0, chain.length, root);
           names.length = 0;
         }
         const targetSegments = node.target.split("/").filter((part) => part !== "");
@@ -299,6 +324,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
 
   const handleOf = (node: FileNode | FolderNode, readable: boolean, writable: boolean): HostFile => {
     let closed = false;
+    openFiles++;
     // EBADF (closed handle, wrong direction) has no host code of its own; the Node host reports it as EIO.
     const usable = (syscall: string, allowed: boolean): void => {
       if (closed || !allowed) fail("EIO", syscall);
@@ -327,9 +353,39 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
         node.mode = mode & 0o7777;
       }),
       close: primitive("close", () => {
+        if (!closed) openFiles--;
         closed = true;
       }),
     };
+  };
+
+  const openDirSync = (path: string): HostDir => {
+    const { node } = existing(path, false, "open");
+    if (node.kind === "symlink") return fail("ELOOP", "open");
+    if (node.kind !== "directory") return fail("ENOTDIR", "open");
+    const fd = nextFd++;
+    held.set(fd, node);
+    return {
+      at: `/proc/self/fd/${fd}`,
+      stat: primitive("fstat", () => {
+        if (!held.has(fd)) fail("EIO", "fstat");
+        return statOf(node);
+      }),
+      sync: primitive("fsync", () => {
+        if (!held.has(fd)) fail("EIO", "fsync");
+      }),
+      close: primitive("close", () => void held.delete(fd)),
+    };
+  };
+
+  const exchangeSync = (a: string, b: string): void => {
+    const first = existing(a, false, "rename");
+    const second = existing(b, false, "rename");
+    if (first.parent === null || first.name === null || second.parent === null || second.name === null) {
+      return fail("EBUSY", "rename");
+    }
+    first.parent.entries.set(first.name, second.node);
+    second.parent.entries.set(second.name, first.node);
   };
 
   const createFile = (parent: FolderNode, name: string, mode: number): FileNode => {
@@ -362,13 +418,6 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     if (node.kind === "symlink") return fail("ELOOP", "open");
     if (node.kind === "directory" && writable) return fail("EISDIR", "open");
     return handleOf(node, readable, writable);
-  };
-
-  // Like the disk hosts (a plain read-only open, no O_DIRECTORY), a file opens too.
-  const openDirectorySync = (path: string): HostFile => {
-    const { node } = existing(path, true, "open");
-    if (node.kind === "symlink") return fail("ELOOP", "open");
-    return handleOf(node, true, false);
   };
 
   const chmodSync = (path: string, mode: number): void => {
@@ -440,6 +489,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     if (location.node.kind !== "directory") return fail("ENOTDIR", "rmdir");
     if (location.node.entries.size > 0) return fail("ENOTEMPTY", "rmdir");
     location.parent.entries.delete(location.name);
+    location.node.removed = true;
     touch(location.parent);
   };
 
@@ -517,7 +567,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     lstat: primitive("lstat", lstatSync),
     stat: primitive("stat", statSync),
     open: primitive("open", openSync),
-    openDirectory: primitive("open", openDirectorySync),
+    openDir: primitive("open", openDirSync),
     chmod: primitive("chmod", chmodSync),
     rename: primitive("rename", renameSync),
     unlink: primitive("unlink", unlinkSync),
@@ -545,6 +595,8 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     readdirSync,
     readlinkSync,
     unlinkSync,
+    exchangeSync,
+    openHandles: () => held.size + openFiles,
     failNext: (syscall, code) => {
       const queue = faults.get(syscall) ?? [];
       queue.push(code);

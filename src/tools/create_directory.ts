@@ -2,9 +2,8 @@ import * as z from "zod";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { stillSame } from "../core/still_same.ts";
 import { isHostError } from "../host.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createDirectoryTool}. */
 export type CreateDirectoryToolOptions = BaseToolOptions;
@@ -58,46 +57,47 @@ export function createDirectoryTool(
     schema,
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const exists = (kind: string) =>
         new WorkspaceError("ALREADY_EXISTS", `Cannot create folder '${display}': ${kind} already exists there`, {
           path: display,
           hint: "choose another name, or delete the entry first",
         });
-      throwIfAborted(signal);
-      await ws.checkRoot();
-      // Parents are created one confined step at a time; a final link is followed (and must stay inside).
+      // Parents are created one confined step at a time, each held; a final link is followed (and must stay inside).
       const target = await ws.resolve(input.segments, {
         allowMissing: true,
         createParents: true,
         action: "create folder",
         display,
       });
-      if (target.stat !== null) {
-        if (target.stat.kind === "directory") return { path: display, created: false };
-        throw exists(target.stat.kind === "file" ? "a file" : "an entry");
-      }
-      // The folder it goes in must still be the one the walk checked (not a link swapped in).
-      throwIfAborted(signal);
-      await ws.checkRoot();
-      if (!(await stillSame(ws.host, target.parentHostPath, target.parentIdentity, "directory"))) {
-        throw new WorkspaceError("PATH_CHANGED", `Cannot create folder '${display}': its parent changed meanwhile`, {
-          path: display,
-        });
-      }
       try {
-        await ws.host.mkdir(target.hostPath);
-      } catch (error) {
-        if (!isHostError(error, "EEXIST")) throw mapHostError(error, "create folder", display);
-        // Created meanwhile by someone else: fine if it is a real folder.
-        const now = await ws.host.lstat(target.hostPath).catch((cause) => {
-          throw mapHostError(cause, "create folder", display);
+        if (target.stat !== null) {
+          if (target.stat.kind === "directory") return { path: display, created: false };
+          throw exists(target.stat.kind === "file" ? "a file" : "an entry");
+        }
+        throwIfAborted(signal);
+        // The folder is made at the held parent: no swap above can move it outside.
+        try {
+          await ws.host.mkdir(target.hostPath);
+        } catch (error) {
+          if (!isHostError(error, "EEXIST")) throw mapHostError(error, "create folder", display);
+          // Created meanwhile by someone else: fine if it is a real folder.
+          const now = await ws.host.lstat(target.hostPath).catch((cause) => {
+            throw mapHostError(cause, "create folder", display);
+          });
+          if (now.kind !== "directory") throw exists(now.kind === "file" ? "a file" : "an entry");
+          return { path: display, created: false };
+        }
+        // `paths` route only: if the chain changed before the mkdir, the folder
+        // was made wherever the path led: take back our (empty) folder and say so.
+        await ws.confirm(target.folder).catch(async (error) => {
+          await ws.host.rmdir(target.hostPath).catch(() => {});
+          throw error;
         });
-        if (now.kind !== "directory") throw exists(now.kind === "file" ? "a file" : "an entry");
-        return { path: display, created: false };
+        return { path: display, created: true };
+      } finally {
+        await target.release();
       }
-      return { path: display, created: true };
     },
   });
 }

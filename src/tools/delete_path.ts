@@ -1,14 +1,14 @@
 import * as z from "zod";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { joinHostPath } from "../core/host_path.ts";
+import { closeFolder, type Folder } from "../core/folder.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { stillSame } from "../core/still_same.ts";
-import type { Identity, Workspace } from "../core/workspace.ts";
+import { sameIdentity, type Workspace } from "../core/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createDeleteTool}. */
 export interface DeleteToolOptions extends BaseToolOptions {
@@ -48,12 +48,8 @@ const schema = z.object({
  * than `maxEntries` (`TOO_MANY_ENTRIES`) before removing anything, and checks
  * the root, the abort signal and each containing folder's identity before
  * every removal. The workspace root itself is refused
- * (`WORKSPACE_ROOT_PROTECTED`).
- *
- * What remains: between the identity check of a folder and the removal of a
- * name in it, another process could swap the folder for a link (no `unlinkat`
- * in JavaScript); the checks before every step narrow that window to one
- * system call.
+ * (`WORKSPACE_ROOT_PROTECTED`). Every name is removed at the held folder that
+ * contains it (see the README's security model).
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limit and name.
@@ -84,39 +80,35 @@ export function createDeleteTool(
       return { path: args.path, segments, recursive: args.recursive ?? false };
     },
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/");
-      throwIfAborted(signal);
-      await ws.checkRoot();
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const target = await ws.resolve(input.segments, { followFinal: false, action: "delete", display });
-      if (target.segments.length === 0 || target.stat === null) throw rootProtected(display);
-      const remover = new Remover(ws, display, signal);
-      const stat = target.stat;
-      if (stat.kind !== "directory") {
-        await remover.removeEntry(target.parentHostPath, target.parentIdentity, target.hostPath, stat);
-        return { path: display, kind: reportedKind(stat.kind), removed: 1 };
-      }
-      if (!input.recursive) {
-        const entries = await ws.host.readdir(target.hostPath).catch((error) => {
-          throw mapHostError(error, "delete", display);
-        });
-        if (entries.length > 0) {
-          throw new WorkspaceError("DIRECTORY_NOT_EMPTY", `Cannot delete '${display}': the folder is not empty`, {
-            path: display,
-            hint: "pass recursive: true to delete the folder with everything in it",
-          });
+      try {
+        if (target.name === null || target.stat === null) throw rootProtected(display);
+        const remover = new Remover(ws, display, signal);
+        const { folder, name, stat } = target;
+        if (stat.kind !== "directory") {
+          await remover.removeEntry(folder, name, stat);
+          return { path: display, kind: reportedKind(stat.kind), removed: 1 };
         }
-        await remover.removeFolder(target.parentHostPath, target.parentIdentity, target.hostPath, stat);
-        return { path: display, kind: "directory", removed: 1 };
+        if (!input.recursive) {
+          const entries = await remover.withFolder(folder, name, stat, (held) => remover.list(held));
+          if (entries.length > 0) {
+            throw new WorkspaceError("DIRECTORY_NOT_EMPTY", `Cannot delete '${display}': the folder is not empty`, {
+              path: display,
+              hint: "pass recursive: true to delete the folder with everything in it",
+            });
+          }
+          await remover.removeFolder(folder, name, stat);
+          return { path: display, kind: "directory", removed: 1 };
+        }
+        // Count first, so that a tree over the limit is refused before anything is removed.
+        const total = await remover.withFolder(folder, name, stat, (held) => remover.count(held, maxEntries));
+        if (total > maxEntries) throw tooMany(display, maxEntries);
+        const removed = await remover.removeTree(folder, name, stat, { left: maxEntries, max: maxEntries });
+        return { path: display, kind: "directory", removed };
+      } finally {
+        await target.release();
       }
-      // Count first, so that a tree over the limit is refused before anything is removed.
-      const total = await remover.count(target.hostPath, stat, maxEntries);
-      if (total > maxEntries) throw tooMany(display, maxEntries);
-      const removed = await remover.removeTree(target.parentHostPath, target.parentIdentity, target.hostPath, stat, {
-        left: maxEntries,
-        max: maxEntries,
-      });
-      return { path: display, kind: "directory", removed };
     },
   });
 }
@@ -139,7 +131,9 @@ function tooMany(display: string, maxEntries: number): WorkspaceError {
   );
 }
 
-// Removes entries one confined step at a time, re-checking before each step.
+// Removes entries one confined step at a time: every name is removed at the
+// held folder that contains it, and every folder is entered by opening it at
+// its held parent (no-follow), so a swap anywhere above changes nothing.
 class Remover {
   constructor(
     private readonly ws: Workspace,
@@ -151,54 +145,60 @@ class Remover {
     return mapHostError(error, "delete", this.display);
   }
 
-  private async expect(path: string, identity: Identity, kind?: HostStat["kind"]): Promise<void> {
-    if (!(await stillSame(this.ws.host, path, identity, kind))) {
-      throw new WorkspaceError(
-        "PATH_CHANGED",
-        `Cannot delete '${this.display}': an entry changed while it was deleted`,
-        {
-          path: this.display,
-        },
-      );
+  private changed(): WorkspaceError {
+    return new WorkspaceError("PATH_CHANGED", `Cannot delete '${this.display}': an entry changed while it was deleted`, {
+      path: this.display,
+    });
+  }
+
+  // Before every removal: abort, the root (a workspace moved away stops the
+  // delete), the chain (`paths`), and the entry itself still the object that was looked at.
+  private async checkStep(folder: Folder, name: string, stat: HostStat): Promise<void> {
+    throwIfAborted(this.signal);
+    await this.ws.checkRoot();
+    await this.ws.confirm(folder);
+    if (!(await stillSame(this.ws.host, this.ws.childPath(folder, name), stat, stat.kind))) throw this.changed();
+  }
+
+  async removeEntry(folder: Folder, name: string, stat: HostStat): Promise<void> {
+    await this.checkStep(folder, name, stat);
+    await this.ws.host.unlink(this.ws.childPath(folder, name)).catch((error) => {
+      throw this.fail(error);
+    });
+  }
+
+  async removeFolder(folder: Folder, name: string, stat: HostStat): Promise<void> {
+    await this.checkStep(folder, name, stat);
+    await this.ws.host.rmdir(this.ws.childPath(folder, name)).catch((error) => {
+      throw this.fail(error);
+    });
+  }
+
+  // Holds the folder `name` at `folder` (it must still be the one looked at) while `use` runs.
+  async withFolder<T>(folder: Folder, name: string, stat: HostStat, use: (held: Folder) => Promise<T>): Promise<T> {
+    const found = await this.ws.openFolder(folder, name).catch((error) => {
+      throw this.fail(error);
+    });
+    if (found.kind !== "folder") throw this.changed();
+    try {
+      if (!sameIdentity(found.folder.stat, stat)) throw this.changed();
+      return await use(found.folder);
+    } finally {
+      await closeFolder(found.folder);
     }
   }
 
-  // Before every removal: abort, root, the containing folder (still the same
-  // real folder, not a link swapped in), and the entry itself.
-  private async checkStep(parent: string, parentIdentity: Identity, path: string, stat: HostStat): Promise<void> {
-    throwIfAborted(this.signal);
-    await this.ws.checkRoot();
-    await this.expect(parent, parentIdentity, "directory");
-    await this.expect(path, stat, stat.kind);
-  }
-
-  async removeEntry(parent: string, parentIdentity: Identity, path: string, stat: HostStat): Promise<void> {
-    await this.checkStep(parent, parentIdentity, path, stat);
-    await this.ws.host.unlink(path).catch((error) => {
+  async list(folder: Folder): Promise<string[]> {
+    const entries = await this.ws.host.readdir(folder.at).catch((error) => {
       throw this.fail(error);
     });
-  }
-
-  async removeFolder(parent: string, parentIdentity: Identity, path: string, stat: HostStat): Promise<void> {
-    await this.checkStep(parent, parentIdentity, path, stat);
-    await this.ws.host.rmdir(path).catch((error) => {
-      throw this.fail(error);
-    });
-  }
-
-  // Lists a real folder, checking that the listing did not go through a link swapped in.
-  private async list(path: string, stat: HostStat): Promise<string[]> {
-    await this.expect(path, stat, "directory");
-    const entries = await this.ws.host.readdir(path).catch((error) => {
-      throw this.fail(error);
-    });
-    await this.expect(path, stat, "directory");
+    await this.ws.confirm(folder);
     return entries.map((entry) => entry.name);
   }
 
-  private async lstatChild(path: string): Promise<HostStat | null> {
+  private async lstatChild(folder: Folder, name: string): Promise<HostStat | null> {
     try {
-      return await this.ws.host.lstat(path);
+      return await this.ws.host.lstat(this.ws.childPath(folder, name));
     } catch (error) {
       if (isHostError(error, "ENOENT")) return null; // removed by someone else meanwhile
       throw this.fail(error);
@@ -206,46 +206,35 @@ class Remover {
   }
 
   /** Entries in the tree (the folder included), counting stops past `max`. */
-  async count(path: string, stat: HostStat, max: number): Promise<number> {
-    let total = 1;
-    const pending: [string, HostStat][] = [[path, stat]];
-    while (pending.length > 0 && total <= max) {
+  async count(folder: Folder, max: number, total = 1): Promise<number> {
+    for (const name of await this.list(folder)) {
       throwIfAborted(this.signal);
-      const [folder, folderStat] = pending.pop() as [string, HostStat];
-      for (const name of await this.list(folder, folderStat)) {
-        total++;
-        if (total > max) break;
-        const child = joinHostPath(this.ws.host.platform, folder, [name]);
-        const childStat = await this.lstatChild(child);
-        if (childStat?.kind === "directory") pending.push([child, childStat]);
-      }
+      if (++total > max) return total;
+      const stat = await this.lstatChild(folder, name);
+      if (stat?.kind === "directory") total = await this.withFolder(folder, name, stat, (held) => this.count(held, max, total));
     }
     return total;
   }
 
-  /** Removes a folder and everything in it, never following links; returns the entries removed. */
-  async removeTree(
-    parent: string,
-    parentIdentity: Identity,
-    path: string,
-    stat: HostStat,
-    budget: { left: number; max: number },
-  ): Promise<number> {
-    let removed = 0;
-    for (const name of await this.list(path, stat)) {
-      const child = joinHostPath(this.ws.host.platform, path, [name]);
-      const childStat = await this.lstatChild(child);
-      if (childStat === null) continue;
-      if (childStat.kind === "directory") {
-        removed += await this.removeTree(path, stat, child, childStat, budget);
-      } else {
-        if (--budget.left < 0) throw tooMany(this.display, budget.max); // entries appeared meanwhile
-        await this.removeEntry(path, stat, child, childStat);
-        removed++;
+  /** Removes the folder `name` at `parent` and everything in it, never following links; returns the entries removed. */
+  async removeTree(parent: Folder, name: string, stat: HostStat, budget: { left: number; max: number }): Promise<number> {
+    const removed = await this.withFolder(parent, name, stat, async (folder) => {
+      let count = 0;
+      for (const child of await this.list(folder)) {
+        const childStat = await this.lstatChild(folder, child);
+        if (childStat === null) continue;
+        if (childStat.kind === "directory") {
+          count += await this.removeTree(folder, child, childStat, budget);
+        } else {
+          if (--budget.left < 0) throw tooMany(this.display, budget.max); // entries appeared meanwhile
+          await this.removeEntry(folder, child, childStat);
+          count++;
+        }
       }
-    }
+      return count;
+    });
     if (--budget.left < 0) throw tooMany(this.display, budget.max); // entries appeared meanwhile
-    await this.removeFolder(parent, parentIdentity, path, stat);
+    await this.removeFolder(parent, name, stat);
     return removed + 1;
   }
 }

@@ -186,63 +186,67 @@ export function createEditTool(
 
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
       const target = await ws.resolve(input.segments, { action: "edit", display });
-      if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
-        throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
-      }
-
-      // 2. Read it through a handle whose identity matches the walk.
-      const { file, stat } = await openCheckedFile(ws, target, "edit", display);
-      let bytes: Uint8Array;
       try {
-        // One byte more than fstat reported: getting it means the file grew meanwhile.
-        const buffer = new Uint8Array(Math.min(stat.size, maxFileBytes) + 1);
-        const length = await readFully(file, buffer, 0, signal);
-        if (length > maxFileBytes) {
-          throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
+        if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
+          throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
         }
-        if (length !== stat.size) throw changedWhile(display, "read");
-        bytes = buffer.subarray(0, length);
-      } catch (error) {
-        throw mapHostError(error, "edit", display);
+
+        // 2. Read it through a handle whose identity matches the walk.
+        const { file, stat } = await openCheckedFile(ws, target, "edit", display);
+        let bytes: Uint8Array;
+        try {
+          // One byte more than fstat reported: getting it means the file grew meanwhile.
+          const buffer = new Uint8Array(Math.min(stat.size, maxFileBytes) + 1);
+          const length = await readFully(file, buffer, 0, signal);
+          if (length > maxFileBytes) {
+            throw tooLarge(display, `the file has more than ${maxFileBytes} bytes`, maxFileBytes);
+          }
+          if (length !== stat.size) throw changedWhile(display, "read");
+          bytes = buffer.subarray(0, length);
+        } catch (error) {
+          throw mapHostError(error, "edit", display);
+        } finally {
+          await file.close().catch(() => {});
+        }
+
+        // 3. Apply every edit in memory; any failure leaves the file untouched.
+        const text = decodeUtf8Strict(bytes, display);
+        const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+        const before = text.slice(bom.length);
+        const { text: after, replacements, fuzzy } = applyEdits(before, input.edits, display);
+        const data = encodeUtf8(bom + after);
+        if (data.length > maxFileBytes) {
+          throw tooLarge(display, `the edited file would have ${data.length} bytes`, maxFileBytes);
+        }
+        const { diff, truncated } = boundedDiff(display, before, after, maxDiffBytes);
+
+        // 4. Write atomically, refusing if the file changed since it was read.
+        if (!input.dryRun) {
+          await atomicWrite(ws, target.segments, data, {
+            signal,
+            display,
+            target,
+            beforeWrite: (now) => {
+              const current = now.stat;
+              const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&
+                current.mtimeMs === stat.mtimeMs;
+              if (!unchanged) throw changedWhile(display, "edited");
+            },
+          });
+        }
+        const output: EditFileOutput = {
+          path: display,
+          replacements,
+          fuzzy,
+          dryRun: input.dryRun,
+          bytes: data.length,
+          diff,
+        };
+        if (truncated) output.diffTruncated = true;
+        return output;
       } finally {
-        await file.close().catch(() => {});
+        await target.release();
       }
-
-      // 3. Apply every edit in memory; any failure leaves the file untouched.
-      const text = decodeUtf8Strict(bytes, display);
-      const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-      const before = text.slice(bom.length);
-      const { text: after, replacements, fuzzy } = applyEdits(before, input.edits, display);
-      const data = encodeUtf8(bom + after);
-      if (data.length > maxFileBytes) {
-        throw tooLarge(display, `the edited file would have ${data.length} bytes`, maxFileBytes);
-      }
-      const { diff, truncated } = boundedDiff(display, before, after, maxDiffBytes);
-
-      // 4. Write atomically, refusing if the file changed since it was read.
-      if (!input.dryRun) {
-        await atomicWrite(ws, target.segments, data, {
-          signal,
-          display,
-          createParents: false,
-          beforeWrite: (now) => {
-            const current = now.stat;
-            const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&
-              current.mtimeMs === stat.mtimeMs;
-            if (!unchanged) throw changedWhile(display, "edited");
-          },
-        });
-      }
-      const output: EditFileOutput = {
-        path: display,
-        replacements,
-        fuzzy,
-        dryRun: input.dryRun,
-        bytes: data.length,
-        diff,
-      };
-      if (truncated) output.diffTruncated = true;
-      return output;
     },
   });
 }

@@ -102,7 +102,7 @@ export function createFindFilesTool(
         maxIgnoreFileBytes: options.maxIgnoreFileBytes,
         prefix: input.glob.base,
         signal,
-      });
+      }).finally(() => start.release());
       const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
       const paths: string[] = [];
       let truncated = walk.limitReached;

@@ -14,11 +14,11 @@ import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../core/read_regular_file.ts";
-import { stillSame } from "../core/still_same.ts";
+import { holdFolder } from "../core/resolve_folder.ts";
 import { decodeUtf8Lenient } from "../core/utf8.ts";
-import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
+import { walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
-import type { Host, HostStat } from "../host.ts";
+import type { Host } from "../host.ts";
 import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
@@ -199,137 +199,97 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
     run: async (input, { signal }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await ws.resolve(input.segments, { action: "search", display });
-
-      // 1. The files to search: a walk of the folder, or the one file named.
-      let files: WalkEntry[];
-      let walkLimitReached = false;
-      let listedFolders: ReadonlyMap<string, HostStat> = new Map();
-      const walked = start.stat !== null && start.stat.kind === "directory";
-      if (walked) {
-        const walk = await walkWorkspace(ws, start, {
-          includeIgnored: input.includeIgnored,
-          maxEntries: maxWalkEntries,
-          maxIgnoreFileBytes: options.maxIgnoreFileBytes,
-          signal,
-        });
-        walkLimitReached = walk.limitReached;
-        listedFolders = walk.folders;
-        const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
-        files = walk.entries.filter((entry) => entry.kind === "file" && matchesGlob(input.glob, entry.path));
-        if (prefix !== "") files = files.map((entry) => ({ ...entry, path: prefix + entry.path }));
-      } else if (start.stat !== null && start.stat.kind === "file") {
-        // A file named directly (through links inside, resolved above) is searched whatever the glob.
-        files = [{ path: display, hostPath: start.hostPath, kind: "file", folder: start.parentHostPath }];
-      } else {
-        throw new WorkspaceError("NOT_A_FILE", `Cannot search '${display}': it is neither a file nor a folder`, {
-          path: display,
-        });
-      }
-
-      // 2. Search them a few at a time, taking results in path order. Below a
-      // folder an unreadable file is counted; a file named directly fails.
-      // A search never rejects: a failure waits in its outcome until the file's
-      // turn, so no rejection goes unhandled while earlier files are awaited.
-      const failed = (error: unknown): FileOutcome => {
-        if (isAbortError(error) || !walked) {
-          return { error: mapHostError(error, "search", display), matches: [], count: 0 };
-        }
-        return { skipped: "unreadable", matches: [], count: 0 };
-      };
-      // On a host that reads small files synchronously (the Node host), a
-      // file below a folder is read and searched in one step, with no promise
-      // per file; the buffer is reused, as nothing keeps the bytes once
-      // searched. A file named directly takes the checked asynchronous way
-      // (its identity must be the one resolve saw).
-      const readsSync = walked && ws.host.readSync !== undefined;
-      const scratch = new Uint8Array(readsSync ? GREP_SCRATCH_BYTES : 0);
-      const searchOne = (entry: WalkEntry): FileOutcome | Promise<FileOutcome> => {
-        const limits: SearchLimits = {
-          maxFileBytes,
-          maxLineChars,
-          cap: input.limit + 1,
-          signal,
-          // The file named by `path` must be the one resolve checked.
-          expected: walked ? undefined : start.stat ?? undefined,
-          display: entry.path,
-        };
-        if (readsSync) {
-          try {
-            const outcome = searchFileSync(ws.host, entry.hostPath, input, limits, scratch);
-            if (outcome !== null) return outcome;
-          } catch (error) {
-            return failed(error);
-          }
-        }
-        return searchFile(ws.host, entry.hostPath, input, limits).catch(failed);
-      };
       const skipped: GrepSkipped = { binary: 0, tooLarge: 0, unreadable: 0 };
       const matches: GrepMatch[] = [];
       const matchedFiles: string[] = [];
       const counts: { path: string; count: number }[] = [];
-      let truncated = walkLimitReached;
-      const reportedFolders = new Set<string>();
-      // Outcomes by file index, started up to GREP_MAX_CONCURRENT_FILES files ahead of the one taken.
-      const inFlight: Array<FileOutcome | Promise<FileOutcome> | undefined> = [];
-      let next = 0;
-      const refill = (taken: number) => {
-        while (next < files.length && next < taken + GREP_MAX_CONCURRENT_FILES) {
-          inFlight[next] = searchOne(files[next]);
-          next++;
+      let truncated = false;
+      // Takes one file's outcome in walk order; false once the results are full.
+      const take = (path: string, outcome: FileOutcome): boolean => {
+        if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
+        if (outcome.count === 0) return true;
+        // A file with a match once the results are full: there is more than the limit.
+        const full = input.outputMode === "content"
+          ? matches.length === input.limit
+          : (input.outputMode === "count" ? counts : matchedFiles).length === input.limit;
+        if (full) {
+          truncated = true;
+          return false;
         }
-      };
-      refill(0);
-      try {
-        for (let index = 0; index < files.length; index++) {
-          const pending = inFlight[index] as FileOutcome | Promise<FileOutcome>;
-          inFlight[index] = undefined;
-          const outcome = pending instanceof Promise ? await pending : pending;
-          if (outcome.error !== undefined) throw outcome.error;
-          refill(index + 1);
-          throwIfAborted(signal);
-          if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
-          if (outcome.count === 0) continue;
-          const path = files[index].path;
-          reportedFolders.add(files[index].folder);
-          // A file with a match once the results are full: there is more than the limit.
-          const full = input.outputMode === "content"
-            ? matches.length === input.limit
-            : (input.outputMode === "count" ? counts : matchedFiles).length === input.limit;
-          if (full) {
+        if (input.outputMode === "files_with_matches") matchedFiles.push(path);
+        else if (input.outputMode === "count") counts.push({ path, count: outcome.count });
+        else {
+          const room = input.limit - matches.length;
+          for (const match of outcome.matches.slice(0, room)) matches.push({ path, ...match });
+          if (outcome.count > room) {
             truncated = true;
-            break;
+            return false;
           }
-          if (input.outputMode === "files_with_matches") matchedFiles.push(path);
-          else if (input.outputMode === "count") counts.push({ path, count: outcome.count });
-          else {
-            const room = input.limit - matches.length;
-            for (const match of outcome.matches.slice(0, room)) matches.push({ path, ...match });
-            if (outcome.count > room) {
-              truncated = true;
-              break;
-            }
-          }
+        }
+        return true;
+      };
+      const limitsFor = (path: string, expected?: Identity): SearchLimits => ({
+        maxFileBytes,
+        maxLineChars,
+        cap: input.limit + 1,
+        signal,
+        expected,
+        display: path,
+      });
+
+      let walkLimitReached = false;
+      try {
+        if (start.stat !== null && start.stat.kind === "file") {
+          // A file named directly (through links inside, resolved above) is searched whatever the glob;
+          // it must be the file the walk found, and a failure is the call's.
+          const outcome = await searchFile(ws.host, start.hostPath, input, limitsFor(display, start.stat)).catch((error) => {
+            throw mapHostError(error, "search", display);
+          });
+          take(display, outcome);
+        } else if (start.stat !== null && start.stat.kind === "directory") {
+          // 1. Walk the folder depth first, names sorted, and search each file
+          //    at its held folder as the walk reaches it: results come in that
+          //    order, and the walk ends as soon as they are full. Below a
+          //    folder an unreadable file is counted, not fatal.
+          const held = await holdFolder(ws, start, { action: "search", display });
+          const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
+          // On a host that reads small files synchronously, a file is read and
+          // searched in one step into a reused buffer (nothing keeps the bytes).
+          const scratch = new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0);
+          const walk = await walkWorkspace(ws, held, {
+            includeIgnored: input.includeIgnored,
+            maxEntries: maxWalkEntries,
+            maxIgnoreFileBytes: options.maxIgnoreFileBytes,
+            signal,
+            onEntry: async (entry, folder) => {
+              if (entry.kind !== "file" || !matchesGlob(input.glob, entry.path)) return true;
+              const path = prefix + entry.path;
+              const at = ws.childPath(folder, entry.name);
+              const limits = limitsFor(path);
+              let outcome: FileOutcome | null = null;
+              try {
+                outcome = searchFileSync(ws.host, at, input, limits, scratch) ??
+                  await searchFile(ws.host, at, input, limits);
+              } catch (error) {
+                if (isAbortError(error)) throw error;
+                outcome = { skipped: "unreadable", matches: [], count: 0 };
+              }
+              // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
+              if (outcome.count > 0) await ws.confirm(folder);
+              return take(path, outcome);
+            },
+          }).finally(() => held.release());
+          walkLimitReached = walk.limitReached;
+          truncated ||= walkLimitReached;
+        } else {
+          throw new WorkspaceError("NOT_A_FILE", `Cannot search '${display}': it is neither a file nor a folder`, {
+            path: display,
+          });
         }
       } finally {
-        // Let the reads still running finish and close their files before returning.
-        await Promise.allSettled(inFlight.filter((pending) => pending instanceof Promise));
+        await start.release();
       }
       throwIfAborted(signal);
-
-      // 3. Opening a listed file refuses a link only in the last component: a
-      //    folder swapped for a link after it was listed would let its files be
-      //    read from elsewhere. Every folder a reported match came from must
-      //    still be the folder the walk listed; else nothing is reported.
-      if (walked) {
-        for (const folder of reportedFolders) {
-          const listed = listedFolders.get(folder);
-          if (listed === undefined || !(await stillSame(ws.host, folder, listed, "directory"))) {
-            throw new WorkspaceError("PATH_CHANGED", `Cannot search '${display}': a folder changed while it was searched`, {
-              path: display,
-            });
-          }
-        }
-      }
 
       const base: GrepOutputBase = walkLimitReached
         ? { truncated, walkLimitReached: true, skipped }

@@ -90,44 +90,45 @@ export function createListDirectoryTool(
     }),
     run: async (input, { signal }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const folder = await resolveFolder(ws, input.segments, {
+      const held = await resolveFolder(ws, input.segments, {
         action: "list",
         display,
         hint: "use read_file for a file",
       });
-      const listing = await ws.host.readdir(folder.hostPath).catch((error) => {
-        throw mapHostError(error, "list", display);
-      });
-      // The folder must still be the one the walk checked (not swapped for a link meanwhile).
-      if (!(await stillSame(ws.host, folder.hostPath, folder.stat, "directory"))) {
-        throw new WorkspaceError("PATH_CHANGED", `Cannot list '${display}': the folder changed while it was listed`, {
-          path: display,
+      try {
+        const folder = held.folder;
+        const listing = await ws.host.readdir(folder.at).catch((error) => {
+          throw mapHostError(error, "list", display);
         });
-      }
-      listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const entries: ListedEntry[] = [];
-      for (const entry of listing.slice(0, input.limit)) {
-        throwIfAborted(signal);
-        let kind: EntryKind = entry.kind;
-        let size: number | undefined;
-        if (kind === "file" || kind === "other") {
-          // lstat, never stat: a size or kind is never taken through a link.
-          const stat = await ws.host.lstat(joinHostPath(ws.host.platform, folder.hostPath, [entry.name]))
-            .catch(() => null);
-          if (stat !== null) {
-            kind = stat.kind;
-            if (kind === "file") size = stat.size;
+        // `paths` route: the folder must still be the one the walk checked (not swapped for a link meanwhile).
+        await ws.confirm(folder);
+        listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const entries: ListedEntry[] = [];
+        for (const entry of listing.slice(0, input.limit)) {
+          throwIfAborted(signal);
+          let kind: EntryKind = entry.kind;
+          let size: number | undefined;
+          if (kind === "file" || kind === "other") {
+            // lstat at the held folder, never stat: a size or kind is never taken through a link.
+            const stat = await ws.host.lstat(ws.childPath(folder, entry.name)).catch(() => null);
+            if (stat !== null) {
+              kind = stat.kind;
+              if (kind === "file") size = stat.size;
+            }
           }
+          entries.push(
+            size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
+              name: entry.name,
+              kind: "file",
+              size,
+            },
+          );
         }
-        entries.push(
-          size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
-            name: entry.name,
-            kind: "file",
-            size,
-          },
-        );
+        await ws.confirm(folder);
+        return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
+      } finally {
+        await held.release();
       }
-      return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
     },
   });
 }

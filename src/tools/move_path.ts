@@ -1,15 +1,15 @@
 import * as z from "zod";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "../core/host_path.ts";
+import { closeFolder, type Folder } from "../core/folder.ts";
+import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/host_path.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { stillAsSeen, stillSame } from "../core/still_same.ts";
 import { withTargetLock } from "../core/target_lock.ts";
-import type { Identity, Workspace } from "../core/workspace.ts";
-import type { HostStat } from "../host.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type Resolved, sameIdentity, type Workspace } from "../core/workspace.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createMoveTool}. */
 export interface MoveToolOptions extends BaseToolOptions {
@@ -104,7 +104,7 @@ export function createMoveTool(
       };
     },
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
+      const { ws } = await beginCall(getWorkspace, input.sourceSegments, signal);
       const sourceDisplay = input.sourceSegments.join("/");
       const display = input.destinationSegments.join("/");
       const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>
@@ -112,89 +112,105 @@ export function createMoveTool(
           path: sourceDisplay,
           hint,
         });
-      throwIfAborted(signal);
-      await ws.checkRoot();
 
-      // 1. The source, not following a final link.
+      // 1. The source, not following a final link; its folder stays held.
       const source = await ws.resolve(input.sourceSegments, {
         followFinal: false,
         action: "move",
         display: sourceDisplay,
       });
-      if (source.segments.length === 0 || source.stat === null) throw rootProtected(sourceDisplay);
-      const sourceStat = source.stat;
+      let target: Resolved | undefined;
+      try {
+        if (source.name === null || source.stat === null) throw rootProtected(sourceDisplay);
+        const sourceStat = source.stat;
+        const sourceName = source.name;
 
-      // 2. Where the destination will be, without creating anything yet.
-      const destinationParent = await existingPrefix(ws, input.destinationSegments.slice(0, -1), display);
-      const destination = [...destinationParent, input.destinationSegments[input.destinationSegments.length - 1]];
-      if (sameSegments(destination, source.segments)) {
-        return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten: false };
-      }
-      if (sourceStat.kind === "directory" && startsWith(destination, source.segments)) {
-        throw fail("MOVE_INTO_ITSELF", "a folder cannot move into itself");
-      }
+        // 2. Where the destination will be, without creating anything yet.
+        const destinationParent = await existingPrefix(ws, input.destinationSegments.slice(0, -1), display);
+        const destination = [...destinationParent, input.destinationSegments[input.destinationSegments.length - 1]];
+        if (sameSegments(destination, source.segments)) {
+          return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten: false };
+        }
+        if (sourceStat.kind === "directory" && startsWith(destination, source.segments)) {
+          throw fail("MOVE_INTO_ITSELF", "a folder cannot move into itself");
+        }
 
-      // 3. A move never makes a link point outside the workspace.
-      if (sourceStat.kind === "symlink") {
-        const target = await ws.host.readlink(source.hostPath).catch((error) => {
-          throw mapHostError(error, "move", sourceDisplay);
+        // 3. A move never makes a link point outside the workspace.
+        if (sourceStat.kind === "symlink") {
+          const linkTarget = await ws.host.readlink(source.hostPath).catch((error) => {
+            throw mapHostError(error, "move", sourceDisplay);
+          });
+          if (!landsInside(ws, destination.slice(0, -1), linkTarget)) {
+            throw fail("PATH_ESCAPES_WORKSPACE", "the symbolic link would point outside the workspace");
+          }
+        } else if (sourceStat.kind === "directory" && destination.length < source.segments.length) {
+          const held = await ws.openFolder(source.folder, sourceName).catch((error) => {
+            throw mapHostError(error, "move", sourceDisplay);
+          });
+          if (held.kind !== "folder" || !sameIdentity(held.folder.stat, sourceStat)) {
+            if (held.kind === "folder") await closeFolder(held.folder);
+            throw fail("PATH_CHANGED", "an entry changed while it was moved");
+          }
+          await checkLinksInside(ws, held.folder, [...destination], maxScanEntries, fail, signal)
+            .finally(() => closeFolder(held.folder));
+        }
+
+        // 4. Resolve the destination, now creating its missing folders (each held).
+        target = await ws.resolve(input.destinationSegments, {
+          followFinal: false,
+          allowMissing: true,
+          createParents: true,
+          action: "move",
+          display,
         });
-        if (!landsInside(ws, destination.slice(0, -1), target)) {
-          throw fail("PATH_ESCAPES_WORKSPACE", "the symbolic link would point outside the workspace");
+        const to = target;
+        if (to.name === null || !sameSegments(to.segments, destination)) {
+          throw fail("PATH_CHANGED", "the destination changed while it was checked");
         }
-      } else if (sourceStat.kind === "directory" && destination.length < source.segments.length) {
-        await checkLinksInside(ws, source.hostPath, sourceStat, destination, maxScanEntries, fail, signal);
-      }
+        let overwritten = false;
+        if (to.stat !== null) {
+          if (!input.overwrite) {
+            throw fail("ALREADY_EXISTS", "the destination exists", "pass overwrite: true to replace a file or link");
+          }
+          if (to.stat.kind === "directory") {
+            throw fail("ALREADY_EXISTS", "the destination is a folder", "a folder is never replaced; delete it first");
+          }
+          if (sourceStat.kind === "directory") {
+            throw fail("ALREADY_EXISTS", "a folder cannot replace a file", "delete the destination first");
+          }
+          overwritten = true;
+        }
+        const before = to.stat;
 
-      // 4. Resolve the destination, now creating its missing folders.
-      const target = await ws.resolve(input.destinationSegments, {
-        followFinal: false,
-        allowMissing: true,
-        createParents: true,
-        action: "move",
-        display,
-      });
-      if (!sameSegments(target.segments, destination)) {
-        throw fail("PATH_CHANGED", "the destination changed while it was checked");
-      }
-      let overwritten = false;
-      if (target.stat !== null) {
-        if (!input.overwrite) {
-          throw fail("ALREADY_EXISTS", "the destination exists", "pass overwrite: true to replace a file or link");
-        }
-        if (target.stat.kind === "directory") {
-          throw fail("ALREADY_EXISTS", "the destination is a folder", "a folder is never replaced; delete it first");
-        }
-        if (sourceStat.kind === "directory") {
-          throw fail("ALREADY_EXISTS", "a folder cannot replace a file", "delete the destination first");
-        }
-        overwritten = true;
-      }
-      const before = target.stat;
-
-      // 5. Re-check everything the rename depends on, then rename.
-      await withTargetLock(target.hostPath, async () => {
-        throwIfAborted(signal);
-        await ws.checkRoot();
-        await expectIdentity(ws, source.parentHostPath, source.parentIdentity, fail, "directory");
-        await expectIdentity(ws, source.hostPath, sourceStat, fail, sourceStat.kind);
-        await expectIdentity(ws, target.parentHostPath, target.parentIdentity, fail, "directory");
-        const unchanged = await stillAsSeen(ws.host, target.hostPath, before).catch((error) => {
-          throw mapHostError(error, "move", display);
+        // 5. Re-check what the rename depends on, then rename from one held folder to the other.
+        const key = `${to.folder.stat.dev}:${to.folder.stat.ino}:${to.folder.stat.birthtimeMs ?? 0}/${to.name}`;
+        await withTargetLock(key, async () => {
+          throwIfAborted(signal);
+          await ws.confirm(source.folder);
+          await ws.confirm(to.folder);
+          if (!(await stillSame(ws.host, source.hostPath, sourceStat, sourceStat.kind))) {
+            throw fail("PATH_CHANGED", "an entry changed while it was moved");
+          }
+          const unchanged = await stillAsSeen(ws.host, to.hostPath, before).catch((error) => {
+            throw mapHostError(error, "move", display);
+          });
+          if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
+          throwIfAborted(signal);
+          await ws.host.rename(source.hostPath, to.hostPath).catch((error) => {
+            throw mapHostError(error, "move", sourceDisplay);
+          });
+          // `paths` route: the rename happened where the walks held, else say so.
+          await ws.confirm(source.folder);
+          await ws.confirm(to.folder);
+          // Make the rename durable (best effort: some filesystems cannot sync a folder).
+          await ws.syncFolder(source.folder).catch(() => {});
+          if (to.folder !== source.folder) await ws.syncFolder(to.folder).catch(() => {});
         });
-        if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
-        throwIfAborted(signal);
-        await ws.host.rename(source.hostPath, target.hostPath).catch((error) => {
-          throw mapHostError(error, "move", sourceDisplay);
-        });
-        // Make the rename durable (best effort: some filesystems cannot sync a folder).
-        for (const folder of new Set([source.parentHostPath, target.parentHostPath])) {
-          const handle = await ws.host.openDirectory(folder).catch(() => null);
-          await handle?.sync().catch(() => {});
-          await handle?.close().catch(() => {});
-        }
-      });
-      return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten };
+        return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten };
+      } finally {
+        await target?.release();
+        await source.release();
+      }
     },
   });
 }
@@ -216,20 +232,6 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return path.length > prefix.length && prefix.every((segment, index) => segment === path[index]);
 }
 
-// The kind is compared too: an inode number freed by a deletion is reused at
-// once, and not every host reports birth times to tell the two apart.
-async function expectIdentity(
-  ws: Workspace,
-  path: string,
-  identity: Identity,
-  fail: Fail,
-  kind?: HostStat["kind"],
-): Promise<void> {
-  if (!(await stillSame(ws.host, path, identity, kind))) {
-    throw fail("PATH_CHANGED", "an entry changed while it was moved");
-  }
-}
-
 /**
  * The canonical segments the folder `segments` will have: its longest existing
  * prefix resolved confined (links followed), plus the missing rest as given.
@@ -238,6 +240,7 @@ async function existingPrefix(ws: Workspace, segments: readonly string[], displa
   for (let length = segments.length; length >= 0; length--) {
     try {
       const found = await ws.resolve(segments.slice(0, length), { action: "move", display });
+      await found.release();
       if (found.stat !== null && found.stat.kind !== "directory") {
         throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot move to '${display}': a path component is not a folder`, {
           path: display,
@@ -267,23 +270,25 @@ function landsInside(ws: Workspace, folder: readonly string[], target: string): 
   return true;
 }
 
-/** Refuses a folder move that would make a relative link inside it point outside the workspace. */
+/**
+ * Refuses a folder move that would make a relative link inside it point
+ * outside the workspace. Walks the held folder depth first, each subfolder
+ * opened at its held parent, each link read at its folder.
+ */
 async function checkLinksInside(
   ws: Workspace,
-  hostPath: string,
-  stat: HostStat,
+  start: Folder,
   destination: readonly string[],
   maxEntries: number,
   fail: Fail,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   let seen = 0;
-  const pending: [string, HostStat, string[]][] = [[hostPath, stat, [...destination]]];
-  while (pending.length > 0) {
+  const visit = async (folder: Folder, at: string[]): Promise<void> => {
     throwIfAborted(signal);
-    const [folder, folderStat, at] = pending.pop() as [string, HostStat, string[]];
-    await expectIdentity(ws, folder, folderStat, fail, "directory");
-    for (const entry of await ws.host.readdir(folder)) {
+    const entries = await ws.host.readdir(folder.at);
+    await ws.confirm(folder);
+    for (const entry of entries) {
       if (++seen > maxEntries) {
         throw fail(
           "TOO_MANY_ENTRIES",
@@ -291,19 +296,27 @@ async function checkLinksInside(
           "move it to a place at least as deep as it is now, or move its subfolders one at a time",
         );
       }
-      const child = joinHostPath(ws.host.platform, folder, [entry.name]);
       if (entry.kind === "directory") {
-        const childStat = await ws.host.lstat(child);
-        if (childStat.kind === "directory") pending.push([child, childStat, [...at, entry.name]]);
-      } else if (entry.kind === "symlink") {
-        const target = await ws.host.readlink(child);
-        if (!landsInside(ws, at, target)) {
-          throw fail(
-            "PATH_ESCAPES_WORKSPACE",
-            `the symbolic link '${entry.name}' inside would point outside the workspace`,
-          );
+        const child = await ws.openFolder(folder, entry.name);
+        if (child.kind === "folder") {
+          try {
+            await visit(child.folder, [...at, entry.name]);
+          } finally {
+            await closeFolder(child.folder);
+          }
+        } else if (child.kind === "symlink") {
+          await checkLink(folder, entry.name, at);
         }
+      } else if (entry.kind === "symlink") {
+        await checkLink(folder, entry.name, at);
       }
     }
-  }
+  };
+  const checkLink = async (folder: Folder, name: string, at: string[]): Promise<void> => {
+    const target = await ws.host.readlink(ws.childPath(folder, name));
+    if (!landsInside(ws, at, target)) {
+      throw fail("PATH_ESCAPES_WORKSPACE", `the symbolic link '${name}' inside would point outside the workspace`);
+    }
+  };
+  await visit(start, [...destination]);
 }

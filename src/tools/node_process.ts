@@ -160,11 +160,15 @@ export function createNodeProcessTool(
         args: input.args,
         confineTo: permissions === "workspace" ? [ws.root] : null,
       });
+      // The scripts are created (and removed) at the held root, never through a path a swap could redirect.
+      const root = await ws.rootFolder();
+      const atRoot = (name: string) => ws.childPath(root, name);
       const created: Array<[string, Identity]> = [];
       try {
-        created.push([scriptPath, await createScript(ws, scriptPath, input.source)]);
+        created.push([atRoot(`${base}.cjs`), await createScript(ws, atRoot(`${base}.cjs`), input.source)]);
         if (launch.bootstrap !== undefined) {
-          created.push([bootstrapPath, await createScript(ws, bootstrapPath, encodeUtf8(launch.bootstrap))]);
+          const at = atRoot(`${base}.boot.cjs`);
+          created.push([at, await createScript(ws, at, encodeUtf8(launch.bootstrap))]);
         }
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,

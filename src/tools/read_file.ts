@@ -130,55 +130,59 @@ export function createReadTool(
     run: async (input, { signal }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const target = await ws.resolve(input.segments, { action: "read", display });
-      const windowed = input.offset !== undefined || input.limit !== undefined;
-      if (!windowed && target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {
-        throw tooLarge(display, target.stat.size, maxBytes);
-      }
-      const { file, stat } = await openCheckedFile(ws, target, "read", display);
       try {
-        if (windowed) {
-          const window = await readLineWindow(file, {
-            offset: input.offset ?? 1,
-            limit: input.limit,
-            maxBytes,
-            chunkBytes: Math.min(READ_FILE_CHUNK_BYTES, Math.max(maxBytes, 1)),
-            maxScanBytes,
-            countLinesMaxBytes: stat.size <= countLinesMaxBytes ? countLinesMaxBytes : 0,
-            signal,
-          });
-          if (window.beyondScan) {
-            throw new WorkspaceError(
-              "FILE_TOO_LARGE",
-              `Cannot read '${display}': line ${window.startLine} does not start within the first ${maxScanBytes} bytes`,
-              { path: display, hint: `windows of this file must start within its first ${maxScanBytes} bytes` },
-            );
-          }
-          const output: ReadFileOutput = {
-            path: display,
-            content: decodeUtf8Strict(window.bytes, display),
-            bytes: window.bytes.length,
-            startLine: window.startLine,
-            endLine: window.endLine,
-          };
-          if (window.totalLines !== undefined) output.totalLines = window.totalLines;
-          output.hasMore = window.hasMore;
-          output.nextOffset = window.hasMore ? window.endLine + 1 : null;
-          output.fileBytes = stat.size;
-          if (window.lineCut) output.lineCut = true;
-          return output;
+        const windowed = input.offset !== undefined || input.limit !== undefined;
+        if (!windowed && target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {
+          throw tooLarge(display, target.stat.size, maxBytes);
         }
-        // Read one byte more than allowed: getting it means the file is too large.
-        // Stop at the size fstat reported (a file growing meanwhile is read as it
-        // was then); a size of 0 (pseudo files) reads up to the limit.
-        const buffer = new Uint8Array(maxBytes + 1);
-        const wanted = stat.size === 0 ? buffer.length : Math.min(stat.size, maxBytes + 1);
-        const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
-        if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
-        return { path: display, content: decodeUtf8Strict(buffer.subarray(0, length), display), bytes: length };
-      } catch (error) {
-        throw mapHostError(error, "read", display);
+        const { file, stat } = await openCheckedFile(ws, target, "read", display);
+        try {
+          if (windowed) {
+            const window = await readLineWindow(file, {
+              offset: input.offset ?? 1,
+              limit: input.limit,
+              maxBytes,
+              chunkBytes: Math.min(READ_FILE_CHUNK_BYTES, Math.max(maxBytes, 1)),
+              maxScanBytes,
+              countLinesMaxBytes: stat.size <= countLinesMaxBytes ? countLinesMaxBytes : 0,
+              signal,
+            });
+            if (window.beyondScan) {
+              throw new WorkspaceError(
+                "FILE_TOO_LARGE",
+                `Cannot read '${display}': line ${window.startLine} does not start within the first ${maxScanBytes} bytes`,
+                { path: display, hint: `windows of this file must start within its first ${maxScanBytes} bytes` },
+              );
+            }
+            const output: ReadFileOutput = {
+              path: display,
+              content: decodeUtf8Strict(window.bytes, display),
+              bytes: window.bytes.length,
+              startLine: window.startLine,
+              endLine: window.endLine,
+            };
+            if (window.totalLines !== undefined) output.totalLines = window.totalLines;
+            output.hasMore = window.hasMore;
+            output.nextOffset = window.hasMore ? window.endLine + 1 : null;
+            output.fileBytes = stat.size;
+            if (window.lineCut) output.lineCut = true;
+            return output;
+          }
+          // Read one byte more than allowed: getting it means the file is too large.
+          // Stop at the size fstat reported (a file growing meanwhile is read as it
+          // was then); a size of 0 (pseudo files) reads up to the limit.
+          const buffer = new Uint8Array(maxBytes + 1);
+          const wanted = stat.size === 0 ? buffer.length : Math.min(stat.size, maxBytes + 1);
+          const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
+          if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
+          return { path: display, content: decodeUtf8Strict(buffer.subarray(0, length), display), bytes: length };
+        } catch (error) {
+          throw mapHostError(error, "read", display);
+        } finally {
+          await file.close().catch(() => {});
+        }
       } finally {
-        await file.close().catch(() => {});
+        await target.release();
       }
     },
   });

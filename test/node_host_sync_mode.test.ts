@@ -2,9 +2,7 @@ import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Host } from "../src/host.ts";
 import { createNodeHost } from "../src/hosts/node.ts";
-import { createNodeSyncHost } from "../src/hosts/node_sync.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
-import { onDeno } from "./helpers/runtime.ts";
 
 /** What a host call gave: its value, or its host error code and syscall. */
 async function outcome(run: () => Promise<unknown>): Promise<unknown> {
@@ -17,10 +15,10 @@ async function outcome(run: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-// The synchronous host is what `paddock mcp` uses on Node and Bun (under Deno it uses the Deno host).
-describe.skipIf(onDeno)("createNodeSyncHost() behaves exactly like createNodeHost() (not used under Deno)", () => {
+// The synchronous mode is what `paddock mcp` uses on Node and Bun.
+describe("createNodeHost({ syncFileCalls: true }) behaves exactly like createNodeHost()", () => {
   let fixture: DiskFixture;
-  const sync = createNodeSyncHost();
+  const sync = createNodeHost({ syncFileCalls: true });
   const async = createNodeHost();
   beforeAll(async () => {
     fixture = await diskFixture(["d/", "d/f.txt=hello", "link => d/f.txt", "loop => loop", "dangling => nope"]);
@@ -65,7 +63,7 @@ describe.skipIf(onDeno)("createNodeSyncHost() behaves exactly like createNodeHos
     await reader.close();
     expect(new TextDecoder().decode(buffer.subarray(0, count))).toBe("héllo");
     expect(fs.readFileSync(fixture.abs("renamed.txt"), "utf8")).toBe("héllo");
-    const folder = await sync.openDirectory(fixture.abs("."));
+    const folder = await sync.openDir(fixture.abs("."));
     await folder.sync();
     await folder.close();
     await sync.unlink(fixture.abs("renamed.txt"));
