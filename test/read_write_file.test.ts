@@ -92,7 +92,7 @@ for (const host of TEST_HOSTS) {
     test("write_file refuses to replace a folder or the root", async () => {
       await withWorkspace(host.open, ["d/", "d/keep"], async (ws, registry) => {
         expect((await call(registry, "write_file", { path: "d", content: "x" })).body.error.code).toBe("NOT_A_FILE");
-        expect((await call(registry, "write_file", { path: ".", content: "x" })).body.error.code).toBe("NOT_A_FILE");
+        expect((await call(registry, "write_file", { path: ".", content: "x" })).body.error.code).toBe("WORKSPACE_ROOT_PROTECTED");
         expect(await ws.readRaw("d/keep")).toBe("d/keep");
       });
     });

@@ -1,5 +1,5 @@
 import { type HostFile, type HostStat, isHostError } from "../host.ts";
-import { throwIfAborted, WorkspaceError } from "./errors.ts";
+import { rootProtected, throwIfAborted, WorkspaceError } from "./errors.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
 import { stillAsSeen, stillSame } from "./still_same.ts";
@@ -80,7 +80,7 @@ export async function atomicWrite(
   });
   try {
     const { folder, name } = target;
-    if (name === null) throw fail("NOT_A_FILE", "it is the workspace folder");
+    if (name === null) throw rootProtected("write", display);
     if (target.stat !== null && target.stat.kind !== "file") {
       throw fail("NOT_A_FILE", target.stat.kind === "directory" ? "it is a folder" : "it is not a regular file");
     }

@@ -157,3 +157,18 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 export function isAbortError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
 }
+
+/**
+ * The one refusal for a change aimed at the workspace folder itself (delete,
+ * move, overwrite): `WORKSPACE_ROOT_PROTECTED`.
+ *
+ * @param action The action, for the message ("delete", "move", "write").
+ * @param display The path as the caller gave it.
+ * @returns The error to throw.
+ */
+export function rootProtected(action: string, display: string): WorkspaceError {
+  return new WorkspaceError("WORKSPACE_ROOT_PROTECTED", `Cannot ${action} '${display}': it is the workspace folder`, {
+    path: display,
+    hint: "name a file or folder inside the workspace",
+  });
+}

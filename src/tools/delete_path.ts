@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
@@ -76,14 +76,14 @@ export function createDeleteTool(
     schema,
     prepare: (args): DeletePathInput => {
       const segments = normalizeWorkspacePath(args.path);
-      if (segments.length === 0) throw rootProtected(args.path);
+      if (segments.length === 0) throw rootProtected("delete", args.path);
       return { path: args.path, segments, recursive: args.recursive ?? false };
     },
     run: async (input, { signal }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const target = await ws.resolve(input.segments, { followFinal: false, action: "delete", display });
       try {
-        if (target.name === null || target.stat === null) throw rootProtected(display);
+        if (target.name === null || target.stat === null) throw rootProtected("delete", display);
         const remover = new Remover(ws, display, signal);
         const { folder, name, stat } = target;
         if (stat.kind !== "directory") {
@@ -113,12 +113,6 @@ export function createDeleteTool(
   });
 }
 
-function rootProtected(display: string): WorkspaceError {
-  return new WorkspaceError("WORKSPACE_ROOT_PROTECTED", `Cannot delete '${display}': it is the workspace folder`, {
-    path: display,
-    hint: "name a file or folder inside the workspace",
-  });
-}
 
 function tooMany(display: string, maxEntries: number): WorkspaceError {
   return new WorkspaceError(

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
-import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
 import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/host_path.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
@@ -93,8 +93,8 @@ export function createMoveTool(
     prepare: (args): MovePathInput => {
       const sourceSegments = normalizeWorkspacePath(args.source);
       const destinationSegments = normalizeWorkspacePath(args.destination);
-      if (sourceSegments.length === 0) throw rootProtected(args.source);
-      if (destinationSegments.length === 0) throw rootProtected(args.destination);
+      if (sourceSegments.length === 0) throw rootProtected("move", args.source);
+      if (destinationSegments.length === 0) throw rootProtected("move", args.destination);
       return {
         source: args.source,
         sourceSegments,
@@ -121,7 +121,7 @@ export function createMoveTool(
       });
       let target: Resolved | undefined;
       try {
-        if (source.name === null || source.stat === null) throw rootProtected(sourceDisplay);
+        if (source.name === null || source.stat === null) throw rootProtected("move", sourceDisplay);
         const sourceStat = source.stat;
         const sourceName = source.name;
 
@@ -215,12 +215,6 @@ export function createMoveTool(
   });
 }
 
-function rootProtected(display: string): WorkspaceError {
-  return new WorkspaceError("WORKSPACE_ROOT_PROTECTED", `Cannot move '${display}': it is the workspace folder`, {
-    path: display,
-    hint: "name a file or folder inside the workspace",
-  });
-}
 
 type Fail = (code: WorkspaceError["code"], detail: string, hint?: string) => WorkspaceError;
 

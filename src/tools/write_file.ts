@@ -4,7 +4,7 @@ import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createWriteTool}. */
 export interface WriteToolOptions extends BaseToolOptions {
@@ -81,8 +81,7 @@ export function createWriteTool(
       data: encodeBoundedContent(args.content, maxBytes),
     }),
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
-      const display = input.segments.join("/") || ".";
+      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       await atomicWrite(ws, input.segments, input.data, { signal, display });
       return { path: display, bytes: input.data.length };
     },
