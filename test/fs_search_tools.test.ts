@@ -682,6 +682,7 @@ function grepTests(host: TestHost): void {
       const workspace = await openWorkspace(tw.workspace.root, { host });
       await expect(createGrepTool(workspace).execute({ pattern: "needle" }, { signal: during.signal })).rejects
         .toMatchObject({ name: "AbortError" });
+      await workspace.close();
       expect(opens).toBeGreaterThanOrEqual(3);
     });
   });

@@ -1,8 +1,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { expect } from "vitest";
 import type { Workspace } from "../../mod.ts";
 import { MemoryWorkspace } from "../../testing.ts";
 import { diskFixture, leftovers, OUTSIDE_SECRET, type Tree } from "./fixture.ts";
+import { heldBelow } from "./held_descriptors.ts";
 import { runtime } from "./runtime.ts";
 
 /**
@@ -21,7 +23,9 @@ export interface TestWorkspace {
   leftovers(): Promise<string[]>;
   /** Whether the fixture's outside folder still holds exactly `secret.txt` with the secret. */
   outsideIntact(): Promise<boolean>;
-  /** Removes the fixture. */
+  /** Handles held below the root (files, folders): none may outlive a tool call. */
+  openHandles(): Promise<string[]>;
+  /** Asserts that no handle is held below the root, then removes the fixture. */
   cleanup(): Promise<void>;
 }
 
@@ -65,7 +69,13 @@ export const DISK_HOST: TestHost = {
         const secret = fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8");
         return Promise.resolve(entries.length === 1 && secret === OUTSIDE_SECRET);
       },
-      cleanup: () => Promise.resolve(fixture.cleanup()),
+      openHandles: () => Promise.resolve(heldBelow(fixture.root) ?? []),
+      cleanup: () => {
+        const held = heldBelow(fixture.root) ?? [];
+        fixture.cleanup();
+        expect(held, "handles left open by the test's tool calls").toEqual([]);
+        return Promise.resolve();
+      },
     };
   },
 };
@@ -146,7 +156,12 @@ export const MEMORY_HOST: TestHost = {
         const secret = new TextDecoder().decode(host.readFileSync(`${MEMORY_OUTSIDE}/secret.txt`));
         return Promise.resolve(entries.length === 1 && entries[0].kind === "file" && secret === OUTSIDE_SECRET);
       },
-      cleanup: () => Promise.resolve(),
+      // The workspace holds its root (one folder handle) from first use.
+      openHandles: () => Promise.resolve(Array.from({ length: Math.max(0, host.openHandles() - 1) }, () => "handle")),
+      cleanup: () => {
+        expect(host.openHandles(), "handles left open by the test's tool calls").toBeLessThanOrEqual(1);
+        return Promise.resolve();
+      },
     });
   },
 };
