@@ -132,6 +132,8 @@ export async function resolvePath(
           throw fail("SYMLINK_LOOP", `more than ${MAX_SYMLINK_HOPS} symbolic links`, "the path runs in a link loop");
         }
         const target = await host.readlink(path).catch((error) => {
+          // No longer a link (EINVAL) or gone: it changed between the look and the read.
+          if (isHostError(error, "EINVAL", "ENOENT")) throw fail("PATH_CHANGED", "a symbolic link was replaced while it was read");
           throw mapHostError(error, action, display);
         });
         await workspace.confirm(folder);
