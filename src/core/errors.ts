@@ -120,10 +120,21 @@ export class WorkspaceError extends Error {
   /** Structured, JSON-serialisable data about the failure, when there is some. */
   readonly details?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  /**
+   * @param message What failed, for a provider or tool written outside Paddock (the seed documents'
+   *   `new WorkspaceError(message)`); the code is then `IO_ERROR`.
+   */
+  constructor(message: string);
+  /**
+   * @param code The stable code.
+   * @param message What failed, in sentence case, without a final period.
+   * @param options Hint, path, cause and details.
+   */
+  constructor(code: ErrorCode, message: string, options?: WorkspaceErrorOptions);
+  constructor(codeOrMessage: string, message?: string, options: WorkspaceErrorOptions = {}) {
+    super(message ?? codeOrMessage, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "WorkspaceError";
-    this.code = code;
+    this.code = message === undefined ? "IO_ERROR" : codeOrMessage as ErrorCode;
     if (options.hint !== undefined) this.hint = options.hint;
     if (options.path !== undefined) this.path = options.path;
     if (options.details !== undefined) this.details = options.details;
