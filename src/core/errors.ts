@@ -54,6 +54,10 @@ export type ErrorCode =
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
   | "SHELL_TIMEOUT"
+  // A command that ended with a non-zero exit, or a signal, where a tool treats that as a failure (seed 004's bash).
+  | "COMMAND_FAILED"
+  // More output than a tool's buffer holds, where a tool treats that as a failure (seed 004's bash).
+  | "OUTPUT_TOO_LARGE"
   // Shell policy refusals: found before any side effect, yet reported under
   // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
   | "SHELL_COMMAND_DENIED"
