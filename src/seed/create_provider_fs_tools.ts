@@ -127,7 +127,10 @@ export function createProviderFsTools(provider: FsProvider, options: ProviderFsT
     const maxEntries = listOptions?.maxEntries ?? LIST_DIRECTORY_MAX_ENTRIES;
     tools.push(overProvider(createListDirectoryTool(blank, listOptions), async (input) => {
       const path = relative(input.segments);
-      const stat = await statOf(provider, "list", path);
+      // The root is a folder by definition (a provider may stat files only, as the seed's does).
+      const stat: FsStat | undefined = input.segments.length === 0
+        ? { type: "directory", size: 0 }
+        : await statOf(provider, "list", path);
       if (stat === undefined) throw new WorkspaceError("NOT_FOUND", `Cannot list '${path}': no such folder`, { path });
       if (stat.type !== "directory") {
         throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot list '${path}': not a folder`, { path });
@@ -147,6 +150,7 @@ export function createProviderFsTools(provider: FsProvider, options: ProviderFsT
   if (options.createDirectory !== false) {
     tools.push(overProvider(createDirectoryTool(blank, options.createDirectory || undefined), async (input) => {
       const path = relative(input.segments);
+      if (input.segments.length === 0) return { path, created: false };
       const stat = await statOf(provider, "create", path);
       if (stat?.type === "directory") return { path, created: false };
       if (stat !== undefined) throw new WorkspaceError("ALREADY_EXISTS", `Cannot create '${path}': something else is there`, { path });
