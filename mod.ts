@@ -22,7 +22,6 @@ registerDefaultHost(createAutoHost);
 export * from "./src/host.ts";
 export * from "./src/core/errors.ts";
 export * from "./src/core/limits.ts";
-export { normalizeWorkspacePath } from "./src/core/normalize_workspace_path.ts";
 export { MINIMAL_ENVIRONMENT_NAMES } from "./src/core/environment.ts";
 export { openWorkspace, Workspace } from "./src/core/workspace.ts";
 export type { Identity, ResolveOptions, Resolved, WorkspaceOptions } from "./src/core/workspace.ts";
@@ -144,3 +143,42 @@ export type {
   AnthropicToolUseBlock,
 } from "./src/adapters/anthropic.ts";
 export type { ToolSource } from "./src/adapters/_tool_source.ts";
+
+// The seed documents' names ------------------------------------------------
+// What the three seed documents import from the package root, over the core
+// above (README: "Coming from the seed documents"). Where a name collided,
+// the seed's meaning won: `FsProvider` is the seed's small provider interface
+// (the host seam is `Host`), and `normalizeWorkspacePath` also takes the
+// seed's `(path, "posix")` form, returning a string.
+export { normalizeWorkspacePath } from "./src/seed/normalize_workspace_path.ts";
+export type { PathFlavor } from "./src/seed/normalize_workspace_path.ts";
+export { NodeWorkspace } from "./src/seed/node_workspace.ts";
+export type { NodeWorkspaceOptions } from "./src/seed/node_workspace.ts";
+export type { FlexibleShellProvider } from "./src/core/host_shell_provider.ts";
+export { createFsTools } from "./src/seed/create_fs_tools.ts";
+export type { FsToolsOptions } from "./src/seed/create_fs_tools.ts";
+export { isFsProvider } from "./src/seed/fs_provider.ts";
+export type { FsDirEntry, FsEntryType, FsProvider, FsRmOptions, FsStat } from "./src/seed/fs_provider.ts";
+export type { CourseToolCall } from "./src/seed/course_tool_call.ts";
+export { MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "./src/testing/memory_workspace.ts";
+export type { ExecRecord, ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";
+export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
+export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
+// Placeholder until the container sandbox lands: constructs, and fails with SANDBOX_UNAVAILABLE when used.
+export { SubprocessSandbox } from "./src/seed/subprocess_sandbox.ts";
+export type { SubprocessSandboxOptions } from "./src/seed/subprocess_sandbox.ts";
+// Loads node:http / node:net on first call, not at import.
+export { createCredentialBroker } from "./src/seed/create_credential_broker.ts";
+export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/credential_broker.ts";
+export { createWorkspaceTools, truncateReadContent } from "./src/seed/create_workspace_tools.ts";
+export type { WorkspaceTool, WorkspaceToolResult, WorkspaceToolSpec } from "./src/seed/create_workspace_tools.ts";
+export { denyBashByDefault } from "./src/seed/deny_bash_by_default.ts";
+export type { DenyBashByDefaultOptions } from "./src/seed/deny_bash_by_default.ts";
+export {
+  BASH_MAX_BUFFER_BYTES,
+  BASH_TIMEOUT_MS,
+  MAX_READ_CHARS,
+  READ_KEEP_CHARS,
+  WORKSPACE_TOOLS_MAX_FILE_BYTES,
+} from "./src/seed/workspace_tools_limits.ts";
+// ---------------------------------------------------------------------------

@@ -16,5 +16,5 @@
 export { createMemoryHost, MEMORY_ENVIRONMENT, MEMORY_EXEC_PATH, MEMORY_HOST_DEV } from "./src/hosts/memory.ts";
 export type { MemoryHost, MemoryHostOptions } from "./src/hosts/memory.ts";
 export { MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "./src/testing/memory_workspace.ts";
-export type { ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";
+export type { ExecRecord, ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";
 export { type MockModel, mockModel, type MockModelStep, type RecordedModelRequest } from "./src/testing/mock_model.ts";

@@ -276,11 +276,3 @@ export interface Host {
   /** The current working directory, to make a relative workspace root absolute. */
   cwd(): string;
 }
-
-/**
- * The filesystem (and process) seam seen from outside: the primitive
- * operations a workspace runs on. Implement it to put a workspace on another
- * backend (a remote box, an in-memory tree); all confinement checks stay in
- * Paddock's core, above this interface. The same interface as {@link Host}.
- */
-export type FsProvider = Host;

@@ -7,16 +7,25 @@
  * @module
  */
 
-/** One command to run. */
-export interface ShellExecRequest {
+/**
+ * How to run one command: the second argument of {@link ShellProvider.exec}.
+ * Every property may be left out and then means its documented default.
+ */
+export interface ShellExecOptions {
+  /** The working folder, workspace-relative (it goes through the path grammar). @default "." (the root) */
+  cwd?: string;
+  /** Wall-clock limit in milliseconds; the provider kills the command's whole process tree when it passes. @default 30000 (`SHELL_TIMEOUT_MS`) */
+  timeoutMs?: number;
+  /** Bytes kept of stdout and of stderr, each; beyond it the provider keeps the start and the end. @default 32768 (`SHELL_MAX_OUTPUT_BYTES`) */
+  maxOutputBytes?: number;
+  /** Cancels the command: the provider kills it and rejects with an AbortError. @default undefined (not cancellable) */
+  signal?: AbortSignal;
+}
+
+/** One command and its options as a single object: the form Paddock's own providers also accept. */
+export interface ShellExecRequest extends ShellExecOptions {
   /** The command line, run by the provider's shell (e.g. `/bin/sh -c`). */
   command: string;
-  /** Wall-clock limit in milliseconds; the provider kills the command's whole process tree when it passes. */
-  timeoutMs: number;
-  /** Bytes kept of stdout and of stderr, each; beyond it the provider keeps the start and the end. */
-  maxOutputBytes: number;
-  /** Cancels the command: the provider kills it and rejects with an AbortError. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -41,10 +50,51 @@ export interface ShellExecResult {
   timedOut: boolean;
 }
 
-/** Runs command lines for the `shell` tool. */
+/**
+ * What a provider may return: the output, the exit code and whether it timed
+ * out; the `shell` tool fills in the rest (`signal: null`, no truncation,
+ * `timedOut: false`) and bounds output that is over its limit.
+ */
+export interface ShellExecOutcome {
+  /** The exit code, or `null` when a signal ended the process. */
+  exitCode: number | null;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+  /** Whether the time limit killed it. @default false */
+  timedOut?: boolean;
+  /** The signal that ended it. @default null */
+  signal?: string | null;
+  /** Whether bytes of stdout were dropped. @default false */
+  stdoutTruncated?: boolean;
+  /** Whether bytes of stderr were dropped. @default false */
+  stderrTruncated?: boolean;
+}
+
+/**
+ * Runs command lines for the `shell` tool.
+ *
+ * @example A provider over a remote box
+ * ```ts
+ * import type { ShellProvider } from "@paddock/tools";
+ * const remoteShell: ShellProvider = {
+ *   async exec(command, options = {}) {
+ *     const r = await box.run(command, { cwd: options.cwd ?? ".", timeoutMs: options.timeoutMs });
+ *     return { stdout: r.out, stderr: r.err, exitCode: r.code, timedOut: false };
+ *   },
+ * };
+ * ```
+ */
 export interface ShellProvider {
-  /** Runs one command line. */
-  exec(request: ShellExecRequest): Promise<ShellExecResult>;
+  /**
+   * Runs one command line.
+   *
+   * @param command The command line.
+   * @param options Working folder, time and output limits, cancel signal; each defaults when missing.
+   * @returns How it ended; a non-zero exit is data.
+   */
+  exec(command: string, options?: ShellExecOptions): Promise<ShellExecOutcome>;
 }
 
 /** Whether `value` looks like a {@link ShellProvider}. */

@@ -339,14 +339,14 @@ describe("the shell tool behind the gate (over a MemoryWorkspace)", () => {
     const registry = new ToolRegistry([createShellTool(ws)]);
     const refused = await executeToolCall(registry, shellCall("npm test"));
     expect(body(refused.content).error.code).toBe("TOOL_APPROVAL_REQUIRED");
-    expect(ws.commands).toEqual([]);
+    expect(ws.commands.map((c) => c.command)).toEqual([]);
     const asked: ApprovalRequest[] = [];
     const approved = await executeToolCall(registry, shellCall("npm test"), undefined, {
       approve: (request) => (asked.push(request), true),
     });
     expect(body(approved.content)).toMatchObject({ exitCode: 0, stdout: "1 passed\n" });
     expect(asked).toEqual([{ toolCallId: "npm test", toolName: "shell", arguments: { command: "npm test" } }]);
-    expect(ws.commands).toEqual(["npm test"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["npm test"]);
   });
 
   test("denyShellByDefault refuses before approval is asked; `except` lets one command through to the gate", async () => {
@@ -364,7 +364,7 @@ describe("the shell tool behind the gate (over a MemoryWorkspace)", () => {
     expect(body(ls.content).error.code).toBe("TOOL_CALL_DENIED");
     expect(tests.isError).toBe(false);
     expect(asked).toBe(0);
-    expect(ws.commands).toEqual(["npm test"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["npm test"]);
   });
 
   test("the shell's own deny list refuses before hooks and approval (SHELL_COMMAND_DENIED), nothing runs", async () => {
@@ -378,6 +378,6 @@ describe("the shell tool behind the gate (over a MemoryWorkspace)", () => {
     });
     expect(body(result.content).error.code).toBe("SHELL_COMMAND_DENIED");
     expect([hooks, asked]).toEqual([0, 0]);
-    expect(ws.commands).toEqual([]);
+    expect(ws.commands.map((c) => c.command)).toEqual([]);
   });
 });

@@ -134,8 +134,8 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
 
   test("the path form forwards to https://<host>/ with the rule's headers injected", async () => {
     const base = broker.baseUrl(`localhost:${upstreamPort}`);
-    expect(base).toBe(`${broker.url}/__broker/localhost:${upstreamPort}/`);
-    const reply = await request(`${base}v1/items?q=1`);
+    expect(base).toBe(`${broker.url}/__broker/localhost:${upstreamPort}`);
+    const reply = await request(`${base}/v1/items?q=1`);
     expect(reply.status).toBe(200);
     expect(reply.headers["x-upstream"]).toBe("yes");
     const echo = JSON.parse(reply.body) as Echo;
@@ -147,7 +147,7 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
   });
 
   test("an existing Authorization header is replaced, not forwarded", async () => {
-    const reply = await request(`${broker.baseUrl(`localhost:${upstreamPort}`)}me`, {
+    const reply = await request(`${broker.baseUrl(`localhost:${upstreamPort}`)}/me`, {
       headers: { Authorization: "Bearer client-supplied", "x-api-key": "client-key" },
     });
     const echo = JSON.parse(reply.body) as Echo;
@@ -158,7 +158,7 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
   });
 
   test("hop-by-hop headers are not forwarded", async () => {
-    const reply = await request(`${broker.baseUrl(`localhost:${upstreamPort}`)}hop`, {
+    const reply = await request(`${broker.baseUrl(`localhost:${upstreamPort}`)}/hop`, {
       headers: {
         Connection: "keep-alive, X-Drop-Me",
         "Keep-Alive": "timeout=5",
@@ -233,7 +233,7 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
       log: (entry) => logs.push(entry),
     });
     try {
-      const reply = await request(`${untrusting.baseUrl(`localhost:${upstreamPort}`)}x`); // self-signed: not trusted
+      const reply = await request(`${untrusting.baseUrl(`localhost:${upstreamPort}`)}/x`); // self-signed: not trusted
       seen.push(JSON.stringify(reply));
       expect(reply.status).toBe(502);
       expect(reply.body).toBe("Cannot reach 'localhost'\n");
@@ -280,7 +280,7 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
     expect(scanned).not.toContain(SECRET);
     expect(scanned).not.toContain(SECOND_SECRET);
     expect(Object.keys(broker.env).sort()).toEqual(
-      ["HTTPS_PROXY", "HTTP_PROXY", "PADDOCK_BROKER_URL", "http_proxy", "https_proxy"],
+      ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "PADDOCK_BROKER_URL", "http_proxy", "https_proxy", "no_proxy"],
     );
   });
 });

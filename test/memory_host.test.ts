@@ -621,7 +621,7 @@ describe("MemoryWorkspace.exec()", () => {
       stdout: "1 failed\n",
       stderr: "boom\n",
     });
-    expect(ws.commands).toEqual(["git status", "npm test"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["git status", "npm test"]);
   });
 
   test("answers an unscripted command with exit code 127 and says so on stderr", async () => {
@@ -630,7 +630,7 @@ describe("MemoryWorkspace.exec()", () => {
     expect(result).toMatchObject({ exitCode: 127, stdout: "", timedOut: false });
     expect(result.stderr).toBe("memory workspace: command not scripted: rm -rf /\n");
     expect(await new MemoryWorkspace().exec({ command: "toString", ...request })).toMatchObject({ exitCode: 127 });
-    expect(ws.commands).toEqual(["rm -rf /"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["rm -rf /"]);
   });
 
   test("answers from a function, sync or async, which may leave a command unscripted", async () => {
@@ -645,7 +645,7 @@ describe("MemoryWorkspace.exec()", () => {
     expect((await ws.exec({ command: "echo hi", ...request })).stdout).toBe("hi\n");
     expect(await ws.exec({ command: "false", ...request })).toMatchObject({ exitCode: 1, stdout: "", stderr: "" });
     expect((await ws.exec({ command: "other", ...request })).exitCode).toBe(127);
-    expect(ws.commands).toEqual(["echo hi", "false", "other"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["echo hi", "false", "other"]);
   });
 
   test("keeps the start and the end of output over maxOutputBytes and flags it", async () => {
@@ -673,13 +673,13 @@ describe("MemoryWorkspace.exec()", () => {
     await expect(ws.exec({ command: "never", ...request, signal: before.signal })).rejects.toMatchObject({
       name: "AbortError",
     });
-    expect(ws.commands).toEqual([]);
+    expect(ws.commands.map((c) => c.command)).toEqual([]);
     const during = new AbortController();
     const pending = ws.exec({ command: "slow", ...request, signal: during.signal });
     during.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
     release();
-    expect(ws.commands).toEqual(["slow"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["slow"]);
   });
 
   test("ends a reply slower than timeoutMs with timedOut", async () => {

@@ -34,7 +34,7 @@ describe("package manifests", () => {
 });
 
 describe("runtime neutrality", () => {
-  const neutral = ["src/host.ts", "src/core", "src/tools", "src/registry", "src/agent", "src/adapters"];
+  const neutral = ["src/host.ts", "src/core", "src/tools", "src/registry", "src/agent", "src/adapters", "src/seed"];
   const files = neutral.flatMap((entry) => {
     const full = path.join(repo, entry);
     return fs.statSync(full).isDirectory()

@@ -26,7 +26,7 @@ test("the seed example: a scripted agent fixes a - b in a MemoryWorkspace and ru
   expect(reply.text).toBe("Fixed add(): it returned a - b; it now returns a + b, and the test passes.");
   expect(ws.snapshot()["src/math.ts"]).toContain("a + b");
   expect(ws.snapshot()["src/math.ts"]).not.toContain("a - b");
-  expect(ws.commands).toEqual(["npm test"]);
+  expect(ws.commands.map((c) => c.command)).toEqual(["npm test"]);
   // The model saw both results, and neither was an error.
   const results = model.requests[2].messages.filter((message) => message.role === "tool");
   expect(results.map((result) => [result.toolName, result.isError])).toEqual([["edit_file", false], ["shell", false]]);
@@ -52,9 +52,9 @@ test("with the shell's default needsApproval, the run pauses before npm test run
   const { state, pendingApprovals } = paused as ApprovalRequiredError;
   expect(pendingApprovals).toEqual([{ toolCallId: "call_2_1", toolName: "shell", arguments: { command: "npm test" } }]);
   expect(ws.snapshot()["src/math.ts"]).toContain("a + b");
-  expect(ws.commands).toEqual([]);
+  expect(ws.commands.map((c) => c.command)).toEqual([]);
 
   const reply = await agent.resume(JSON.parse(JSON.stringify(state)), [{ toolCallId: "call_2_1", approved: true }]);
   expect(reply.text).toBe("Fixed.");
-  expect(ws.commands).toEqual(["npm test"]);
+  expect(ws.commands.map((c) => c.command)).toEqual(["npm test"]);
 });

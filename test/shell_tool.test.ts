@@ -5,12 +5,13 @@ import {
   createCodingTools,
   createShellTool,
   executeToolCall,
-  type FsProvider,
+  type Host,
   normalizeWorkspacePath,
   openWorkspace,
   SHELL_MAX_COMMAND_BYTES,
   SHELL_MAX_TIMEOUT_MS,
   SHELL_TIMEOUT_MS,
+  type ShellExecOptions,
   type ShellExecRequest,
   type ShellExecResult,
   type ShellInput,
@@ -443,7 +444,8 @@ describe("shell: approval", () => {
 class ScriptedShell implements ShellProvider {
   readonly requests: ShellExecRequest[] = [];
   constructor(private readonly answer: (command: string) => Partial<ShellExecResult>) {}
-  exec(request: ShellExecRequest): Promise<ShellExecResult> {
+  exec(command: string, options: ShellExecOptions = {}): Promise<ShellExecResult> {
+    const request = { command, ...options };
     this.requests.push(request);
     return Promise.resolve({
       exitCode: 0,
@@ -492,8 +494,8 @@ describe("shell: over a ShellProvider", () => {
     const { workspace, root } = await setup();
     const commands: string[] = [];
     class ScriptedWorkspace extends Workspace implements ShellProvider {
-      exec(request: ShellExecRequest): Promise<ShellExecResult> {
-        commands.push(request.command);
+      exec(command: string): Promise<ShellExecResult> {
+        commands.push(command);
         return Promise.resolve({
           exitCode: 0,
           signal: null,
@@ -541,14 +543,14 @@ describe("shell over a MemoryWorkspace (a workspace that is its own provider)", 
     expect(await run("npm run lint")).toMatchObject({ exitCode: 1, stderr: "1 problem\n" });
     expect((await run("npm test; rm -rf /")).error.code).toBe("SHELL_COMMAND_DENIED");
     expect((await run("npm test && curl x")).error.code).toBe("SHELL_COMMAND_NOT_ALLOWED");
-    expect(ws.commands).toEqual(["npm test", "npm run lint"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["npm test", "npm run lint"]);
   });
 
   test("a slow scripted reply ends as SHELL_TIMEOUT", async () => {
     const ws = new MemoryWorkspace({ exec: () => new Promise(() => {}) });
     const error = await rejection(createShellTool(ws).execute({ command: "hang", timeout_ms: 20 }));
     expect((error as WorkspaceError).code).toBe("SHELL_TIMEOUT");
-    expect(ws.commands).toEqual(["hang"]);
+    expect(ws.commands.map((c) => c.command)).toEqual(["hang"]);
   });
 });
 
@@ -565,10 +567,10 @@ describe("shell in createCodingTools", () => {
 });
 
 describe("the seams a remote sandbox needs are public", () => {
-  test("FsProvider is the host interface, and the path grammar and error type are exported", async () => {
+  test("the host interface, the path grammar and the error type are exported", async () => {
     const { workspace } = await setup();
-    const fsProvider: FsProvider = workspace.host;
-    expect(typeof fsProvider.realpath).toBe("function");
+    const host: Host = workspace.host;
+    expect(typeof host.realpath).toBe("function");
     expect(normalizeWorkspacePath("src/./a.ts")).toEqual(["src", "a.ts"]);
     expect(new WorkspaceError("SHELL_TIMEOUT", "x", { details: { stdout: "" } }).details).toEqual({ stdout: "" });
   });

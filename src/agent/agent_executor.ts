@@ -136,6 +136,38 @@ export interface AgentResumeOptions extends AgentRunContext {
  */
 export class AgentExecutor {
   /**
+   * Starts a run, without an instance (the executor holds no state): the
+   * same as `new AgentExecutor().execute(options)`.
+   *
+   * @param options The agent, its model and tools, the input.
+   * @returns How the run ended.
+   *
+   * @example Pausing before a shell command
+   * ```ts
+   * const paused = await AgentExecutor.execute({ agent, input, provider, toolRegistry, approvalStore });
+   * if (paused.finishReason === "awaiting-approval") {
+   *   const decisions = paused.pendingApprovals.map((call) => ({ toolCallId: call.toolCallId, approved: true }));
+   *   await AgentExecutor.resumeAfterApproval({ agent, state: paused.state, decisions, provider, toolRegistry });
+   * }
+   * ```
+   */
+  static execute(options: AgentExecuteOptions): Promise<AgentRunResult> {
+    return new AgentExecutor().execute(options);
+  }
+
+  /**
+   * Continues a paused run, without an instance: the same as
+   * `new AgentExecutor().resumeAfterApproval(options)`.
+   *
+   * @param options The state, the decisions, the agent, its model and tools.
+   * @returns How the run ended (it may pause again).
+   * @throws {Error} When the state is not a paused run, or a pending call has no decision.
+   */
+  static resumeAfterApproval(options: AgentResumeOptions): Promise<AgentRunResult> {
+    return new AgentExecutor().resumeAfterApproval(options);
+  }
+
+  /**
    * Starts a run with the user's `input`.
    * @param options The agent, its model and tools, the input.
    * @returns How the run ended.

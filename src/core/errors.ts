@@ -55,6 +55,10 @@ export type ErrorCode =
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
   | "SHELL_TIMEOUT"
+  // A command that ended with a non-zero exit, or a signal, where a tool treats that as a failure (seed 004's bash).
+  | "COMMAND_FAILED"
+  // More output than a tool's buffer holds, where a tool treats that as a failure (seed 004's bash).
+  | "OUTPUT_TOO_LARGE"
   // Shell policy refusals: found before any side effect, yet reported under
   // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
   | "SHELL_COMMAND_DENIED"
@@ -121,10 +125,21 @@ export class WorkspaceError extends Error {
   /** Structured, JSON-serialisable data about the failure, when there is some. */
   readonly details?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  /**
+   * @param message What failed, for a provider or tool written outside Paddock (the seed documents'
+   *   `new WorkspaceError(message)`); the code is then `IO_ERROR`.
+   */
+  constructor(message: string);
+  /**
+   * @param code The stable code.
+   * @param message What failed, in sentence case, without a final period.
+   * @param options Hint, path, cause and details.
+   */
+  constructor(code: ErrorCode, message: string, options?: WorkspaceErrorOptions);
+  constructor(codeOrMessage: string, message?: string, options: WorkspaceErrorOptions = {}) {
+    super(message ?? codeOrMessage, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "WorkspaceError";
-    this.code = code;
+    this.code = message === undefined ? "IO_ERROR" : codeOrMessage as ErrorCode;
     if (options.hint !== undefined) this.hint = options.hint;
     if (options.path !== undefined) this.path = options.path;
     if (options.details !== undefined) this.details = options.details;

@@ -1,6 +1,7 @@
-import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
-import { throwIfAborted } from "./errors.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellExecResult } from "../shell_provider.ts";
+import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
+import { resolveShellExec } from "./resolve_shell_exec.ts";
 import { runShellCommand } from "./run_shell_command.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -22,8 +23,24 @@ export function shellArgv(shell: string, command: string): string[] {
 }
 
 /**
+ * A {@link ShellProvider} that also takes the whole request as one object
+ * (`exec({ command, timeoutMs })`), as Paddock's own providers do.
+ */
+export interface FlexibleShellProvider {
+  /**
+   * Runs one command line.
+   * @param command The command line, or the whole request.
+   * @param options Working folder, time and output limits, cancel signal; each defaults when missing.
+   * @returns How it ended; a non-zero exit is data.
+   * @throws {WorkspaceError} `INVALID_ARGUMENTS` for an invalid option, `SPAWN_FAILED`, `NOT_A_DIRECTORY` for a `cwd` that is no folder.
+   */
+  exec(command: string | ShellExecRequest, options?: ShellExecOptions): Promise<ShellExecResult>;
+}
+
+/**
  * The default {@link ShellProvider}: runs command lines on the workspace's
- * own host, with the workspace's canonical root as the working folder, stdin
+ * own host, with the workspace's canonical root (or `cwd`, a workspace-relative
+ * folder resolved confined) as the working folder, stdin
  * closed, and the workspace's child environment (the minimal variables plus
  * `env` and `inheritEnv`; nothing else of the parent's). The command runs in
  * its own process group; on timeout or abort the group gets SIGTERM, then
@@ -44,23 +61,38 @@ export function shellArgv(shell: string, command: string): string[] {
  * const workspace = await openWorkspace("./project");
  * const host = createHostShellProvider(workspace);
  * const shell = createShellTool({
- *   exec: (request) => {
- *     console.log("$", request.command);
- *     return host.exec(request);
+ *   exec: (command, options) => {
+ *     console.log("$", command);
+ *     return host.exec(command, options);
  *   },
  * });
  * ```
  */
-export function createHostShellProvider(workspace: Workspace, options: HostShellProviderOptions = {}): ShellProvider {
+export function createHostShellProvider(
+  workspace: Workspace,
+  options: HostShellProviderOptions = {},
+): FlexibleShellProvider {
   const shell = options.shell ?? (workspace.host.platform === "win32" ? "cmd.exe" : "/bin/sh");
   const killGraceMs = options.killGraceMs ?? SHELL_KILL_GRACE_MS;
   return {
-    exec: async (request: ShellExecRequest): Promise<ShellExecResult> => {
+    exec: async (commandOrRequest, execOptions): Promise<ShellExecResult> => {
+      const request = resolveShellExec(commandOrRequest, execOptions);
       throwIfAborted(request.signal);
       await workspace.checkRoot();
+      let cwd = workspace.root;
+      if (request.cwd.length > 0) {
+        const display = request.cwd.join("/");
+        const folder = await workspace.resolve(request.cwd, { action: "run a command in", display });
+        if (folder.stat?.kind !== "directory") {
+          throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot run a command in '${display}': it is not a folder`, {
+            path: display,
+          });
+        }
+        cwd = folder.hostPath;
+      }
       const command = {
         argv: shellArgv(shell, request.command),
-        cwd: workspace.root,
+        cwd,
         env: workspace.childEnvironment(),
       };
       return await runShellCommand(workspace.host, command, request, {

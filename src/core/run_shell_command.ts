@@ -1,6 +1,7 @@
 import type { Host } from "../host.ts";
-import type { ShellExecRequest, ShellExecResult } from "../shell_provider.ts";
+import type { ShellExecResult } from "../shell_provider.ts";
 import { mapSpawnError, type SpawnFailureWording } from "./map_spawn_error.ts";
+import type { ResolvedShellExec } from "./resolve_shell_exec.ts";
 import { runProcess, toExecResult } from "./run_process.ts";
 
 /** A command line made ready to run: the program's argv, its working folder and its whole environment. */
@@ -26,14 +27,14 @@ export interface RunShellCommandOptions {
  *
  * @param host The host to spawn on.
  * @param command What to run, where, with which environment.
- * @param request The provider's request (time and output limits, signal).
+ * @param request The provider's settled request (time and output limits, signal; see `resolveShellExec`).
  * @param options The kill grace and the wording of a spawn failure.
  * @returns How the command ended; a non-zero exit is data.
  */
 export async function runShellCommand(
   host: Host,
   command: ShellCommand,
-  request: ShellExecRequest,
+  request: Pick<ResolvedShellExec, "timeoutMs" | "maxOutputBytes" | "signal">,
   options: RunShellCommandOptions,
 ): Promise<ShellExecResult> {
   const result = await runProcess(host, {

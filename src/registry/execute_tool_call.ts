@@ -5,6 +5,8 @@ import type { ToolRegistry } from "./tool_registry.ts";
 
 /** A call from the model. */
 export interface ToolCall {
+  /** The call's kind, as some agent frameworks tag it (the seed course's `type: "toolCall"`); ignored. @default undefined */
+  type?: "toolCall";
   /** The call's id, echoed in the result. */
   id: string;
   /** The tool's name. */

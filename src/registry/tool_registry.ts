@@ -35,6 +35,15 @@ export class ToolRegistry {
     return this;
   }
 
+  /**
+   * Adds several tools, in order.
+   * @throws {Error} When a name is already registered (the tools before it stay registered).
+   */
+  registerMany(tools: Iterable<AnyTool>): this {
+    for (const tool of tools) this.register(tool);
+    return this;
+  }
+
   /** The tool named `name`, if registered. */
   get(name: string): AnyTool | undefined {
     return this.tools.get(name);

@@ -28,19 +28,26 @@ export interface CredentialBrokerOptions extends EgressProxyOptions {
 export interface CredentialBroker extends EgressEndpoint {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Variables pointing a client at the broker: `HTTP_PROXY`, `HTTPS_PROXY` (and lower-case), `PADDOCK_BROKER_URL`. No secret. */
+  /**
+   * Variables pointing a client at the broker: `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY` (the broker's own
+   * address, so a path-form request to {@link baseUrl} goes straight to it), their lower-case forms, and
+   * `PADDOCK_BROKER_URL`. No secret.
+   */
   readonly env: Readonly<Record<string, string>>;
   /**
-   * The path-form base URL for `host`: `http://127.0.0.1:<port>/__broker/<host>/`.
+   * The path-form base URL for `host`: `http://127.0.0.1:<port>/__broker/<host>`, without a final `/`.
    *
    * @param host A host name, optionally with `:port`.
-   * @returns The URL; append the upstream path to it.
+   * @returns The URL; append the upstream path to it (`${baseUrl("api.github.com")}/user`).
    */
   baseUrl(host: string): string;
   /**
-   * Listens on one more socket, e.g. a Unix socket bound into a sandbox.
+   * Listens on one more socket: a Unix socket bound into a sandbox, or another address. With
+   * `{ host, clients, allow }` it serves only peers from the `clients` subnets (others are cut off
+   * before a byte is read), and its allowlist is the rules' hosts plus `allow`; the loopback listener
+   * and the broker's own `allow` do not change.
    *
-   * @param target A Unix socket path, or `{host, port}`.
+   * @param target A Unix socket path, or `{ host, port?, clients?, allow? }`.
    * @returns The listener.
    */
   listen(target: ListenTarget): Promise<ProxyListener>;
@@ -53,14 +60,18 @@ export interface CredentialBroker extends EgressEndpoint {
  * `url`, and name its path form.
  *
  * @param url The proxy's URL (`http://host:port`).
- * @returns `HTTP_PROXY`, `HTTPS_PROXY`, `http_proxy`, `https_proxy` and `PADDOCK_BROKER_URL`.
+ * @returns `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY` (the proxy's own host: its path form is reached
+ *   directly, not through itself), their lower-case forms, and `PADDOCK_BROKER_URL`.
  */
 export function proxyEnvironment(url: string): Record<string, string> {
+  const own = new URL(url).hostname.replace(/^\[|\]$/g, "");
   return {
     HTTP_PROXY: url,
     HTTPS_PROXY: url,
+    NO_PROXY: own,
     http_proxy: url,
     https_proxy: url,
+    no_proxy: own,
     PADDOCK_BROKER_URL: `${url}${BROKER_PATH_PREFIX}`,
   };
 }
@@ -88,7 +99,7 @@ export function proxyEnvironment(url: string): Record<string, string> {
  *   rules: { "api.github.com": { Authorization: () => `Bearer ${readToken()}` } },
  *   allow: ["registry.npmjs.org"],
  * });
- * await fetch(broker.baseUrl("api.github.com") + "user"); // → https://api.github.com/user with the token
+ * await fetch(`${broker.baseUrl("api.github.com")}/user`); // → https://api.github.com/user with the token
  * await broker.close();
  * ```
  */
@@ -104,7 +115,7 @@ export async function createCredentialBroker(options: CredentialBrokerOptions = 
       if (more.length > 0 || !isValidHost(canonicalHost(name)) || (port !== undefined && !/^\d{1,5}$/.test(port))) {
         throw new WorkspaceError("INVALID_ARGUMENTS", `Cannot build a broker URL for '${host}': expected a host name`);
       }
-      return `${url}${BROKER_PATH_PREFIX}${canonicalHost(name)}${port === undefined ? "" : `:${port}`}/`;
+      return `${url}${BROKER_PATH_PREFIX}${canonicalHost(name)}${port === undefined ? "" : `:${port}`}`;
     },
     listen: (target) => proxy.listen(target),
     close: () => proxy.close(),

@@ -25,6 +25,7 @@ import * as net from "node:net";
 import type { Duplex } from "node:stream";
 import { EGRESS_PROXY_CONNECT_TIMEOUT_MS } from "../core/limits.ts";
 import { isPrivateAddress } from "./address_policy.ts";
+import { ClientSubnets } from "./client_subnet.ts";
 import { canonicalHost, HostPatternList, isValidHost } from "./host_pattern.ts";
 
 /** The path prefix of the broker's path form: `/__broker/<host>/…` forwards to `https://<host>/…`. */
@@ -74,8 +75,29 @@ export interface EgressProxyOptions {
   log?: (entry: EgressLogEntry) => void;
 }
 
+/** A TCP listener: where, and optionally whom it serves and what they may reach. */
+export interface TcpListenTarget {
+  /** The address to bind. @default "127.0.0.1" */
+  host?: string;
+  /** The port. @default 0 (an ephemeral port) */
+  port?: number;
+  /**
+   * Only peers from these subnets (`172.18.0.0/16`, or one address) are
+   * served; any other connection is closed before a byte is read.
+   * @default undefined (every peer that can reach the address)
+   */
+  clients?: string | readonly string[];
+  /**
+   * Hosts this listener's clients reach without injection. When given (or
+   * with `clients`), this listener's allowlist is the rules' hosts plus these,
+   * instead of the proxy's own `allow`.
+   * @default undefined (the proxy's allowlist)
+   */
+  allow?: readonly string[];
+}
+
 /** Where to listen: a Unix socket path, or a TCP port on a host. */
-export type ListenTarget = string | { host?: string; port?: number };
+export type ListenTarget = string | TcpListenTarget;
 
 /** One listening socket of a proxy. */
 export interface ProxyListener {
@@ -167,6 +189,7 @@ function rawResponse(socket: Duplex, status: number, message: string): void {
  */
 export class EgressProxy implements EgressEndpoint {
   private readonly allowed: HostPatternList;
+  private readonly ruleHosts: string[];
   private readonly privateAllowed: HostPatternList;
   private readonly rules: Array<{ pattern: HostPatternList; wildcard: boolean; headers: Readonly<Record<string, HeaderValue>> }>;
   private readonly ca: string[] | undefined;
@@ -181,7 +204,8 @@ export class EgressProxy implements EgressEndpoint {
    */
   constructor(options: EgressProxyOptions = {}) {
     const rules = Object.entries(options.rules ?? {});
-    this.allowed = new HostPatternList([...(options.allow ?? []), ...rules.map(([pattern]) => pattern)]);
+    this.ruleHosts = rules.map(([pattern]) => pattern);
+    this.allowed = new HostPatternList([...(options.allow ?? []), ...this.ruleHosts]);
     this.privateAllowed = new HostPatternList(options.allowPrivate ?? []);
     // Exact patterns win over wildcards; among wildcards the longest suffix wins.
     this.rules = rules
@@ -197,19 +221,33 @@ export class EgressProxy implements EgressEndpoint {
    * Starts listening. Several listeners may share one proxy (a TCP port for
    * the host, a Unix socket bound into a sandbox).
    *
-   * @param target A Unix socket path, or `{host, port}` (default `127.0.0.1`, an ephemeral port).
+   * @param target A Unix socket path, or `{host, port, clients, allow}` (default `127.0.0.1`, an ephemeral
+   *   port, every peer, the proxy's allowlist).
    * @returns The listener.
+   * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a malformed subnet or host pattern.
    */
   async listen(target: ListenTarget = {}): Promise<ProxyListener> {
     const sockets = new Set<Duplex>();
+    const tcp = typeof target === "string" ? undefined : target;
+    const clients = tcp?.clients === undefined
+      ? undefined
+      : new ClientSubnets(typeof tcp.clients === "string" ? [tcp.clients] : tcp.clients);
+    const allowed = tcp?.allow === undefined && clients === undefined
+      ? this.allowed
+      : new HostPatternList([...this.ruleHosts, ...(tcp?.allow ?? [])]);
     // A bug or an unexpected throw ends that one exchange, never the proxy.
     const server = http.createServer((req, res) => {
-      this.handleRequest(req, res).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
+      this.handleRequest(req, res, allowed).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
     });
     server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Uint8Array) => {
-      this.handleConnect(req, socket, head).catch(() => socket.destroy());
+      this.handleConnect(req, socket, head, allowed).catch(() => socket.destroy());
     });
     server.on("connection", (socket: net.Socket) => {
+      // A peer from outside the client subnets is cut off before anything is read.
+      if (clients !== undefined && !clients.matches(socket.remoteAddress)) {
+        socket.destroy();
+        return;
+      }
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
     });
@@ -256,8 +294,8 @@ export class EgressProxy implements EgressEndpoint {
 
   // Allowlist, then resolution, then the private-address check; only an
   // allowed target is ever resolved, and nothing connects before this passes.
-  private async authorize(target: Target): Promise<Decision> {
-    if (!this.allowed.matches(target.host)) {
+  private async authorize(target: Target, allowed: HostPatternList): Promise<Decision> {
+    if (!allowed.matches(target.host)) {
       return { ok: false, status: 403, reason: `Host '${target.host}' is not on the allowlist` };
     }
     let addresses: string[];
@@ -278,7 +316,12 @@ export class EgressProxy implements EgressEndpoint {
     return { ok: true, address: addresses[0] };
   }
 
-  private async handleConnect(req: http.IncomingMessage, client: Duplex, head: Uint8Array): Promise<void> {
+  private async handleConnect(
+    req: http.IncomingMessage,
+    client: Duplex,
+    head: Uint8Array,
+    allowed: HostPatternList,
+  ): Promise<void> {
     client.on("error", () => client.destroy());
     const target = parseAuthority(req.url ?? "", undefined);
     const method = "CONNECT";
@@ -287,7 +330,7 @@ export class EgressProxy implements EgressEndpoint {
       rawResponse(client, 400, "CONNECT needs a target host:port");
       return;
     }
-    const decision = await this.authorize(target);
+    const decision = await this.authorize(target, allowed);
     if (!decision.ok) {
       this.log({ action: "refused", form: "connect", method, ...target, status: decision.status, reason: decision.reason });
       rawResponse(client, decision.status, decision.reason);
@@ -317,7 +360,7 @@ export class EgressProxy implements EgressEndpoint {
     client.on("close", () => upstream.destroy());
   }
 
-  private async handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async handleRequest(req: http.IncomingMessage, res: http.ServerResponse, allowed: HostPatternList): Promise<void> {
     const method = req.method ?? "GET";
     const url = req.url ?? "";
     let form: "http" | "broker";
@@ -349,7 +392,7 @@ export class EgressProxy implements EgressEndpoint {
       plainResponse(res, 400, "The request names no valid target host");
       return;
     }
-    const decision = await this.authorize(target);
+    const decision = await this.authorize(target, allowed);
     if (!decision.ok) {
       this.log({ action: "refused", form, method, ...target, status: decision.status, reason: decision.reason });
       plainResponse(res, decision.status, decision.reason);

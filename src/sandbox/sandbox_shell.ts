@@ -11,7 +11,8 @@ import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
 import { runShellCommand } from "../core/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
-import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
+import { resolveShellExec } from "../core/resolve_shell_exec.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
 /** Options of {@link SandboxShell}. */
 export interface SandboxShellOptions {
@@ -43,7 +44,7 @@ export interface SandboxShellOptions {
  * ```ts
  * import { BubblewrapSandbox, SandboxShell } from "@paddock/tools/sandbox";
  * const shell = new SandboxShell(new BubblewrapSandbox(), { cwd: "/work/project" });
- * const result = await shell.exec({ command: "ls -la", timeoutMs: 5_000, maxOutputBytes: 32_768 });
+ * const result = await shell.exec("ls -la", { timeoutMs: 5_000 }); // missing options take their defaults
  * ```
  */
 export class SandboxShell implements ShellProvider {
@@ -63,13 +64,18 @@ export class SandboxShell implements ShellProvider {
   }
 
   /**
-   * Runs one command line in the sandbox.
+   * Runs one command line in the sandbox. Missing options mean their
+   * defaults (`SHELL_TIMEOUT_MS`, `SHELL_MAX_OUTPUT_BYTES`, the working
+   * folder itself); an invalid one is an error before anything starts.
    *
-   * @param request The command, its time and output limits, and a cancel signal.
+   * @param commandOrRequest The command line, or the whole request `{ command, ...options }`.
+   * @param options `cwd` (below the working folder), time and output limits, and a cancel signal.
    * @returns How it ended; a non-zero exit is data.
-   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the sandbox cannot run (nothing runs unsandboxed).
+   * @throws {WorkspaceError} `INVALID_ARGUMENTS` for an invalid option; `SANDBOX_UNAVAILABLE` when the
+   *   sandbox cannot run (nothing runs unsandboxed).
    */
-  async exec(request: ShellExecRequest): Promise<ShellExecResult> {
+  async exec(commandOrRequest: string | ShellExecRequest, options?: ShellExecOptions): Promise<ShellExecResult> {
+    const request = resolveShellExec(commandOrRequest, options);
     // Canonical once: bwrap binds the real folder at its real path.
     this.root ??= this.host.realpath(this.options.cwd).catch((error: unknown) => {
       this.root = undefined;
@@ -77,13 +83,15 @@ export class SandboxShell implements ShellProvider {
         cause: error,
       });
     });
-    const cwd = await this.root;
+    const root = await this.root;
+    // Below the root by the path grammar; inside the sandbox nothing else is writable.
+    const cwd = request.cwd.length === 0 ? root : `${root.replace(/\/+$/, "")}/${request.cwd.join("/")}`;
     const env = childEnvironment(this.host.environment(), this.options.inheritEnv ?? [], this.options.env ?? {});
     const command = await this.sandbox.wrap({
       argv: [this.options.shell ?? "/bin/sh", "-c", request.command],
       cwd,
       env,
-      writable: [cwd],
+      writable: [root],
     });
     try {
       return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {

@@ -1,11 +1,12 @@
 import { abortError, throwIfAborted } from "../core/errors.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { omittedMarker } from "../core/run_process.ts";
-import { decodeUtf8Lenient, encodeUtf8, utf8BoundaryAtOrBefore } from "../core/utf8.ts";
+import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
+import { resolveShellExec } from "../core/resolve_shell_exec.ts";
+import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { Workspace } from "../core/workspace.ts";
 import { createMemoryHost, type MemoryHost } from "../hosts/memory.ts";
-import type { ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
 /** The root folder of every {@link MemoryWorkspace} in its memory host; the rest of the tree is "outside". */
 export const MEMORY_WORKSPACE_ROOT = "/workspace";
@@ -32,6 +33,18 @@ export type ExecReply = string | {
 export type ExecScript =
   | Readonly<Record<string, ExecReply>>
   | ((command: string) => ExecReply | undefined | Promise<ExecReply | undefined>);
+
+/** One command a {@link MemoryWorkspace} was asked to run, with its settled options. */
+export interface ExecRecord {
+  /** The command line. */
+  command: string;
+  /** The working folder, workspace-relative (`.` for the root). */
+  cwd: string;
+  /** Its time limit in milliseconds. */
+  timeoutMs: number;
+  /** Its output bound in bytes, per stream. */
+  maxOutputBytes: number;
+}
 
 /** Options of {@link MemoryWorkspace}. */
 export interface MemoryWorkspaceOptions {
@@ -73,15 +86,15 @@ export interface MemoryWorkspaceOptions {
  * const [read] = createCodingTools(ws);
  * await read.execute({ path: "src/a.ts" }); // { path: "src/a.ts", content: "export {};\n", bytes: 11 }
  * ws.snapshot(); // { "src/a.ts": "export {};\n" }
- * await ws.exec({ command: "npm test", timeoutMs: 1000, maxOutputBytes: 1000 }); // stdout "ok\n", exit 0
- * ws.commands; // ["npm test"]
+ * await ws.exec("npm test"); // stdout "ok\n", exit 0
+ * ws.commands.map((c) => c.command); // ["npm test"]
  * ```
  */
 export class MemoryWorkspace extends Workspace implements ShellProvider {
   /** The memory host holding the tree; use its `*Sync` helpers to add or inspect objects outside the root. */
   declare readonly host: MemoryHost;
-  /** Every command line passed to {@link exec}, in order (scripted or not). */
-  readonly commands: string[] = [];
+  /** Every command passed to {@link exec}, in order (scripted or not), with its settled options. */
+  readonly commands: ExecRecord[] = [];
   private readonly script: ExecScript;
 
   /**
@@ -135,17 +148,29 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
    * `maxOutputBytes` keeps its start and its end (as a real shell provider
    * does); a reply slower than `timeoutMs` ends with `timedOut: true`.
    *
-   * @param request The command line and its bounds.
+   * @param command The command line, or the whole request `{ command, ...options }`.
+   * @param options Working folder (recorded only), time and output limits, cancel signal; each defaults when missing.
    * @returns The scripted result.
-   * @throws An AbortError when `request.signal` aborts (nothing is logged if it was aborted before the call).
+   * @throws An AbortError when the signal aborts (nothing is logged if it was aborted before the call);
+   *   {@link WorkspaceError} `INVALID_ARGUMENTS` for an invalid option.
    */
-  async exec(request: ShellExecRequest): Promise<ShellExecResult> {
-    const { command, signal } = request;
+  async exec(command: string | ShellExecRequest, options?: ShellExecOptions): Promise<ShellExecResult> {
+    const request = resolveShellExec(command, options);
+    const { signal } = request;
     throwIfAborted(signal);
-    this.commands.push(command);
+    this.commands.push({
+      command: request.command,
+      cwd: request.cwd.join("/") || ".",
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: request.maxOutputBytes,
+    });
     const script = this.script;
     const pending = Promise.resolve().then(() =>
-      typeof script === "function" ? script(command) : Object.hasOwn(script, command) ? script[command] : undefined
+      typeof script === "function"
+        ? script(request.command)
+        : Object.hasOwn(script, request.command)
+        ? script[request.command]
+        : undefined
     );
     const outcome = await settle(pending, request.timeoutMs, signal);
     if (outcome === "timeout") {
@@ -161,7 +186,7 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     }
     const reply = outcome.reply;
     const full = reply === undefined
-      ? { stdout: "", stderr: `memory workspace: command not scripted: ${command}\n`, exitCode: 127, signal: null }
+      ? { stdout: "", stderr: `memory workspace: command not scripted: ${request.command}\n`, exitCode: 127, signal: null }
       : typeof reply === "string"
       ? { stdout: reply, stderr: "", exitCode: 0, signal: null }
       : {
@@ -249,18 +274,4 @@ function settle(
       (error: unknown) => finish(() => reject(error)),
     );
   });
-}
-
-// Keeps at most `maxBytes` of UTF-8: the first half and the last half, cut on
-// character boundaries, with the same marker between them as runProcess.
-function keepHeadAndTail(text: string, maxBytes: number): { text: string; truncated: boolean } {
-  const bytes = encodeUtf8(text);
-  if (bytes.length <= maxBytes) return { text, truncated: false };
-  const headLimit = Math.ceil(maxBytes / 2);
-  const head = bytes.subarray(0, utf8BoundaryAtOrBefore(bytes, headLimit));
-  let start = Math.max(head.length, bytes.length - (maxBytes - headLimit));
-  while (start < bytes.length && (bytes[start] & 0xc0) === 0x80) start++;
-  const tail = bytes.subarray(start);
-  const omitted = bytes.length - head.length - tail.length;
-  return { text: decodeUtf8Lenient(head) + omittedMarker(omitted) + decodeUtf8Lenient(tail), truncated: true };
 }

@@ -9,6 +9,7 @@ import {
   SHELL_TIMEOUT_MS,
 } from "../core/limits.ts";
 import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
+import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/utf8.ts";
 import { type ShellExecResult, isShellProvider, type ShellProvider } from "../shell_provider.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
@@ -186,19 +187,24 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
     },
     run: async (input, { signal }): Promise<ShellOutput> => {
       const provider = await getProvider();
-      const result = await provider.exec({
-        command: input.command,
+      const result = await provider.exec(input.command, {
         timeoutMs: input.timeoutMs,
         maxOutputBytes: limits.output,
         signal,
       });
+      // A provider may leave out what it does not know, or send more than
+      // asked; output it already cut (with its marker) is kept as it is.
+      const bound = (text: unknown, cut: boolean | undefined) =>
+        cut === true ? { text: String(text), truncated: true } : keepHeadAndTail(String(text ?? ""), limits.output);
+      const stdout = bound(result.stdout, result.stdoutTruncated);
+      const stderr = bound(result.stderr, result.stderrTruncated);
       const output: ShellOutput = {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        stdoutTruncated: result.stdoutTruncated,
-        stderrTruncated: result.stderrTruncated,
+        exitCode: result.exitCode ?? null,
+        signal: result.signal ?? null,
+        stdout: stdout.text,
+        stderr: stderr.text,
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
       };
       if (result.timedOut) {
         throw new WorkspaceError("SHELL_TIMEOUT", `Command ran longer than ${input.timeoutMs} ms and was killed`, {
