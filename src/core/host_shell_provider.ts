@@ -83,12 +83,15 @@ export function createHostShellProvider(
       if (request.cwd.length > 0) {
         const display = request.cwd.join("/");
         const folder = await workspace.resolve(request.cwd, { action: "run a command in", display });
+        await folder.release();
         if (folder.stat?.kind !== "directory") {
           throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot run a command in '${display}': it is not a folder`, {
             path: display,
           });
         }
-        cwd = folder.hostPath;
+        // A process starts in a folder by its path (there is no fchdir before exec here):
+        // the canonical path of what the walk found, links resolved.
+        cwd = workspace.hostPath(folder.segments);
       }
       const command = {
         argv: shellArgv(shell, request.command),
