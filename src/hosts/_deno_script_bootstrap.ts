@@ -51,7 +51,14 @@ export function denoScriptBootstrap(scriptPath: string): string {
   const main = new Module(file, null);
   main.filename = file;
   main.paths = Module._nodeModulePaths(dirname(file));
-  main._compile(readFileSync(file, "utf8"), file);
+  try {
+    main._compile(readFileSync(file, "utf8"), file);
+  } catch (error) {
+    // Reported here, not by Deno's handler, which would quote this file's source.
+    if (process.listenerCount("uncaughtException") > 0) throw error;
+    console.error(error);
+    process.exit(1);
+  }
 })();
 `;
 }

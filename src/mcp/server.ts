@@ -130,7 +130,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as ListedTool["inputSchema"],
-    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+    annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.openWorld ?? false },
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
