@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
+import type { Sandbox } from "../core/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
@@ -9,7 +10,9 @@ import {
   type ToolCallResult,
 } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
+import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
+import { createShellTool } from "../tools/shell.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
@@ -33,6 +36,12 @@ export interface PaddockMcpServerOptions {
   nodeProcess?: boolean;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
   shell?: McpShellMode;
+  /**
+   * An OS sandbox that `node_process` scripts and `shell` commands run in
+   * (`paddock mcp` passes a `BubblewrapSandbox` when one works here).
+   * @default undefined (node_process under the runtime's permissions; shell commands unconfined)
+   */
+  sandbox?: Sandbox;
   /** More tools to offer beside Paddock's own (e.g. your own tools over the same workspace). @default [] */
   tools?: AnyTool[];
   /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
@@ -84,10 +93,18 @@ export function createMcpRegistry(
     return new ToolRegistry([...readOnly, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
+  const sandbox = options.sandbox;
+  // Bun has no permission model: in the sandbox, the sandbox alone confines the script.
+  const nodeProcess = sandbox === undefined
+    ? {}
+    : { sandbox, permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const };
   const tools: AnyTool[] = createCodingTools(workspace, {
-    ...(options.nodeProcess === false ? { nodeProcess: false as const } : {}),
-    ...(shell === undefined ? {} : { shell }),
+    nodeProcess: options.nodeProcess === false ? false : nodeProcess,
+    ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
   });
+  if (shell !== undefined && sandbox !== undefined) {
+    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));
+  }
   return new ToolRegistry([...tools, ...extra]);
 }
 
