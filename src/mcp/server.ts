@@ -16,6 +16,7 @@ import { createShellTool } from "../tools/shell.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
+import { approvalSummary } from "./approval_summary.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
@@ -207,10 +208,6 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
   } as JsonRpcMessage;
 }
 
-// Characters of a call's arguments shown in an approval request (the person
-// sees what will run; a huge write is summarised by its start).
-const APPROVAL_SUMMARY_CHARS = 1_000;
-
 /**
  * Puts a call that needs approval to the person through MCP elicitation (a
  * form with one `approve` boolean). `executeToolCall` asks only after the
@@ -233,7 +230,7 @@ async function askPerson(
       { hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN" },
     );
   }
-  const summary = JSON.stringify(request.arguments).slice(0, APPROVAL_SUMMARY_CHARS);
+  const summary = approvalSummary(request.arguments);
   // The answer comes in on the input: it must not be paused meanwhile.
   flow.elicitations++;
   flow.update();
