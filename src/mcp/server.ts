@@ -102,6 +102,7 @@ export function createMcpRegistry(
   const tools: AnyTool[] = createCodingTools(workspace, {
     nodeProcess: options.nodeProcess === false ? false : nodeProcess,
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
+    protectedPaths: shell?.allow !== undefined,
   });
   if (shell !== undefined && sandbox !== undefined) {
     tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));

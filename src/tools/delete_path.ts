@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { joinHostPath } from "../core/host_path.ts";
@@ -14,6 +15,11 @@ import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type Work
 export interface DeleteToolOptions extends BaseToolOptions {
   /** Entries one recursive delete removes at most (the folder itself included). @default 10000 ({@link DELETE_PATH_MAX_ENTRIES}) */
   maxEntries?: number;
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `delete_path`, validated. */
@@ -72,6 +78,7 @@ export function createDeleteTool(
 ): Tool<DeletePathInput, DeletePathOutput> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? DELETE_PATH_MAX_ENTRIES;
+  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "delete_path",
     description: options.description ??
@@ -90,6 +97,7 @@ export function createDeleteTool(
       await ws.checkRoot();
       const target = await ws.resolve(input.segments, { followFinal: false, action: "delete", display });
       if (target.segments.length === 0 || target.stat === null) throw rootProtected(display);
+      assertNotProtected(target.segments, protectedPaths, "delete", display);
       const remover = new Remover(ws, display, signal);
       const stat = target.stat;
       if (stat.kind !== "directory") {

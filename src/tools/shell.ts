@@ -58,6 +58,14 @@ export interface ShellToolOptions extends BaseToolOptions {
   shell?: string;
   /** Milliseconds between SIGTERM and SIGKILL on timeout or abort (workspace sources only). @default 1000 */
   killGraceMs?: number;
+  /**
+   * Run git without the settings that make it run other programs
+   * (`core.fsmonitor`, hooks, pagers, drivers, …), and refuse a git command
+   * while `.git` points out of the workspace (`GIT_REPOSITORY_UNSAFE`).
+   * Workspace sources only: a {@link ShellProvider} runs commands its own way.
+   * @default true when `allow` is given, else false
+   */
+  safeGit?: boolean;
 }
 
 /** Arguments of `shell`, validated. */
@@ -228,5 +236,6 @@ function providerGetter(source: ShellSource, options: ShellToolOptions): () => P
     provider ??= createHostShellProvider(await getWorkspace(), {
       shell: options.shell,
       killGraceMs: options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+      safeGit: options.safeGit ?? options.allow !== undefined,
     });
 }
