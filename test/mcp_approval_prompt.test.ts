@@ -52,8 +52,11 @@ describe("the paddock mcp --shell ask approval prompt", () => {
 
   test("escapes control characters and terminal escapes", async () => {
     const message = await promptFor("echo ok\u001b[2K\u001b[1A\r\u009b2K\u202erm -rf ~\u200b\u0007");
+    // deno-lint-ignore no-control-regex
     expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200b\u202e]/);
-    for (const escaped of ["\\u001b[2K", "\\r", "\\u009b", "\\u202e", "\\u200b", "\\u0007"]) expect(message).toContain(escaped);
+    for (const escaped of ["\\u001b[2K", "\\r", "\\u009b", "\\u202e", "\\u200b", "\\u0007"]) {
+      expect(message).toContain(escaped);
+    }
   });
 
   test("approvalSummary never splits a character made of two UTF-16 units", () => {

@@ -44,7 +44,7 @@ const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
 
 describe("node_process", () => {
   test("runs the seed script: exact argv, cwd (shown as '.'), execPath and stderr under default permissions", async () => {
-    const { workspace, root } = await setup();
+    const { workspace } = await setup();
     const tool = createNodeProcessTool(workspace, PERMISSIONS);
     const result = await tool.execute({
       source:

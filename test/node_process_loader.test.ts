@@ -39,22 +39,34 @@ async function replay(trick: LoaderTrick, options: NodeProcessToolOptions): Prom
   }
 }
 
-describe.skipIf(onBun)("node_process under the runtime permissions: no loader trick reads an outside file (Bun has no permission model)", () => {
-  test.each(LOADER_TRICKS.map((trick) => [trick.name, trick] as const))("%s does not reach the secret", async (_name, trick) => {
-    const { text, ran } = await replay(trick, {});
-    expect(text).not.toContain(OUTSIDE_SECRET);
-    if (trick.runs !== false) expect(ran, text).toBe(true);
-  });
-});
+describe.skipIf(onBun)(
+  "node_process under the runtime permissions: no loader trick reads an outside file (Bun has no permission model)",
+  () => {
+    test.each(LOADER_TRICKS.map((trick) => [trick.name, trick] as const))(
+      "%s does not reach the secret",
+      async (_name, trick) => {
+        const { text, ran } = await replay(trick, {});
+        expect(text).not.toContain(OUTSIDE_SECRET);
+        if (trick.runs !== false) expect(ran, text).toBe(true);
+      },
+    );
+  },
+);
 
-describe.skipIf(sandboxSkipReason !== undefined)(`node_process in the OS sandbox: no loader trick reads an outside file${sandboxSkipNote}`, () => {
-  const sandbox = new BubblewrapSandbox();
-  afterAll(async () => await sandbox.close?.());
-  // Bun has no permission model: the sandbox alone confines it.
-  const options: NodeProcessToolOptions = { sandbox, ...(onBun ? { permissions: "inherit" as const } : {}) };
-  test.each(LOADER_TRICKS.map((trick) => [trick.name, trick] as const))("%s does not reach the secret", async (_name, trick) => {
-    const { text, ran } = await replay(trick, options);
-    expect(text).not.toContain(OUTSIDE_SECRET);
-    if (trick.runs !== false) expect(ran, text).toBe(true);
-  });
-});
+describe.skipIf(sandboxSkipReason !== undefined)(
+  `node_process in the OS sandbox: no loader trick reads an outside file${sandboxSkipNote}`,
+  () => {
+    const sandbox = new BubblewrapSandbox();
+    afterAll(async () => await sandbox.close?.());
+    // Bun has no permission model: the sandbox alone confines it.
+    const options: NodeProcessToolOptions = { sandbox, ...(onBun ? { permissions: "inherit" as const } : {}) };
+    test.each(LOADER_TRICKS.map((trick) => [trick.name, trick] as const))(
+      "%s does not reach the secret",
+      async (_name, trick) => {
+        const { text, ran } = await replay(trick, options);
+        expect(text).not.toContain(OUTSIDE_SECRET);
+        if (trick.runs !== false) expect(ran, text).toBe(true);
+      },
+    );
+  },
+);

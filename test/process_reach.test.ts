@@ -31,7 +31,8 @@ function startVictim(): number {
   return victim.pid as number;
 }
 
-const KILL_SOURCE = `try { process.kill(Number(process.argv[1]), "SIGKILL"); console.log("SENT"); } catch (e) { console.log("REFUSED", e.code || e.name); }`;
+const KILL_SOURCE =
+  `try { process.kill(Number(process.argv[1]), "SIGKILL"); console.log("SENT"); } catch (e) { console.log("REFUSED", e.code || e.name); }`;
 
 describe("node_process descriptions state what the script can reach", () => {
   test("on Node: links that point out, the open network, and signals to the agent", () => {
@@ -65,7 +66,11 @@ describe("node_process descriptions state what the script can reach", () => {
     expect(closed.text).toMatch(/sees no other process and cannot signal one/);
     expect(closed.text).toMatch(/no network/);
     expect(closed.openWorld).toBe(false);
-    const allowlisted = nodeProcessReach("node", "workspace", new BubblewrapSandbox({ network: { allow: ["example.com"] } }));
+    const allowlisted = nodeProcessReach(
+      "node",
+      "workspace",
+      new BubblewrapSandbox({ network: { allow: ["example.com"] } }),
+    );
     expect(allowlisted.text).toMatch(/network only to the hosts the sandbox allows/);
     expect(allowlisted.openWorld).toBe(true);
   });
@@ -90,7 +95,9 @@ describe("node_process output", () => {
   test("holds no absolute host path and no stack frame of the launcher", async () => {
     fixture = await diskFixture(["lib/deep.cjs=module.exports = function () { throw new TypeError('deep failure') }"]);
     const tool = createNodeProcessTool(fixture.workspace, { ...ROOMY, ...PERMISSIONS });
-    const thrown = await tool.execute({ source: "console.log(process.cwd(), __filename, require.resolve('./lib/deep.cjs'));\nrequire('./lib/deep.cjs')()" });
+    const thrown = await tool.execute({
+      source: "console.log(process.cwd(), __filename, require.resolve('./lib/deep.cjs'));\nrequire('./lib/deep.cjs')()",
+    });
     const text = thrown.stdout + thrown.stderr;
     expect(thrown.stdout).toBe(". <script> lib/deep.cjs\n");
     expect(thrown.stderr).toContain("TypeError: deep failure");
@@ -106,48 +113,61 @@ describe("node_process output", () => {
 });
 
 describe("node_process and other processes", () => {
-  test.runIf(runtime === "node")("on Node a script can signal another process of the same user (stated in the description)", async () => {
-    fixture = await diskFixture();
-    const victim = startVictim();
-    const tool = createNodeProcessTool(fixture.workspace, ROOMY);
-    expect(tool.description).toMatch(/including the agent running it/);
-    const result = await tool.execute({ source: KILL_SOURCE, arguments: [String(victim)] });
-    expect(result.stdout).toBe("SENT\n");
-    for (let i = 0; i < 50 && isAlive(victim); i++) await sleep(20);
-    expect(isAlive(victim)).toBe(false);
-  });
+  test.runIf(runtime === "node")(
+    "on Node a script can signal another process of the same user (stated in the description)",
+    async () => {
+      fixture = await diskFixture();
+      const victim = startVictim();
+      const tool = createNodeProcessTool(fixture.workspace, ROOMY);
+      expect(tool.description).toMatch(/including the agent running it/);
+      const result = await tool.execute({ source: KILL_SOURCE, arguments: [String(victim)] });
+      expect(result.stdout).toBe("SENT\n");
+      for (let i = 0; i < 50 && isAlive(victim); i++) await sleep(20);
+      expect(isAlive(victim)).toBe(false);
+    },
+  );
 
   test.runIf(onDeno)("on Deno a script cannot signal another process", async () => {
     fixture = await diskFixture();
     const victim = startVictim();
-    const result = await createNodeProcessTool(fixture.workspace, ROOMY).execute({ source: KILL_SOURCE, arguments: [String(victim)] });
-    expect(result.stdout).toMatch(/^REFUSED/);
-    await sleep(100);
-    expect(isAlive(victim)).toBe(true);
-  });
-});
-
-describe.skipIf(sandboxSkipReason !== undefined)(`node_process in the OS sandbox and other processes${sandboxSkipNote}`, () => {
-  const sandbox = new BubblewrapSandbox();
-  afterAll(async () => await sandbox.close?.());
-  const options: NodeProcessToolOptions = { ...ROOMY, sandbox, ...PERMISSIONS };
-
-  test("a script cannot signal a process outside the sandbox", async () => {
-    fixture = await diskFixture();
-    const victim = startVictim();
-    const result = await createNodeProcessTool(fixture.workspace, options).execute({ source: KILL_SOURCE, arguments: [String(victim)] });
-    expect(result.stdout).toMatch(/^REFUSED/);
-    await sleep(100);
-    expect(isAlive(victim)).toBe(true);
-  });
-
-  test("process.kill(process.ppid, 'SIGKILL') does not reach the agent", async () => {
-    fixture = await diskFixture();
-    const result = await createNodeProcessTool(fixture.workspace, options).execute({
-      source: `console.log(process.ppid); try { process.kill(process.ppid, "SIGKILL"); console.log("SENT"); } catch (e) { console.log("REFUSED", e.code || e.name); }`,
+    const result = await createNodeProcessTool(fixture.workspace, ROOMY).execute({
+      source: KILL_SOURCE,
+      arguments: [String(victim)],
     });
-    const [ppid] = result.stdout.split("\n");
-    expect(Number(ppid)).not.toBe(process.pid);
-    expect(fs.existsSync(`/proc/${process.pid}`)).toBe(true); // the agent (this test) is still here
+    expect(result.stdout).toMatch(/^REFUSED/);
+    await sleep(100);
+    expect(isAlive(victim)).toBe(true);
   });
 });
+
+describe.skipIf(sandboxSkipReason !== undefined)(
+  `node_process in the OS sandbox and other processes${sandboxSkipNote}`,
+  () => {
+    const sandbox = new BubblewrapSandbox();
+    afterAll(async () => await sandbox.close?.());
+    const options: NodeProcessToolOptions = { ...ROOMY, sandbox, ...PERMISSIONS };
+
+    test("a script cannot signal a process outside the sandbox", async () => {
+      fixture = await diskFixture();
+      const victim = startVictim();
+      const result = await createNodeProcessTool(fixture.workspace, options).execute({
+        source: KILL_SOURCE,
+        arguments: [String(victim)],
+      });
+      expect(result.stdout).toMatch(/^REFUSED/);
+      await sleep(100);
+      expect(isAlive(victim)).toBe(true);
+    });
+
+    test("process.kill(process.ppid, 'SIGKILL') does not reach the agent", async () => {
+      fixture = await diskFixture();
+      const result = await createNodeProcessTool(fixture.workspace, options).execute({
+        source:
+          `console.log(process.ppid); try { process.kill(process.ppid, "SIGKILL"); console.log("SENT"); } catch (e) { console.log("REFUSED", e.code || e.name); }`,
+      });
+      const [ppid] = result.stdout.split("\n");
+      expect(Number(ppid)).not.toBe(process.pid);
+      expect(fs.existsSync(`/proc/${process.pid}`)).toBe(true); // the agent (this test) is still here
+    });
+  },
+);

@@ -59,7 +59,7 @@ describe("protected paths: with a shell allow list, the write tools refuse the f
     ["create_directory", { path: ".git/hooks" }],
   ])("%s %j is PROTECTED_PATH and changes nothing", async (tool, args) => {
     const tree = [
-      "package.json={\"scripts\":{\"test\":\"echo ok\"}}",
+      'package.json={"scripts":{"test":"echo ok"}}',
       "package-lock.json={}",
       "notes.json={}",
       ".git/config=[core]\n",
@@ -85,8 +85,12 @@ describe("protected paths: with a shell allow list, the write tools refuse the f
     const open = await setup([], { shell: { needsApproval: false } });
     expect((await open.call("write_file", { path: "package.json", content: "{}" })).error).toBeUndefined();
     const custom = await setup([], { protectedPaths: ["secrets/**", "*.pem"] });
-    expect((await custom.call("write_file", { path: "secrets/a.txt", content: "x" })).error?.code).toBe("PROTECTED_PATH");
-    expect((await custom.call("write_file", { path: "keys/server.pem", content: "x" })).error?.code).toBe("PROTECTED_PATH");
+    expect((await custom.call("write_file", { path: "secrets/a.txt", content: "x" })).error?.code).toBe(
+      "PROTECTED_PATH",
+    );
+    expect((await custom.call("write_file", { path: "keys/server.pem", content: "x" })).error?.code).toBe(
+      "PROTECTED_PATH",
+    );
     expect((await custom.call("write_file", { path: "package.json", content: "{}" })).error).toBeUndefined();
     const off = await setup([], { shell: ALLOW, protectedPaths: false });
     expect((await off.call("write_file", { path: "package.json", content: "{}" })).error).toBeUndefined();
@@ -94,7 +98,9 @@ describe("protected paths: with a shell allow list, the write tools refuse the f
 
   test("the default list matches by name at any depth, folders with everything below, ignoring case", () => {
     expect(protectedPattern([".git"], DEFAULT_PROTECTED_PATHS)).toBe(".git/**");
-    expect(protectedPattern(["vendor", "lib", ".git", "hooks", "post-checkout"], DEFAULT_PROTECTED_PATHS)).toBe(".git/**");
+    expect(protectedPattern(["vendor", "lib", ".git", "hooks", "post-checkout"], DEFAULT_PROTECTED_PATHS)).toBe(
+      ".git/**",
+    );
     expect(protectedPattern(["web", "Package.JSON"], DEFAULT_PROTECTED_PATHS)).toBe("package.json");
     expect(protectedPattern(["vitest.config.ts"], DEFAULT_PROTECTED_PATHS)).toBe("vitest.config.*");
     expect(protectedPattern(["src", "git.ts"], DEFAULT_PROTECTED_PATHS)).toBeUndefined();
@@ -149,7 +155,16 @@ describe.skipIf(!hasProgram("git"))("allowed git commands cannot be turned into 
   });
 
   test("gitConfigKeys reads sections, subsections and keys the way git names them", () => {
-    const keys = gitConfigKeys(`# comment\n[core]\n\tbare = false\n\tFSMonitor = x\n[diff "evil"]\n  textconv = sh -c\n[alias] st = !sh\n[include]\npath = other\n; c\n[remote.origin]\n\tuploadpack = x \\\n  continued = y\n`);
-    expect(keys).toEqual(["core.bare", "core.fsmonitor", "diff.evil.textconv", "alias.st", "include.path", "remote.origin.uploadpack"]);
+    const keys = gitConfigKeys(
+      `# comment\n[core]\n\tbare = false\n\tFSMonitor = x\n[diff "evil"]\n  textconv = sh -c\n[alias] st = !sh\n[include]\npath = other\n; c\n[remote.origin]\n\tuploadpack = x \\\n  continued = y\n`,
+    );
+    expect(keys).toEqual([
+      "core.bare",
+      "core.fsmonitor",
+      "diff.evil.textconv",
+      "alias.st",
+      "include.path",
+      "remote.origin.uploadpack",
+    ]);
   });
 });

@@ -53,7 +53,10 @@ export function chooseProcessTools(request: ProcessToolsRequest): ProcessToolsCh
       sandboxed: false,
       notes: [
         `no OS sandbox here (${reason}); --unsandboxed: ${
-          [wantsNode ? "node_process runs under the runtime's permissions only" : "", wantsShell ? "shell commands run unconfined" : ""]
+          [
+            wantsNode ? "node_process runs under the runtime's permissions only" : "",
+            wantsShell ? "shell commands run unconfined" : "",
+          ]
             .filter(Boolean).join(", ")
         }`,
       ],
@@ -68,6 +71,8 @@ export function chooseProcessTools(request: ProcessToolsRequest): ProcessToolsCh
     nodeProcess: false,
     shell: { mode: "off" },
     sandboxed: false,
-    notes: [`node_process is not offered: no OS sandbox here (${reason}); pass --unsandboxed to offer it under the runtime's permissions only`],
+    notes: [
+      `node_process is not offered: no OS sandbox here (${reason}); pass --unsandboxed to offer it under the runtime's permissions only`,
+    ],
   };
 }

@@ -117,12 +117,18 @@ async function readSmall(host: Host, path: string): Promise<string | null> {
   try {
     const read = await readRegularFile(host, path, GIT_CONFIG_MAX_BYTES);
     if (read.kind === "read") return decodeUtf8Lenient(read.bytes);
-    throw unsafe(`'${path.split(/[\\/]/).pop()}' in the repository is not a small regular file`, "remove it, or run git outside the tools");
+    throw unsafe(
+      `'${path.split(/[\\/]/).pop()}' in the repository is not a small regular file`,
+      "remove it, or run git outside the tools",
+    );
   } catch (error) {
     if (error instanceof WorkspaceError) throw error;
     if (isHostError(error, "ENOENT")) return null; // missing: git does not use it either
     // A link (git would follow it out of the workspace), or unreadable.
-    throw unsafe(`'${path.split(/[\\/]/).pop()}' in the repository cannot be checked (${(error as Error).message})`, "make it a regular file inside the workspace");
+    throw unsafe(
+      `'${path.split(/[\\/]/).pop()}' in the repository cannot be checked (${(error as Error).message})`,
+      "make it a regular file inside the workspace",
+    );
   }
 }
 
@@ -149,19 +155,29 @@ export async function checkGitRepository(host: Host, root: string): Promise<void
     } else {
       const text = (await readSmall(host, dotGit)) ?? "";
       const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1] ?? "";
-      const absolute = isAbsoluteHostPath(host.platform, pointer) ? pointer : joinHostPath(host.platform, root, [pointer]);
+      const absolute = isAbsoluteHostPath(host.platform, pointer)
+        ? pointer
+        : joinHostPath(host.platform, root, [pointer]);
       target = pointer === "" ? "" : await host.realpath(absolute).catch(() => absolute);
     }
     if (target === "" || !inside(target)) {
-      throw unsafe("'.git' points to a repository outside the workspace", "git runs only on a repository inside the workspace");
+      throw unsafe(
+        "'.git' points to a repository outside the workspace",
+        "git runs only on a repository inside the workspace",
+      );
     }
     gitDir = target;
   }
   const commonDir = (await readSmall(host, joinHostPath(host.platform, gitDir, ["commondir"])))?.trim();
   if (commonDir) {
-    const absolute = isAbsoluteHostPath(host.platform, commonDir) ? commonDir : joinHostPath(host.platform, gitDir, [commonDir]);
+    const absolute = isAbsoluteHostPath(host.platform, commonDir)
+      ? commonDir
+      : joinHostPath(host.platform, gitDir, [commonDir]);
     if (!inside(await host.realpath(absolute).catch(() => absolute))) {
-      throw unsafe("the repository's common folder is outside the workspace", "git runs only on a repository inside the workspace");
+      throw unsafe(
+        "the repository's common folder is outside the workspace",
+        "git runs only on a repository inside the workspace",
+      );
     }
   }
   const config = await readSmall(host, joinHostPath(host.platform, gitDir, ["config"]));

@@ -57,22 +57,28 @@ export function nodeProcessReach(
 ): ProcessReach {
   if (sandbox !== undefined) {
     return {
-      text: `It runs in an OS sandbox (${sandbox.kind}): it can read and write the workspace, and nothing else outside the system folders is visible, ` +
-        `so a link pointing out of the workspace leads nowhere; it sees no other process and cannot signal one; ${sandboxNetwork(sandbox)}.`,
+      text:
+        `It runs in an OS sandbox (${sandbox.kind}): it can read and write the workspace, and nothing else outside the system folders is visible, ` +
+        `so a link pointing out of the workspace leads nowhere; it sees no other process and cannot signal one; ${
+          sandboxNetwork(sandbox)
+        }.`,
       openWorld: sandbox.networkReach !== "none",
     };
   }
   if (permissions === "inherit") {
     return {
-      text: "It runs with the full rights of the agent's user: any file, the network, child processes, and signals to any process of that user (it can end the agent).",
+      text:
+        "It runs with the full rights of the agent's user: any file, the network, child processes, and signals to any process of that user (it can end the agent).",
       openWorld: true,
     };
   }
-  const links = "a link already in the workspace that points outside is followed (files can be read, written and created through it)";
+  const links =
+    "a link already in the workspace that points outside is followed (files can be read, written and created through it)";
   switch (runtime) {
     case "deno":
       return {
-        text: `Deno's permissions let it read and write the workspace only, but ${links}; no network, environment, child processes or signals to other processes.`,
+        text:
+          `Deno's permissions let it read and write the workspace only, but ${links}; no network, environment, child processes or signals to other processes.`,
         openWorld: false,
       };
     case "bun":
@@ -98,7 +104,8 @@ export function nodeProcessReach(
 export function shellReach(onHost: boolean): ProcessReach {
   return onHost
     ? {
-      text: "Commands are not confined: they run with the full rights of the agent's user (any file, the network, other processes); " +
+      text:
+        "Commands are not confined: they run with the full rights of the agent's user (any file, the network, other processes); " +
         "the allow list decides which commands run, not what they can reach.",
       openWorld: true,
     }
