@@ -53,6 +53,20 @@ describe.skipIf(onBun)(
   },
 );
 
+describe("the loader-trick table is not vacuous", () => {
+  test("unconfined (permissions: inherit), most tricks do reach the secret", async () => {
+    const leaked: string[] = [];
+    for (const trick of LOADER_TRICKS) {
+      const { text } = await replay(trick, { permissions: "inherit" });
+      if (text.includes(OUTSIDE_SECRET)) leaked.push(trick.name);
+      expect(leftovers(fixture!.root)).toEqual([]);
+      fixture!.cleanup();
+      fixture = undefined;
+    }
+    expect(leaked.length, leaked.join("\n")).toBeGreaterThanOrEqual(20);
+  }, 120_000);
+});
+
 describe.skipIf(sandboxSkipReason !== undefined)(
   `node_process in the OS sandbox: no loader trick reads an outside file${sandboxSkipNote}`,
   () => {
