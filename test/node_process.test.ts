@@ -43,8 +43,8 @@ function runtimeExecPath(): string {
 const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
 
 describe("node_process", () => {
-  test("runs the seed script: exact argv, cwd, execPath and stderr under default permissions", async () => {
-    const { workspace, root } = await setup();
+  test("runs the seed script: exact argv, cwd (the canonical root), execPath and stderr under default permissions", async () => {
+    const { workspace } = await setup();
     const tool = createNodeProcessTool(workspace, PERMISSIONS);
     const result = await tool.execute({
       source:
@@ -60,7 +60,7 @@ describe("node_process", () => {
     const printed = JSON.parse(result.stdout);
     expect(printed.execPath).toBe(runtimeExecPath());
     expect(printed.args).toEqual(["alpha", "two words"]);
-    expect(printed.cwd).toBe(fs.realpathSync(root));
+    expect(printed.cwd).toBe(workspace.root); // the seed's contract: the script runs in the canonical root
   });
 
   test("passes awkward arguments through exactly", async () => {

@@ -5,7 +5,7 @@ export const HELP: Readonly<Record<string, string>> = Object.freeze({
   "": `paddock ${VERSION}: coding tools for AI agents, confined to one workspace folder
 
 Usage:
-  paddock mcp [--root DIR] [--read-only] [--node-process on|off] [--shell off|ask|allow:PATTERN]...
+  paddock mcp [--root DIR] [--read-only] [--node-process on|off] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
   paddock call TOOL JSON [--root DIR] [--read-only]
   paddock demo
 
@@ -29,11 +29,17 @@ Options:
   --root DIR              Workspace folder; nothing outside it is reachable (default: the current folder).
                           Roots sent by the client never widen it.
   --read-only             Offer only the tools that change nothing
-  --node-process on|off   Offer node_process (default: on)
+  --node-process on|off   Offer node_process (default: on), run in the OS sandbox (bubblewrap)
   --shell off|ask|allow:PATTERN
                           Offer the shell tool: off (default); ask, approving each command through
                           MCP elicitation (refused with APPROVAL_UNAVAILABLE when the client cannot ask);
-                          allow:PATTERN runs matching commands only (repeat for more patterns)
+                          allow:PATTERN runs matching commands only (repeat for more patterns).
+                          Commands run in the OS sandbox (bubblewrap)
+  --unsandboxed           Where no OS sandbox works (not Linux, no bwrap, no user namespaces):
+                          offer node_process anyway, confined only by the runtime's permissions
+                          (it can follow links out of the workspace, reach the network on Node and
+                          signal the agent), and run --shell commands unconfined, with your rights.
+                          Without it, node_process is left out there and --shell is refused
   -h, --help              Show this help
   -V, --version           Show the version
 `,

@@ -1,8 +1,11 @@
 import process from "node:process";
+import { isWorkspaceError } from "../core/errors.ts";
+import { BubblewrapSandbox } from "../sandbox/bubblewrap_sandbox.ts";
 import { serveStdio } from "../mcp/serve_stdio.ts";
 import type { McpShellMode } from "../mcp/shell_mode.ts";
 import type { CliIo } from "./cli_io.ts";
 import { openRoot } from "./open_root.ts";
+import { chooseProcessTools } from "./process_tools_choice.ts";
 import { parseArgs } from "./parse_args.ts";
 import { UsageError } from "./usage_error.ts";
 
@@ -11,6 +14,7 @@ const FLAGS = {
   "read-only": { value: false },
   "node-process": { value: true },
   shell: { value: true, repeat: true },
+  unsandboxed: { value: false },
 } as const;
 
 /**
@@ -57,13 +61,44 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, FLAGS);
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const readOnly = flags.has("read-only");
-  const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
-  const shell = parseShellMode(flags.get("shell") ?? []);
+  const requested = {
+    readOnly,
+    nodeProcess: parseOnOff("node-process", flags.get("node-process")?.[0], true),
+    shell: parseShellMode(flags.get("shell") ?? []),
+    unsandboxed: flags.has("unsandboxed"),
+  };
   // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
   const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
-  const options = { root: workspace, readOnly, nodeProcess, shell };
-  await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));
+  const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
+  const wantsProcesses = !readOnly && (requested.nodeProcess || requested.shell.mode !== "off");
+  const sandbox = wantsProcesses ? new BubblewrapSandbox() : undefined;
+  const sandboxUnavailable = sandbox === undefined ? undefined : await probe(sandbox);
+  const choice = chooseProcessTools({ ...requested, sandboxUnavailable });
+  for (const note of choice.notes) log(note);
+  const options = {
+    root: workspace,
+    readOnly,
+    nodeProcess: choice.nodeProcess,
+    shell: choice.shell,
+    ...(choice.sandboxed && sandbox !== undefined ? { sandbox } : {}),
+  };
+  try {
+    await serveStdio(options, log);
+  } finally {
+    await sandbox?.close();
+  }
   // The session is over: nothing else may keep the process alive.
   process.exitCode = 0;
   return 0;
+}
+
+// Why the OS sandbox cannot run here, or undefined when it can.
+async function probe(sandbox: BubblewrapSandbox): Promise<string | undefined> {
+  try {
+    await sandbox.check();
+    return undefined;
+  } catch (error) {
+    if (isWorkspaceError(error, "SANDBOX_UNAVAILABLE")) return error.message;
+    throw error;
+  }
 }

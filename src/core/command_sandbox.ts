@@ -39,6 +39,12 @@ export interface Sandbox {
   /** A short name for messages and docs (`bubblewrap`, …). */
   readonly kind: string;
   /**
+   * What commands inside can reach on the network, for tool descriptions and
+   * MCP annotations: `none`, or `allowlist` (only allowed hosts, e.g. through a
+   * proxy). @default undefined (not stated: described as open)
+   */
+  readonly networkReach?: "none" | "allowlist";
+  /**
    * Probes that the sandbox works on this machine.
    *
    * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` with the reason.

@@ -50,6 +50,8 @@ export type ErrorCode =
   | "WORKSPACE_ROOT_PROTECTED"
   | "MOVE_INTO_ITSELF"
   | "TOO_MANY_ENTRIES"
+  // A write tool refused to change a file that makes allowed commands run code (protected_paths.ts).
+  | "PROTECTED_PATH"
   // Processes.
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
@@ -63,6 +65,8 @@ export type ErrorCode =
   // their own codes (not as TOOL_ARGUMENTS_INVALID) so the model learns why.
   | "SHELL_COMMAND_DENIED"
   | "SHELL_COMMAND_NOT_ALLOWED"
+  // A git command refused: the repository points out of the workspace or its config runs programs (git_guard.ts).
+  | "GIT_REPOSITORY_UNSAFE"
   // OS sandbox.
   | "SANDBOX_UNAVAILABLE"
   // Anything unexpected (a bug): reported without details.

@@ -1,5 +1,6 @@
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult } from "../shell_provider.ts";
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
+import { checkGitRepository, runsGit, safeGitEnvironment } from "./git_guard.ts";
 import { SHELL_KILL_GRACE_MS } from "./limits.ts";
 import { resolveShellExec } from "./resolve_shell_exec.ts";
 import { runShellCommand } from "./run_shell_command.ts";
@@ -15,6 +16,14 @@ export interface HostShellProviderOptions {
   shell?: string;
   /** Milliseconds between SIGTERM and SIGKILL on timeout or abort. @default 1000 */
   killGraceMs?: number;
+  /**
+   * Run git without the settings that make it run other programs: forced
+   * through the environment for every command, and a `git …` command is
+   * refused (`GIT_REPOSITORY_UNSAFE`) while `.git` points out of the
+   * workspace or the repository's config names a program (see git_guard.ts).
+   * @default false (`createShellTool` turns it on with an `allow` list)
+   */
+  safeGit?: boolean;
 }
 
 /** The argv that runs `command` with `shell`: `cmd /d /s /c command` for cmd.exe, `shell -c command` otherwise. */
@@ -93,10 +102,14 @@ export function createHostShellProvider(
         // the canonical path of what the walk found, links resolved.
         cwd = workspace.hostPath(folder.segments);
       }
+      if (options.safeGit === true && runsGit(request.command)) await checkGitRepository(workspace.host, workspace.root);
       const command = {
         argv: shellArgv(shell, request.command),
         cwd,
-        env: workspace.childEnvironment(),
+        env: {
+          ...workspace.childEnvironment(),
+          ...(options.safeGit === true ? safeGitEnvironment(workspace.host.platform, workspace.root) : {}),
+        },
       };
       return await runShellCommand(workspace.host, command, request, {
         killGraceMs,

@@ -20,6 +20,7 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
+import { denoScriptBootstrap } from "./_deno_script_bootstrap.ts";
 import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
 
@@ -142,8 +143,9 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
     );
   }
   // Deno always puts the script at argv[1]; the bootstrap removes it so that
-  // `process.argv.slice(1)` is exactly the arguments, then loads the script.
-  const bootstrap = `"use strict";\nprocess.argv.splice(1, 1);\nrequire(${JSON.stringify(request.scriptPath)});\n`;
+  // `process.argv.slice(1)` is exactly the arguments, then runs the script
+  // without naming it to the module loader (see _deno_script_bootstrap.ts).
+  const bootstrap = denoScriptBootstrap(request.scriptPath);
   // NO_COLOR: Deno's own error reports would otherwise reach the model as ANSI escapes.
   return { argv: [api.execPath(), ...flags, request.bootstrapPath, ...request.args], bootstrap, env: { NO_COLOR: "1" } };
 }

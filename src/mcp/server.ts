@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
+import type { Sandbox } from "../core/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
@@ -9,10 +10,13 @@ import {
   type ToolCallResult,
 } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
+import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
+import { createShellTool } from "../tools/shell.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
+import { approvalSummary } from "./approval_summary.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
@@ -33,6 +37,12 @@ export interface PaddockMcpServerOptions {
   nodeProcess?: boolean;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
   shell?: McpShellMode;
+  /**
+   * An OS sandbox that `node_process` scripts and `shell` commands run in
+   * (`paddock mcp` passes a `BubblewrapSandbox` when one works here).
+   * @default undefined (node_process under the runtime's permissions; shell commands unconfined)
+   */
+  sandbox?: Sandbox;
   /** More tools to offer beside Paddock's own (e.g. your own tools over the same workspace). @default [] */
   tools?: AnyTool[];
   /** Tool calls running at once; the rest wait. @default 16 ({@link MCP_MAX_CONCURRENT_CALLS}) */
@@ -84,10 +94,19 @@ export function createMcpRegistry(
     return new ToolRegistry([...readOnly, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
+  const sandbox = options.sandbox;
+  // Bun has no permission model: in the sandbox, the sandbox alone confines the script.
+  const nodeProcess = sandbox === undefined
+    ? {}
+    : { sandbox, permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const };
   const tools: AnyTool[] = createCodingTools(workspace, {
-    ...(options.nodeProcess === false ? { nodeProcess: false as const } : {}),
-    ...(shell === undefined ? {} : { shell }),
+    nodeProcess: options.nodeProcess === false ? false : nodeProcess,
+    ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
+    protectedPaths: shell?.allow !== undefined,
   });
+  if (shell !== undefined && sandbox !== undefined) {
+    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));
+  }
   return new ToolRegistry([...tools, ...extra]);
 }
 
@@ -130,7 +149,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as ListedTool["inputSchema"],
-    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+    annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.openWorld ?? false },
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
@@ -190,10 +209,6 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
   } as JsonRpcMessage;
 }
 
-// Characters of a call's arguments shown in an approval request (the person
-// sees what will run; a huge write is summarised by its start).
-const APPROVAL_SUMMARY_CHARS = 1_000;
-
 /**
  * Puts a call that needs approval to the person through MCP elicitation (a
  * form with one `approve` boolean). `executeToolCall` asks only after the
@@ -216,7 +231,7 @@ async function askPerson(
       { hint: "use a client that supports MCP elicitation, or start the server with --shell allow:PATTERN" },
     );
   }
-  const summary = JSON.stringify(request.arguments).slice(0, APPROVAL_SUMMARY_CHARS);
+  const summary = approvalSummary(request.arguments);
   // The answer comes in on the input: it must not be paused meanwhile.
   flow.elicitations++;
   flow.update();

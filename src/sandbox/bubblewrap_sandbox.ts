@@ -208,6 +208,11 @@ export class BubblewrapSandbox implements Sandbox {
   private probe: Promise<Probe> | undefined;
   private networkSetup: Promise<NetworkSetup> | undefined;
 
+  /** `none` by default; `allowlist` with `allow` or a `proxy` (only allowed hosts, through the proxy). */
+  get networkReach(): "none" | "allowlist" {
+    return this.network === "none" ? "none" : "allowlist";
+  }
+
   /**
    * @param options bwrap path, network, extra read-only paths.
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a malformed host pattern or both `allow` and `proxy`.

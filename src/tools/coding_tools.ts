@@ -1,3 +1,4 @@
+import { DEFAULT_PROTECTED_PATHS } from "../core/protected_paths.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createEditTool, type EditToolOptions } from "./edit_file.ts";
@@ -40,6 +41,14 @@ export interface CodingToolsOptions {
   findFiles?: FindFilesToolOptions | false;
   /** Options of `grep`, or `false` to leave it out. @default {} */
   grep?: GrepToolOptions | false;
+  /**
+   * Paths the write tools (`write_file`, `edit_file`, `delete_path`,
+   * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`): the
+   * files that make allowed commands run code. `true` is
+   * `DEFAULT_PROTECTED_PATHS`; a tool's own `protectedPaths` wins.
+   * @default true when `shell` has an `allow` list, else false
+   */
+  protectedPaths?: readonly string[] | boolean;
 }
 
 /**
@@ -59,13 +68,16 @@ export interface CodingToolsOptions {
 export function createCodingTools(source: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
   // A root path is opened once, on first use, and shared by every tool.
   const workspace = typeof source === "string" ? new LazyWorkspace(source) : source;
+  // With an allow list, a write to .git/config or package.json would turn an allowed command into any command.
+  const asked = options.protectedPaths ?? options.shell?.allow !== undefined;
+  const guard = { protectedPaths: asked === true ? DEFAULT_PROTECTED_PATHS : asked === false ? [] : asked };
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
-  if (options.write !== false) tools.push(createWriteTool(workspace, options.write));
+  if (options.write !== false) tools.push(createWriteTool(workspace, { ...guard, ...options.write }));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
-  if (options.edit !== false) tools.push(createEditTool(workspace, options.edit));
-  if (options.delete !== false) tools.push(createDeleteTool(workspace, options.delete));
-  if (options.move !== false) tools.push(createMoveTool(workspace, options.move));
-  if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, options.createDirectory));
+  if (options.edit !== false) tools.push(createEditTool(workspace, { ...guard, ...options.edit }));
+  if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...options.delete }));
+  if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));
+  if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
   if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
   if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
   if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
@@ -6,7 +7,13 @@ import { isHostError } from "../host.ts";
 import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Options of {@link createDirectoryTool}. */
-export type CreateDirectoryToolOptions = BaseToolOptions;
+export interface CreateDirectoryToolOptions extends BaseToolOptions {
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
+}
 
 /** Arguments of `create_directory`, validated. */
 export interface CreateDirectoryInput {
@@ -49,6 +56,7 @@ export function createDirectoryTool(
   options: CreateDirectoryToolOptions = {},
 ): Tool<CreateDirectoryInput, CreateDirectoryOutput> {
   const getWorkspace = workspaceGetter(workspace);
+  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "create_directory",
     description: options.description ??
@@ -63,6 +71,7 @@ export function createDirectoryTool(
           path: display,
           hint: "choose another name, or delete the entry first",
         });
+      assertNotProtected(input.segments, protectedPaths, "create folder", display); // before any folder is created
       // Parents are created one confined step at a time, each held; a final link is followed (and must stay inside).
       const target = await ws.resolve(input.segments, {
         allowMissing: true,
@@ -71,6 +80,7 @@ export function createDirectoryTool(
         display,
       });
       try {
+        assertNotProtected(target.segments, protectedPaths, "create folder", display);
         if (target.stat !== null) {
           if (target.stat.kind === "directory") return { path: display, created: false };
           throw exists(target.stat.kind === "file" ? "a file" : "an entry");

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
@@ -14,6 +15,11 @@ import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter
 export interface DeleteToolOptions extends BaseToolOptions {
   /** Entries one recursive delete removes at most (the folder itself included). @default 10000 ({@link DELETE_PATH_MAX_ENTRIES}) */
   maxEntries?: number;
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `delete_path`, validated. */
@@ -68,6 +74,7 @@ export function createDeleteTool(
 ): Tool<DeletePathInput, DeletePathOutput> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? DELETE_PATH_MAX_ENTRIES;
+  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "delete_path",
     description: options.description ??
@@ -84,6 +91,7 @@ export function createDeleteTool(
       const target = await ws.resolve(input.segments, { followFinal: false, action: "delete", display });
       try {
         if (target.name === null || target.stat === null) throw rootProtected("delete", display);
+        assertNotProtected(target.segments, protectedPaths, "delete", display);
         const remover = new Remover(ws, display, signal);
         const { folder, name, stat } = target;
         if (stat.kind !== "directory") {

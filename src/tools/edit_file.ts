@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import {
@@ -25,6 +26,11 @@ import {
 
 /** Options of {@link createEditTool}. */
 export interface EditToolOptions extends BaseToolOptions {
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
   /** Size of a file that can be edited, in bytes (before and after the edit). @default 1048576 ({@link EDIT_FILE_MAX_FILE_BYTES}) */
   maxFileBytes?: number;
   /** UTF-8 bytes of all `old_string` and `new_string` values of one call. @default 65536 ({@link EDIT_FILE_MAX_INPUT_BYTES}) */
@@ -131,6 +137,7 @@ export function createEditTool(
 ): Tool<EditFileInput, EditFileOutput> {
   const getWorkspace = workspaceGetter(workspace);
   const maxFileBytes = options.maxFileBytes ?? EDIT_FILE_MAX_FILE_BYTES;
+  const protectedPaths = options.protectedPaths ?? [];
   const maxInputBytes = options.maxInputBytes ?? EDIT_FILE_MAX_INPUT_BYTES;
   const maxEdits = options.maxEdits ?? EDIT_FILE_MAX_EDITS;
   const maxDiffBytes = options.maxDiffBytes ?? EDIT_FILE_MAX_DIFF_BYTES;
@@ -187,6 +194,7 @@ export function createEditTool(
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
       const target = await ws.resolve(input.segments, { action: "edit", display });
       try {
+        if (!input.dryRun) assertNotProtected(target.segments, protectedPaths, "edit", display);
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
           throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
         }

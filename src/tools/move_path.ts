@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
@@ -15,6 +16,11 @@ import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter
 export interface MoveToolOptions extends BaseToolOptions {
   /** Entries examined for relative links when a folder moves to a shallower place. @default 10000 ({@link MOVE_PATH_MAX_SCAN_ENTRIES}) */
   maxScanEntries?: number;
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `move_path`, validated. */
@@ -84,6 +90,7 @@ export function createMoveTool(
 ): Tool<MovePathInput, MovePathOutput> {
   const getWorkspace = workspaceGetter(workspace);
   const maxScanEntries = options.maxScanEntries ?? MOVE_PATH_MAX_SCAN_ENTRIES;
+  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "move_path",
     description: options.description ??
@@ -128,6 +135,8 @@ export function createMoveTool(
         // 2. Where the destination will be, without creating anything yet.
         const destinationParent = await existingPrefix(ws, input.destinationSegments.slice(0, -1), display);
         const destination = [...destinationParent, input.destinationSegments[input.destinationSegments.length - 1]];
+        assertNotProtected(source.segments, protectedPaths, "move", sourceDisplay);
+        assertNotProtected(destination, protectedPaths, "move onto", display);
         if (sameSegments(destination, source.segments)) {
           return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten: false };
         }

@@ -16,10 +16,12 @@ import { mapHostError } from "../core/map_host_error.ts";
 import { mapSpawnError } from "../core/map_spawn_error.ts";
 import { removeOwnFile } from "../core/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/run_process.ts";
+import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/script_output.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { windowsCommandLineLength } from "../core/windows_command_line.ts";
 import type { Identity, Workspace } from "../core/workspace.ts";
 import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
+import { nodeProcessReach, runtimeOfSource } from "./process_reach.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 import type { ShellExecResult } from "../shell_provider.ts";
 
@@ -112,12 +114,13 @@ export function createNodeProcessTool(
     output: options.maxOutputBytes ?? NODE_PROCESS_MAX_OUTPUT_BYTES,
   };
   const permissions = options.permissions ?? "workspace";
-  return defineTool({
+  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox);
+  const tool = defineTool({
     name: options.name ?? "node_process",
     description: options.description ??
       `Run a CommonJS script with the host JavaScript runtime inside the workspace (cwd = workspace root). ` +
         `Limits: ${limits.timeoutMs} ms, ${limits.output} bytes of stdout and of stderr. ` +
-        (permissions === "workspace" ? "The script can read and write only the workspace." : ""),
+        `Paths in the output are workspace-relative ('.' is the root; the script itself is ${SCRIPT_DISPLAY_NAME}). ${reach.text}`,
     readOnly: false,
     schema,
     prepare: (args) => {
@@ -189,13 +192,16 @@ export function createNodeProcessTool(
             hint: "make the script finish sooner (no servers, watchers or endless loops)",
           });
         }
-        return toExecResult(result);
+        const names = { scriptPath, bootstrapPath: launch.bootstrap === undefined ? undefined : bootstrapPath };
+        const output = toExecResult(result);
+        return { ...output, stdout: sanitizeScriptOutput(output.stdout, names), stderr: sanitizeScriptOutput(output.stderr, names) };
       } finally {
         // Remove our own temp files only: each must still be the object we created.
         for (const [path, identity] of created) await removeOwnFile(host, path, identity);
       }
     },
   });
+  return { ...tool, openWorld: reach.openWorld };
 }
 
 // The host's command line for the script; a runtime that cannot confine it

@@ -12,6 +12,7 @@ import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts"
 import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/utf8.ts";
 import { type ShellExecResult, isShellProvider, type ShellProvider } from "../shell_provider.ts";
+import { shellReach } from "./process_reach.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
@@ -58,6 +59,14 @@ export interface ShellToolOptions extends BaseToolOptions {
   shell?: string;
   /** Milliseconds between SIGTERM and SIGKILL on timeout or abort (workspace sources only). @default 1000 */
   killGraceMs?: number;
+  /**
+   * Run git without the settings that make it run other programs
+   * (`core.fsmonitor`, hooks, pagers, drivers, …), and refuse a git command
+   * while `.git` points out of the workspace (`GIT_REPOSITORY_UNSAFE`).
+   * Workspace sources only: a {@link ShellProvider} runs commands its own way.
+   * @default true when `allow` is given, else false
+   */
+  safeGit?: boolean;
 }
 
 /** Arguments of `shell`, validated. */
@@ -141,12 +150,13 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
       policy.allow.map(describeRule).join(", ") || "none"
     }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
 
+  const reach = shellReach(!isShellProvider(source));
   const tool = defineTool({
     name: options.name ?? "shell",
     description: options.description ??
       `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
-        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed,
+        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed + ` ${reach.text}`,
     readOnly: false,
     schema,
     prepare: (args): ShellInput => {
@@ -219,7 +229,7 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
   const needsApproval = typeof approval === "function"
     ? (input: ShellInput): boolean | Promise<boolean> => approval(input.command)
     : approval;
-  return { ...tool, needsApproval };
+  return { ...tool, needsApproval, openWorld: reach.openWorld };
 }
 
 // The provider for `source`: a provider as is (preferred when a workspace is
@@ -232,5 +242,6 @@ function providerGetter(source: ShellSource, options: ShellToolOptions): () => P
     provider ??= createHostShellProvider(await getWorkspace(), {
       shell: options.shell,
       killGraceMs: options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+      safeGit: options.safeGit ?? options.allow !== undefined,
     });
 }

@@ -29,6 +29,11 @@ export interface Tool<Input = unknown, Output = unknown> {
   /** Whether the tool never changes anything (files, processes). */
   readonly readOnly: boolean;
   /**
+   * Whether a call may reach the network or other things outside the
+   * workspace beyond its files (MCP `openWorldHint`). @default false
+   */
+  readonly openWorld?: boolean;
+  /**
    * Whether a call must be approved by a person before it runs (checked by
    * the call layer after validation, before any side effect).
    * @default false

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { assertNotProtected } from "../core/protected_paths.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
@@ -10,6 +11,11 @@ import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter
 export interface WriteToolOptions extends BaseToolOptions {
   /** UTF-8 bytes of content accepted at most. @default 65536 ({@link WRITE_FILE_MAX_BYTES}) */
   maxBytes?: number;
+  /**
+   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
+   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `write_file`, validated. */
@@ -69,6 +75,7 @@ export function createWriteTool(
 ): Tool<WriteFileInput, WriteFileOutput> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
+  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "write_file",
     description: options.description ??
@@ -82,7 +89,13 @@ export function createWriteTool(
     }),
     run: async (input, { signal }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      await atomicWrite(ws, input.segments, input.data, { signal, display });
+      assertNotProtected(input.segments, protectedPaths, "write", display); // before any folder is created
+      await atomicWrite(ws, input.segments, input.data, {
+        signal,
+        display,
+        // Through a link, the canonical target is what changes.
+        beforeWrite: (target) => assertNotProtected(target.segments, protectedPaths, "write", display),
+      });
       return { path: display, bytes: input.data.length };
     },
   });
