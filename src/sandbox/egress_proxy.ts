@@ -23,6 +23,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import * as net from "node:net";
 import type { Duplex } from "node:stream";
+import { WorkspaceError } from "../core/errors.ts";
 import { EGRESS_PROXY_CONNECT_TIMEOUT_MS } from "../core/limits.ts";
 import { isPrivateAddress } from "./address_policy.ts";
 import { canonicalHost, HostPatternList, isValidHost } from "./host_pattern.ts";
@@ -74,8 +75,14 @@ export interface EgressProxyOptions {
   log?: (entry: EgressLogEntry) => void;
 }
 
-/** Where to listen: a Unix socket path, or a TCP port on a host. */
-export type ListenTarget = string | { host?: string; port?: number };
+/**
+ * Where to listen: a Unix socket path, or a TCP port on a host. A TCP
+ * listener may also take `clients`, an IPv4 subnet (`172.18.0.0/16`): a peer
+ * outside it is disconnected before a byte is read; and `allow`, hosts this
+ * listener serves on top of the proxy's own allowlist (e.g. a container
+ * network's listener on a credential broker).
+ */
+export type ListenTarget = string | { host?: string; port?: number; clients?: string; allow?: readonly string[] };
 
 /** One listening socket of a proxy. */
 export interface ProxyListener {
@@ -202,14 +209,21 @@ export class EgressProxy implements EgressEndpoint {
    */
   async listen(target: ListenTarget = {}): Promise<ProxyListener> {
     const sockets = new Set<Duplex>();
+    const extra = typeof target === "string" || target.allow === undefined ? undefined : new HostPatternList(target.allow);
+    const clients = typeof target === "string" || target.clients === undefined ? undefined : parseSubnet(target.clients);
     // A bug or an unexpected throw ends that one exchange, never the proxy.
     const server = http.createServer((req, res) => {
-      this.handleRequest(req, res).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
+      this.handleRequest(req, res, extra).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
     });
     server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Uint8Array) => {
-      this.handleConnect(req, socket, head).catch(() => socket.destroy());
+      this.handleConnect(req, socket, head, extra).catch(() => socket.destroy());
     });
     server.on("connection", (socket: net.Socket) => {
+      // Checked on accept, before the HTTP parser reads anything.
+      if (clients !== undefined && !clients(socket.remoteAddress ?? "")) {
+        socket.destroy();
+        return;
+      }
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
     });
@@ -256,8 +270,8 @@ export class EgressProxy implements EgressEndpoint {
 
   // Allowlist, then resolution, then the private-address check; only an
   // allowed target is ever resolved, and nothing connects before this passes.
-  private async authorize(target: Target): Promise<Decision> {
-    if (!this.allowed.matches(target.host)) {
+  private async authorize(target: Target, extra: HostPatternList | undefined): Promise<Decision> {
+    if (!this.allowed.matches(target.host) && !(extra?.matches(target.host) ?? false)) {
       return { ok: false, status: 403, reason: `Host '${target.host}' is not on the allowlist` };
     }
     let addresses: string[];
@@ -278,7 +292,12 @@ export class EgressProxy implements EgressEndpoint {
     return { ok: true, address: addresses[0] };
   }
 
-  private async handleConnect(req: http.IncomingMessage, client: Duplex, head: Uint8Array): Promise<void> {
+  private async handleConnect(
+    req: http.IncomingMessage,
+    client: Duplex,
+    head: Uint8Array,
+    extra: HostPatternList | undefined,
+  ): Promise<void> {
     client.on("error", () => client.destroy());
     const target = parseAuthority(req.url ?? "", undefined);
     const method = "CONNECT";
@@ -287,7 +306,7 @@ export class EgressProxy implements EgressEndpoint {
       rawResponse(client, 400, "CONNECT needs a target host:port");
       return;
     }
-    const decision = await this.authorize(target);
+    const decision = await this.authorize(target, extra);
     if (!decision.ok) {
       this.log({ action: "refused", form: "connect", method, ...target, status: decision.status, reason: decision.reason });
       rawResponse(client, decision.status, decision.reason);
@@ -317,7 +336,7 @@ export class EgressProxy implements EgressEndpoint {
     client.on("close", () => upstream.destroy());
   }
 
-  private async handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async handleRequest(req: http.IncomingMessage, res: http.ServerResponse, extra: HostPatternList | undefined): Promise<void> {
     const method = req.method ?? "GET";
     const url = req.url ?? "";
     let form: "http" | "broker";
@@ -349,7 +368,7 @@ export class EgressProxy implements EgressEndpoint {
       plainResponse(res, 400, "The request names no valid target host");
       return;
     }
-    const decision = await this.authorize(target);
+    const decision = await this.authorize(target, extra);
     if (!decision.ok) {
       this.log({ action: "refused", form, method, ...target, status: decision.status, reason: decision.reason });
       plainResponse(res, decision.status, decision.reason);
@@ -435,6 +454,22 @@ export class EgressProxy implements EgressEndpoint {
     }
     return names;
   }
+}
+
+// A matcher for an IPv4 subnet `a.b.c.d/n` (IPv4-mapped IPv6 peers included).
+function parseSubnet(cidr: string): (address: string) => boolean {
+  const match = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(cidr);
+  if (match === null || net.isIPv4(match[1]) === false || Number(match[2]) > 32) {
+    throw new WorkspaceError("INVALID_ARGUMENTS", `Cannot listen: clients must be an IPv4 subnet like 172.18.0.0/16, not '${cidr}'`);
+  }
+  const bits = Number(match[2]);
+  const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+  const toNumber = (address: string) => address.split(".").reduce((sum, part) => sum * 256 + Number(part), 0);
+  const base = (toNumber(match[1]) & mask) >>> 0;
+  return (address) => {
+    const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+    return net.isIPv4(v4) && ((toNumber(v4) & mask) >>> 0) === base;
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
