@@ -6,7 +6,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { createNodeProcessTool, isWorkspaceError, type WorkspaceError } from "../mod.ts";
+import { createNodeProcessTool, createShellTool, isWorkspaceError, type WorkspaceError } from "../mod.ts";
 import {
   createCredentialBroker,
   type EgressLogEntry,
@@ -167,7 +167,7 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     const first = await shell.exec({ command: "echo $$ > /tmp/first; sleep 60 & echo started", ...LIMITS });
     expect(first).toMatchObject({ exitCode: 0, stdout: "started\n" });
     expect(await containersWith(labels)).toBe(1);
-    const second = await shell.exec({ command: "cat /tmp/first >/dev/null && echo same-container; ps -o comm | grep -c '^sleep$'", ...LIMITS });
+    const second = await shell.exec({ command: "cat /tmp/first >/dev/null && echo same-container; cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^sleep$'", ...LIMITS });
     // Only the keeper's own sleep is left: the first command's daemon was killed.
     expect(second.stdout).toBe("same-container\n1\n");
     const timedOut = await shell.exec({ command: "sleep 60", timeoutMs: 1_000, maxOutputBytes: 1_000 });
@@ -275,6 +275,30 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     },
     SLOW,
   );
+
+  test("the seed's examples run with only the image name changed", async () => {
+    const { labels } = await setup([]);
+    // Seed: `new SubprocessSandbox({ image: 'node:20-alpine', network: 'none' })` and a SandboxShell with env and inheritEnv.
+    const sandbox = new SubprocessSandbox({ image: IMAGE, network: "none", labels });
+    const shell = new SandboxShell(sandbox, {
+      cwd: fx.root,
+      env: { NODE_ENV: "test" }, // set for every command
+      inheritEnv: ["CI"], // copied from the host environment
+    });
+    const tool = createShellTool(shell, { needsApproval: false });
+    const out = await tool.execute({ command: "echo $NODE_ENV; node -e 'console.log(typeof process.version)'" });
+    expect(out).toMatchObject({ exitCode: 0, stdout: "test\nstring\n" });
+    // Seed: the broker example, with `{ allow: ['registry.npmjs.org'] }` (nothing here contacts it).
+    const token = "ghp_example";
+    const broker = await createCredentialBroker({ rules: { "api.github.com": { authorization: () => `Bearer ${token}` } } });
+    const egress = new SubprocessSandbox({ image: IMAGE, network: { allow: ["registry.npmjs.org"] }, broker, labels });
+    const egressTool = createShellTool(new SandboxShell(egress, { cwd: fx.root }), { needsApproval: false });
+    const env = await egressTool.execute({ command: "env | grep -c -i '^https\\?_proxy=http://'" });
+    expect(env.stdout).toBe("4\n");
+    await sandbox.close();
+    await egress.close();
+    await broker.close();
+  }, SLOW);
 
   test.skipIf(onDeno)(
     `node_process runs its script in the container (the host's runtime becomes the image's node)${onDeno ? " [skipped: Deno launches scripts with deno-only flags; the image has node]" : ""}`,

@@ -240,11 +240,11 @@ export class SubprocessSandbox implements Sandbox {
         },
       );
     }
-    if (!desktop && typeof facts.Name === "string" && facts.Name !== os.hostname()) {
+    if (!desktop && typeof facts.Name === "string" && facts.Name !== localHostname()) {
       throw new WorkspaceError(
         "SANDBOX_ENGINE_UNSUPPORTED",
         "Cannot start the sandbox: the Docker Engine runs on another machine (its host name is not this one's)",
-        { hint: "the workspace is bind-mounted from this machine, so the engine must run here" },
+        { hint: "the workspace is bind-mounted from this machine, so the engine must run here (Deno: --allow-sys=hostname lets the names be compared)" },
       );
     }
     const image = await client.request("GET", `/images/${encodeURIComponent(this.options.image)}/json`);
@@ -310,8 +310,14 @@ export class SubprocessSandbox implements Sandbox {
 
   private user(): string {
     if (this.options.user !== undefined) return this.options.user;
-    const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-    const gid = typeof process.getgid === "function" ? process.getgid() : 0;
+    let uid = 0;
+    let gid = 0;
+    try {
+      uid = process.getuid?.() ?? 0;
+      gid = process.getgid?.() ?? 0;
+    } catch {
+      // Deno without --allow-sys: not knowing the caller, use the fallback user.
+    }
     return uid === 0 ? CONTAINER_FALLBACK_USER : `${uid}:${gid}`;
   }
 
@@ -513,6 +519,15 @@ export class SubprocessSandbox implements Sandbox {
     await this.ownedProxy?.close();
     if (this.relayDir !== undefined) fs.rmSync(this.relayDir, { recursive: true, force: true });
     this.relayDir = undefined;
+  }
+}
+
+// This machine's host name; `undefined` (and so "not this machine") when the runtime may not read it.
+function localHostname(): string | undefined {
+  try {
+    return os.hostname();
+  } catch {
+    return undefined; // Deno without --allow-sys=hostname
   }
 }
 
