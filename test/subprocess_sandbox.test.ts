@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createNodeProcessTool, createShellTool, isWorkspaceError, type WorkspaceError } from "../mod.ts";
 import {
   createCredentialBroker,
+  createEgressProxy,
   type EgressLogEntry,
   parseEngineVersion,
   SandboxShell,
@@ -365,7 +366,7 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
   };
 }
 
-describe.skipIf(process.platform === "win32")("SubprocessSandbox refusals (a stub Engine API)", () => {
+describe.skipIf(process.platform === "win32")("SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check", () => {
   test("engine versions parse as numbers before any suffix", () => {
     expect(parseEngineVersion("26.1.5+dfsg1")).toEqual([26, 1, 5]);
     expect(parseEngineVersion("25.0.5-ce")).toEqual([25, 0, 5]);
@@ -406,6 +407,28 @@ describe.skipIf(process.platform === "win32")("SubprocessSandbox refusals (a stu
     } finally {
       await sandbox.close();
       await stub.close();
+    }
+  });
+
+  test("a proxy listener with clients drops a peer outside the subnet before reading a byte", async () => {
+    const proxy = createEgressProxy({});
+    const outside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "10.0.0.0/8" });
+    const inside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "127.0.0.0/8" });
+    const exchange = (port: number) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1");
+        let data = "";
+        socket.on("data", (chunk) => (data += chunk));
+        socket.on("error", () => resolve(`error ${data}`));
+        socket.on("close", () => resolve(data));
+        socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      });
+    try {
+      expect((await exchange(outside.port as number)).replace(/^error /, "")).toBe("");
+      expect(await exchange(inside.port as number)).toMatch(/^HTTP\/1\.1 400 /);
+      await expect(proxy.listen({ host: "127.0.0.1", clients: "10.0.0.0/33" })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    } finally {
+      await proxy.close();
     }
   });
 

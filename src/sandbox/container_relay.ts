@@ -64,12 +64,19 @@ function demux(res) {
   let have = 0;
   let remaining = 0;
   let stream = 1;
+  // Backpressure: while either output is full, the engine's stream waits.
+  const full = { 1: false, 2: false };
   return new Promise((resolve, reject) => {
     const write = (part) => {
-      const out = stream === 2 ? process.stderr : process.stdout;
-      if (!out.write(part)) {
+      const which = stream === 2 ? 2 : 1;
+      const out = which === 2 ? process.stderr : process.stdout;
+      if (!out.write(part) && !full[which]) {
+        full[which] = true;
         res.pause();
-        out.once("drain", () => res.resume());
+        out.once("drain", () => {
+          full[which] = false;
+          if (!full[1] && !full[2]) res.resume();
+        });
       }
     };
     res.on("data", (chunk) => {
