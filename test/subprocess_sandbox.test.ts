@@ -18,7 +18,7 @@ import {
 } from "../sandbox.ts";
 import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
-import { onDeno } from "./helpers/runtime.ts";
+import { onBun, onDeno } from "./helpers/runtime.ts";
 import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
 
 // The engine these tests drive: the one `.ci/run` starts with
@@ -307,12 +307,16 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       // The script file is the caller's, mode 0600: the container runs as the caller to read it.
       const user = uid === 0 ? "0:0" : `${uid}:${process.getgid?.() ?? uid}`;
       const { sandbox, labels } = await setup([], { user });
-      const tool = createNodeProcessTool(fx.workspace, { sandbox, timeoutMs: 20_000, permissions: "inherit" });
+      if (uid === 0) fs.chownSync(fx.root, 0, 0); // without capabilities even root writes only what it owns
+      // Node's permission flags name the workspace by its host path; they are rewritten to /workspace too.
+      const tool = createNodeProcessTool(fx.workspace, { sandbox, timeoutMs: 20_000, permissions: onBun ? "inherit" : "workspace" });
       const result = await tool.execute({
-        source: "console.log(process.cwd(), process.argv.slice(1).join(','), require('fs').existsSync('/etc/shadow'))",
+        source: "require('fs').writeFileSync('from-script.txt', 'ok'); console.log(process.cwd(), process.argv.slice(1).join(','))",
         arguments: ["a b", "c"],
       });
-      expect(result.stdout).toBe("/workspace a b,c false\n");
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe("/workspace a b,c\n");
+      expect(fs.readFileSync(path.join(fx.root, "from-script.txt"), "utf8")).toBe("ok");
       expect(await containersWith(labels)).toBe(0);
     },
     SLOW,
