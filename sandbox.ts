@@ -42,13 +42,13 @@ export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/cr
 export { isPrivateAddress } from "./src/sandbox/address_policy.ts";
 export { HostPatternList } from "./src/sandbox/host_pattern.ts";
 export { SANDBOX_PROXY_PORT } from "./src/sandbox/proxy_forwarder.ts";
+export { SubprocessSandbox } from "./src/sandbox/subprocess_sandbox.ts";
 export {
   CONTAINER_FALLBACK_USER,
   CONTAINER_LABEL,
   CONTAINER_LIMITS,
   CONTAINER_PATH,
   CONTAINER_WORKSPACE,
-  SubprocessSandbox,
-} from "./src/sandbox/subprocess_sandbox.ts";
+} from "./src/sandbox/container_spec.ts";
 export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox.ts";
 export { MIN_ENGINE_VERSION, parseEngineVersion } from "./src/sandbox/docker_engine.ts";

@@ -25,6 +25,10 @@
  *
  * @module
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ENGINE_API_VERSION } from "./docker_engine.ts";
 
 /** The relay's source, written to a private folder and run with the host runtime. */
 export const RELAY_SOURCE: string = String.raw`"use strict";
@@ -156,3 +160,61 @@ async function exec() {
 
 (mode === "run" ? run() : exec()).catch((error) => fail(125, "lost the Docker Engine: " + (error && error.code || "error")));
 `;
+
+function runtimeName(): "node" | "deno" | "bun" {
+  if (typeof (globalThis as { Deno?: unknown }).Deno === "object") return "deno";
+  if (typeof (process.versions as Record<string, string | undefined>).bun === "string") return "bun";
+  return "node";
+}
+
+/**
+ * The relay's command lines for one engine socket: the script is written
+ * once into a private temp folder; Deno runs it with the socket as its only
+ * permission.
+ */
+export class RelayLauncher {
+  private readonly socket: string;
+  private readonly runtime: string;
+  private dir: string | undefined;
+
+  /**
+   * @param socket The engine's socket.
+   * @param runtime The runtime executable that runs the relay.
+   */
+  constructor(socket: string, runtime: string) {
+    this.socket = socket;
+    this.runtime = runtime;
+  }
+
+  /**
+   * The relay's argv.
+   *
+   * @param mode `run` a created container, or `exec` an exec.
+   * @param id The container's or the exec's id.
+   * @returns What the host spawns.
+   */
+  argv(mode: "run" | "exec", id: string): string[] {
+    if (this.dir === undefined) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-container-"));
+      fs.chmodSync(dir, 0o700);
+      fs.writeFileSync(path.join(dir, "relay.cjs"), RELAY_SOURCE, { mode: 0o644 });
+      this.dir = dir;
+    }
+    const socket = this.socket;
+    const prefix = runtimeName() === "deno"
+      ? [this.runtime, "run", "--quiet", "--no-config", "--no-lock", "--no-prompt", `--allow-read=${socket}`, `--allow-write=${socket}`, `--allow-net=unix:${socket}`]
+      : [this.runtime];
+    return [...prefix, path.join(this.dir, "relay.cjs"), socket, ENGINE_API_VERSION, mode, id];
+  }
+
+  /** @returns The relay's environment: nothing of the caller's (Deno: `NO_COLOR`). */
+  env(): Record<string, string> {
+    return runtimeName() === "deno" ? { NO_COLOR: "1" } : {};
+  }
+
+  /** Removes the script's folder. */
+  close(): void {
+    if (this.dir !== undefined) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+  }
+}

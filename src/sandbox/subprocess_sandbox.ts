@@ -19,46 +19,23 @@
  * @module
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
 import { WorkspaceError } from "../core/errors.ts";
-import { RELAY_SOURCE } from "./container_relay.ts";
+import { checkEngine } from "./check_engine.ts";
 import { closeEgressNetwork, type EgressNetwork, openEgressNetwork } from "./container_network.ts";
-import { proxyEnvironment } from "./credential_broker.ts";
+import { RelayLauncher } from "./container_relay.ts";
 import {
-  ENGINE_API_VERSION,
-  EngineClient,
-  engineMessage,
-  engineVersionAtLeast,
-  MIN_ENGINE_VERSION,
-  socketFromDockerHost,
-} from "./docker_engine.ts";
+  CONTAINER_LABEL,
+  CONTAINER_PATH,
+  CONTAINER_WORKSPACE,
+  containerSpec,
+  defaultContainerUser,
+  workspacePathMapper,
+} from "./container_spec.ts";
+import { proxyEnvironment } from "./credential_broker.ts";
+import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
 import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
-
-/** Where the workspace appears inside the container. */
-export const CONTAINER_WORKSPACE = "/workspace";
-
-/** `PATH` inside the container (the host's would name host folders). */
-export const CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-/** The user commands run as when the caller is root (a root caller's own uid would be root inside). */
-export const CONTAINER_FALLBACK_USER = "1000:1000";
-
-/** The label every container and network of ours carries; its value is the sandbox instance's id. */
-export const CONTAINER_LABEL = "dev.paddock.sandbox";
-
-/**
- * Default limits of one container: enough for `npm ci` of a mid-sized
- * project, small enough that a fork bomb or a runaway allocation ends in the
- * container (`fork: Resource temporarily unavailable`, exit 137).
- */
-export const CONTAINER_LIMITS: Readonly<{ memoryBytes: number; pidsLimit: number; cpus: number; tmpfsBytes: number }> = Object.freeze({
-  memoryBytes: 512 * 1024 * 1024,
-  pidsLimit: 128,
-  cpus: 1,
-  tmpfsBytes: 64 * 1024 * 1024,
-});
 
 /** The sandbox's network: `"none"` (loopback only) or an allowlist served through an egress proxy. */
 export type ContainerNetwork = "none" | { allow: readonly string[]; allowPrivate?: readonly string[] };
@@ -121,16 +98,6 @@ function environmentVariable(name: string): string | undefined {
   }
 }
 
-function runtimeName(): "node" | "deno" | "bun" {
-  if (typeof (globalThis as { Deno?: unknown }).Deno === "object") return "deno";
-  if (typeof (process.versions as Record<string, string | undefined>).bun === "string") return "bun";
-  return "node";
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Runs commands in Docker containers; see the module doc for what they see.
  * The first `wrap` (or {@link SubprocessSandbox.check}) checks the engine:
@@ -156,8 +123,8 @@ export class SubprocessSandbox implements Sandbox {
   private readonly ownedProxy: EgressProxy | undefined;
   private probe: Promise<EngineClient> | undefined;
   private egress: Promise<EgressNetwork> | undefined;
-  private relayDir: string | undefined;
-  private socket: string | undefined;
+  // Made with the engine's socket by the probe, so set whenever a command is wrapped.
+  private relayLauncher: RelayLauncher | undefined;
   private readonly keepers = new Map<string, Promise<Keeper>>();
 
   /**
@@ -211,49 +178,10 @@ export class SubprocessSandbox implements Sandbox {
         hint: "the workspace is bind-mounted from this machine, so the engine must run here: use unix:///var/run/docker.sock",
       });
     }
-    this.socket = socket;
+    this.relayLauncher?.close();
+    this.relayLauncher = new RelayLauncher(socket, this.options.runtimePath ?? process.execPath);
     const client = new EngineClient(socket);
-    const version = await client.request("GET", "/version", undefined, { unversioned: true });
-    const body = (version.body ?? {}) as { Version?: unknown; Platform?: { Name?: unknown } };
-    if (version.status !== 200 || typeof body.Version !== "string") {
-      throw unavailable(`the Docker Engine did not report its version (${engineMessage(version)})`);
-    }
-    if (!engineVersionAtLeast(body.Version, MIN_ENGINE_VERSION)) {
-      throw new WorkspaceError(
-        "SANDBOX_ENGINE_UNSUPPORTED",
-        `Cannot start the sandbox: Docker Engine ${body.Version.slice(0, 40)} is older than ${MIN_ENGINE_VERSION}`,
-        { hint: "upgrade the engine: before 25.0.5 internal networks forward DNS from the host (CVE-2024-29018)" },
-      );
-    }
-    const info = await client.request("GET", "/info");
-    const facts = (info.body ?? {}) as { Name?: unknown; OperatingSystem?: unknown; SecurityOptions?: unknown };
-    const desktop = /docker desktop/i.test(`${body.Platform?.Name ?? ""} ${facts.OperatingSystem ?? ""}`) || facts.Name === "docker-desktop";
-    const rootless = Array.isArray(facts.SecurityOptions) && facts.SecurityOptions.some((entry) => String(entry).includes("name=rootless"));
-    if (this.network !== "none" && (desktop || rootless)) {
-      throw new WorkspaceError(
-        "SANDBOX_EGRESS_UNSUPPORTED",
-        `Cannot start the sandbox: network: { allow } cannot be enforced on ${desktop ? "Docker Desktop" : "a rootless engine"}`,
-        {
-          hint: desktop
-            ? "containers run in a VM there, so the host has no address on an internal network; use network: \"none\" or Docker Engine on Linux"
-            : "a rootless engine's bridge lives in its own network namespace; use network: \"none\" or a rootful engine",
-        },
-      );
-    }
-    if (!desktop && typeof facts.Name === "string" && facts.Name !== localHostname()) {
-      throw new WorkspaceError(
-        "SANDBOX_ENGINE_UNSUPPORTED",
-        "Cannot start the sandbox: the Docker Engine runs on another machine (its host name is not this one's)",
-        { hint: "the workspace is bind-mounted from this machine, so the engine must run here (Deno: --allow-sys=hostname lets the names be compared)" },
-      );
-    }
-    const image = await client.request("GET", `/images/${encodeURIComponent(this.options.image)}/json`);
-    if (image.status === 404) {
-      throw unavailable(`image '${this.options.image}' is not on the engine`, "build or load it first; the sandbox never pulls. " +
-        "For a small Node image: bash shared/docker/setup-engine.sh up (builds paddock/sandbox-node:local), " +
-        "or docker build -t <name> . from a Dockerfile FROM an image you have");
-    }
-    if (image.status !== 200) throw unavailable(`cannot inspect image '${this.options.image}': ${engineMessage(image)}`);
+    await checkEngine(client, { image: this.options.image, egress: this.network !== "none" });
     return client;
   }
 
@@ -279,7 +207,7 @@ export class SubprocessSandbox implements Sandbox {
       );
     }
     const egress = this.network === "none" ? undefined : await this.openNetwork(client);
-    const toInside = this.pathMapper(root);
+    const toInside = workspacePathMapper(root);
     const argv = request.argv.map(toInside);
     const runtime = this.options.runtimePath ?? process.execPath;
     if (argv[0] === runtime || argv[0] === safeRealpath(runtime)) argv[0] = this.options.runtimeCommand ?? "node";
@@ -299,26 +227,15 @@ export class SubprocessSandbox implements Sandbox {
       Env: envList,
       WorkingDir: workingDir,
     });
-    return { argv: this.relay("run", id), env: this.relayEnv(), cleanup: () => this.remove(client, id) };
+    return { argv: this.relay().argv("run", id), env: this.relay().env(), cleanup: () => this.remove(client, id) };
   }
 
-  // Host paths of the workspace in argv become container paths (node_process names its script by host path).
-  private pathMapper(root: string): (value: string) => string {
-    const pattern = new RegExp(`${escapeRegExp(root)}(?=/|$|["'\\s,;:)])`, "g");
-    return (value) => value.replace(pattern, CONTAINER_WORKSPACE);
+  private relay(): RelayLauncher {
+    return this.relayLauncher as RelayLauncher;
   }
 
   private user(): string {
-    if (this.options.user !== undefined) return this.options.user;
-    let uid = 0;
-    let gid = 0;
-    try {
-      uid = process.getuid?.() ?? 0;
-      gid = process.getgid?.() ?? 0;
-    } catch {
-      // Deno without --allow-sys: not knowing the caller, use the fallback user.
-    }
-    return uid === 0 ? CONTAINER_FALLBACK_USER : `${uid}:${gid}`;
+    return this.options.user ?? defaultContainerUser();
   }
 
   private labels(): Record<string, string> {
@@ -326,38 +243,13 @@ export class SubprocessSandbox implements Sandbox {
   }
 
   private containerSpec(root: string, egress: EgressNetwork | undefined): Record<string, unknown> {
-    const limits = {
-      memoryBytes: this.options.memoryBytes ?? CONTAINER_LIMITS.memoryBytes,
-      pidsLimit: this.options.pidsLimit ?? CONTAINER_LIMITS.pidsLimit,
-      cpus: this.options.cpus ?? CONTAINER_LIMITS.cpus,
-      tmpfsBytes: this.options.tmpfsBytes ?? CONTAINER_LIMITS.tmpfsBytes,
-    };
-    return {
-      Image: this.options.image,
-      User: this.user(),
-      Labels: this.labels(),
-      AttachStdin: false,
-      AttachStdout: true,
-      AttachStderr: true,
-      OpenStdin: false,
-      Tty: false,
-      HostConfig: {
-        Mounts: [{ Type: "bind", Source: root, Target: CONTAINER_WORKSPACE, ReadOnly: false }],
-        NetworkMode: egress === undefined ? "none" : egress.name,
-        ReadonlyRootfs: true,
-        Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpfsBytes},mode=1777` },
-        CapDrop: ["ALL"],
-        SecurityOpt: ["no-new-privileges"],
-        PidsLimit: limits.pidsLimit,
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        NanoCpus: Math.round(limits.cpus * 1e9),
-        Init: this.options.init ?? true,
-        IpcMode: "private",
-        // The relay reads the output through attach; nothing is written to the daemon's disk.
-        LogConfig: { Type: "none", Config: {} },
-      },
-    };
+    return containerSpec({
+      ...this.options,
+      user: this.user(),
+      labels: this.labels(),
+      root,
+      networkMode: egress === undefined ? "none" : egress.name,
+    });
   }
 
   private async create(client: EngineClient, spec: Record<string, unknown>): Promise<string> {
@@ -379,26 +271,6 @@ export class SubprocessSandbox implements Sandbox {
       // 409: a removal already in progress; anything else: try again shortly (close() sweeps what is left).
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  }
-
-  private relay(mode: "run" | "exec", id: string): string[] {
-    const socket = this.socket as string;
-    if (this.relayDir === undefined) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-container-"));
-      fs.chmodSync(dir, 0o700);
-      fs.writeFileSync(path.join(dir, "relay.cjs"), RELAY_SOURCE, { mode: 0o644 });
-      this.relayDir = dir;
-    }
-    const script = path.join(this.relayDir, "relay.cjs");
-    const runtime = this.options.runtimePath ?? process.execPath;
-    const prefix = runtimeName() === "deno"
-      ? [runtime, "run", "--quiet", "--no-config", "--no-lock", "--no-prompt", `--allow-read=${socket}`, `--allow-write=${socket}`, `--allow-net=unix:${socket}`]
-      : [runtime];
-    return [...prefix, script, socket, ENGINE_API_VERSION, mode, id];
-  }
-
-  private relayEnv(): Record<string, string> {
-    return runtimeName() === "deno" ? { NO_COLOR: "1" } : {};
   }
 
   private openNetwork(client: EngineClient): Promise<EgressNetwork> {
@@ -477,8 +349,8 @@ export class SubprocessSandbox implements Sandbox {
       const execId = (response.body as { Id?: unknown } | undefined)?.Id;
       if (response.status === 201 && typeof execId === "string") {
         return {
-          argv: this.relay("exec", execId),
-          env: this.relayEnv(),
+          argv: this.relay().argv("exec", execId),
+          env: this.relay().env(),
           cleanup: async () => {
             try {
               const state = await client.request("GET", `/exec/${execId}/json`).catch(() => null);
@@ -517,17 +389,7 @@ export class SubprocessSandbox implements Sandbox {
       if (egress !== undefined) await closeEgressNetwork(client, egress);
     }
     await this.ownedProxy?.close();
-    if (this.relayDir !== undefined) fs.rmSync(this.relayDir, { recursive: true, force: true });
-    this.relayDir = undefined;
-  }
-}
-
-// This machine's host name; `undefined` (and so "not this machine") when the runtime may not read it.
-function localHostname(): string | undefined {
-  try {
-    return os.hostname();
-  } catch {
-    return undefined; // Deno without --allow-sys=hostname
+    this.relayLauncher?.close();
   }
 }
 
