@@ -59,6 +59,8 @@ export function containerSpec(input: ContainerSpecInput): Record<string, unknown
   };
   return {
     Image: input.image,
+    // The command runs as given, not as arguments to the image's entrypoint.
+    Entrypoint: [],
     User: input.user,
     Labels: input.labels,
     AttachStdin: false,
