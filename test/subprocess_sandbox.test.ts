@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
@@ -16,6 +16,7 @@ import {
   SubprocessSandbox,
   type SubprocessSandboxOptions,
 } from "../sandbox.ts";
+import { RelayLauncher } from "../src/sandbox/container_relay.ts";
 import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { onBun, onDeno } from "./helpers/runtime.ts";
@@ -433,6 +434,54 @@ describe.skipIf(process.platform === "win32")("SubprocessSandbox refusals (a stu
       await expect(proxy.listen({ host: "127.0.0.1", clients: "10.0.0.0/33" })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
     } finally {
       await proxy.close();
+    }
+  });
+
+  test("the relay splits Docker's 8-byte frames however the chunks fall, and exits with the command's status", async () => {
+    const frame = (stream: number, text: string) => {
+      const payload = new TextEncoder().encode(text);
+      const header = new Uint8Array(8);
+      header[0] = stream;
+      new DataView(header.buffer).setUint32(4, payload.length);
+      return [...header, ...payload];
+    };
+    // Two stdout frames, an empty frame, a stderr frame, a large frame; sent in 1-, 3- and 7-byte pieces.
+    const big = "x".repeat(70_000);
+    const bytes = Uint8Array.from([...frame(1, "hello "), ...frame(1, "world\n"), ...frame(1, ""), ...frame(2, "oops\n"), ...frame(1, big)]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-stub-relay-"));
+    const socket = path.join(dir, "docker.sock");
+    const server = http.createServer(async (req, res) => {
+      if (req.url?.endsWith("/exec/e1/start")) {
+        res.writeHead(200, { "content-type": "application/vnd.docker.raw-stream" });
+        const sizes = [1, 3, 7];
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = at < 64 ? sizes[i % 3] : 65_536;
+          res.write(bytes.subarray(at, at + size));
+          at += size;
+          if (at < 64) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        res.end();
+      } else if (req.url?.endsWith("/exec/e1/json")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ Running: false, ExitCode: 42 }));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(socket, () => resolve()));
+    const launcher = new RelayLauncher(socket, process.execPath);
+    try {
+      const [program, ...args] = launcher.argv("exec", "e1");
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(program, args, { env: { ...process.env, ...launcher.env() }, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stdout, stderr });
+        });
+      });
+      expect(result).toEqual({ code: 42, stdout: `hello world\n${big}`, stderr: "oops\n" });
+    } finally {
+      launcher.close();
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
