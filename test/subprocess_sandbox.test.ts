@@ -149,8 +149,8 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     expect(await containersWith(labels)).toBe(0);
   }, SLOW);
 
-  test("timeout, abort and a daemon holding the pipes leave no container behind", async () => {
-    const { shell, labels } = await setup([]);
+  test("timeout, abort, a daemon holding the pipes, and a caller that never cleans up leave no container behind", async () => {
+    const { shell, labels, sandbox } = await setup([]);
     const daemon = await shell.exec({ command: "sleep 60 & echo left-a-daemon", ...LIMITS });
     expect(daemon).toMatchObject({ exitCode: 0, stdout: "left-a-daemon\n", timedOut: false });
     expect(await containersWith(labels)).toBe(0);
@@ -161,6 +161,11 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     const aborted = shell.exec({ command: "sleep 60", ...LIMITS, signal: controller.signal });
     setTimeout(() => controller.abort(), 800);
     expect((await rejection(aborted)).name).toBe("AbortError");
+    expect(await containersWith(labels)).toBe(0);
+    // The relay alone, its cleanup never called (as if the caller had died): the engine removes the container.
+    const wrapped = await sandbox.wrap({ argv: ["/bin/sh", "-c", "echo alone"], cwd: fx.root, env: {}, writable: [fx.root] });
+    const [program, ...args] = wrapped.argv;
+    expect(execFileSync(program, args, { env: wrapped.env, encoding: "utf8" })).toBe("alone\n");
     expect(await containersWith(labels)).toBe(0);
   }, SLOW);
 

@@ -6,10 +6,10 @@
  * Docker's multiplexed stream into its own stdout and stderr, and exits with
  * the container's exit status:
  *
- * - `run <container>`: attach to a created container, start it, and when the
- *   stream ends read the status from `wait?condition=not-running` (which
- *   answers at once for a container that already ended, so a fast command
- *   cannot be missed);
+ * - `run <container>`: attach to a created container, register a
+ *   `wait?condition=removed` (the container is made with `AutoRemove`, so
+ *   the engine removes it as soon as it ends, even if nobody is left to ask),
+ *   start it, and exit with the status the wait reports;
  * - `exec <exec-id>`: start an exec in a running container and read its
  *   `ExitCode` from the exec's inspect.
  *
@@ -118,18 +118,29 @@ function startFailure(response) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+async function body(res) {
+  const chunks = [];
+  for await (const chunk of res) chunks.push(chunk);
+  try { return JSON.parse(Buffer.concat(chunks).toString("utf8")); } catch { return undefined; }
+}
+
 async function run() {
   const res = await open("POST", "/containers/" + id + "/attach?stream=1&stdout=1&stderr=1");
   if (res.statusCode !== 200) fail(125, "cannot attach to the container (status " + res.statusCode + ")");
   const output = demux(res);
+  // The engine answers a wait's headers at once, so once they are here the
+  // wait is registered; it ends when the container (AutoRemove) is gone.
+  const waiting = await open("POST", "/containers/" + id + "/wait?condition=removed");
+  if (waiting.statusCode !== 200) fail(125, "cannot wait for the container (status " + waiting.statusCode + ")");
+  const waited = body(waiting);
   const started = await call("POST", "/containers/" + id + "/start");
   if (started.status !== 204 && started.status !== 304) {
     res.destroy();
     startFailure(started);
   }
   await output;
-  const waited = await call("POST", "/containers/" + id + "/wait?condition=not-running");
-  const code = waited.body && waited.body.StatusCode;
+  const result = await waited;
+  const code = result && result.StatusCode;
   if (typeof code !== "number") fail(125, "the engine did not report an exit status");
   process.exitCode = code;
 }

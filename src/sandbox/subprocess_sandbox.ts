@@ -221,8 +221,11 @@ export class SubprocessSandbox implements Sandbox {
     const envList = Object.entries(env).filter(([name]) => name !== "" && !name.includes("=")).map(([name, value]) => `${name}=${value}`);
     const workingDir = toInside(request.cwd);
     if (this.options.reuse === true) return await this.execIn(client, root, egress, { argv, envList, workingDir });
+    const spec = this.containerSpec(root, egress);
+    // The engine removes the container when it ends, even if this process is gone by then.
+    (spec.HostConfig as Record<string, unknown>).AutoRemove = true;
     const id = await this.create(client, {
-      ...this.containerSpec(root, egress),
+      ...spec,
       Cmd: argv,
       Env: envList,
       WorkingDir: workingDir,
