@@ -178,8 +178,8 @@ export class SubprocessSandbox implements Sandbox {
         hint: "the workspace is bind-mounted from this machine, so the engine must run here: use unix:///var/run/docker.sock",
       });
     }
-    this.relayLauncher?.close();
-    this.relayLauncher = new RelayLauncher(socket, this.options.runtimePath ?? process.execPath);
+    // Once: a re-probe (after the image went away) must not delete the script under a running relay.
+    this.relayLauncher ??= new RelayLauncher(socket, this.options.runtimePath ?? process.execPath);
     const client = new EngineClient(socket);
     await checkEngine(client, { image: this.options.image, egress: this.network !== "none" });
     return client;
@@ -392,7 +392,7 @@ export class SubprocessSandbox implements Sandbox {
       if (egress !== undefined) await closeEgressNetwork(client, egress);
     }
     await this.ownedProxy?.close();
-    this.relayLauncher?.close();
+    this.relayLauncher?.close(); // its script is written again if the sandbox is used after close()
   }
 }
 
