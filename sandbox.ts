@@ -45,6 +45,7 @@ export { SANDBOX_PROXY_PORT } from "./src/sandbox/proxy_forwarder.ts";
 export { SubprocessSandbox } from "./src/sandbox/subprocess_sandbox.ts";
 export {
   CONTAINER_FALLBACK_USER,
+  CONTAINER_IDLE_TIMEOUT_MS,
   CONTAINER_LABEL,
   CONTAINER_LIMITS,
   CONTAINER_PATH,

@@ -169,8 +169,8 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     expect(await containersWith(labels)).toBe(0);
   }, SLOW);
 
-  test("reuse: commands share one container through exec; leftovers die, a timeout replaces the container, close() removes it", async () => {
-    const { sandbox, shell, labels } = await setup([], { reuse: true });
+  test("reuse: commands share one container through exec; leftovers die, a timeout replaces it, idleness ends it, close() removes it", async () => {
+    const { sandbox, shell, labels } = await setup([], { reuse: true, idleTimeoutMs: 2_000 });
     const first = await shell.exec({ command: "echo $$ > /tmp/first; sleep 60 & echo started", ...LIMITS });
     expect(first).toMatchObject({ exitCode: 0, stdout: "started\n" });
     expect(await containersWith(labels)).toBe(1);
@@ -180,8 +180,16 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     const timedOut = await shell.exec({ command: "sleep 60", timeoutMs: 1_000, maxOutputBytes: 1_000 });
     expect(timedOut.timedOut).toBe(true);
     expect(await containersWith(labels)).toBe(0);
-    const third = await shell.exec({ command: "test -e /tmp/first || echo new-container", ...LIMITS });
+    // A command longer than the idle timeout keeps the container; idle past it, the container ends by itself.
+    const third = await shell.exec({ command: "sleep 4; test -e /tmp/first || echo new-container", ...LIMITS });
     expect(third.stdout).toBe("new-container\n");
+    expect(await containersWith(labels)).toBe(1);
+    for (let waited = 0; waited < 15_000 && await containersWith(labels) > 0; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(await containersWith(labels)).toBe(0);
+    const fourth = await shell.exec({ command: "echo after-idle", ...LIMITS });
+    expect(fourth.stdout).toBe("after-idle\n");
     await sandbox.close();
     expect(await containersWith(labels)).toBe(0);
   }, SLOW);

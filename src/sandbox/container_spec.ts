@@ -19,6 +19,13 @@ export const CONTAINER_FALLBACK_USER = "1000:1000";
 export const CONTAINER_LABEL = "dev.paddock.sandbox";
 
 /**
+ * With `reuse`, how long the long-lived container waits without a command
+ * before it ends (and the engine removes it): a sandbox whose process died
+ * without `close()` leaves nothing running for long.
+ */
+export const CONTAINER_IDLE_TIMEOUT_MS = 600_000;
+
+/**
  * Default limits of one container: enough for `npm ci` of a mid-sized
  * project, small enough that a fork bomb or a runaway allocation ends in the
  * container (`fork: Resource temporarily unavailable`, exit 137).

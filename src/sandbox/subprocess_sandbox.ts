@@ -26,6 +26,7 @@ import { checkEngine } from "./check_engine.ts";
 import { closeEgressNetwork, type EgressNetwork, openEgressNetwork } from "./container_network.ts";
 import { RelayLauncher } from "./container_relay.ts";
 import {
+  CONTAINER_IDLE_TIMEOUT_MS,
   CONTAINER_LABEL,
   CONTAINER_PATH,
   CONTAINER_WORKSPACE,
@@ -65,6 +66,8 @@ export interface SubprocessSandboxOptions {
   cpus?: number;
   /** Size of the tmpfs `/tmp`, in bytes. @default 67108864 */
   tmpfsBytes?: number;
+  /** With `reuse`: milliseconds without a command after which the container ends and the engine removes it. @default 600000 */
+  idleTimeoutMs?: number;
   /** Run Docker's init as process 1 (reaps zombies, forwards signals). @default true */
   init?: boolean;
   /** The program in the image that stands in for the host's runtime when a command starts it (`node_process`). @default "node" */
@@ -298,10 +301,11 @@ export class SubprocessSandbox implements Sandbox {
     if (keeper === undefined) {
       keeper = (async () => {
         const spec = this.containerSpec(root, egress);
-        (spec.HostConfig as Record<string, unknown>).Init = false;
+        // Process 1 is the keeper itself (exempt from kill -1); when it ends, the engine removes the container.
+        Object.assign(spec.HostConfig as Record<string, unknown>, { Init: false, AutoRemove: true });
         const id = await this.create(client, {
           ...spec,
-          Cmd: ["/bin/sh", "-c", "while :; do sleep 86400; done"],
+          Cmd: ["/bin/sh", "-c", keeperScript(this.options.idleTimeoutMs ?? CONTAINER_IDLE_TIMEOUT_MS)],
           Env: [`PATH=${CONTAINER_PATH}`],
           WorkingDir: CONTAINER_WORKSPACE,
         });
@@ -337,7 +341,7 @@ export class SubprocessSandbox implements Sandbox {
       keeper.queue = new Promise<void>((resolve) => (release = resolve));
       await previous;
       const response = await client.request("POST", `/containers/${keeper.id}/exec`, {
-        Cmd: ["/bin/sh", "-c", '"$@"; s=$?; kill -KILL -1 2>/dev/null; exit $s', "paddock-exec", ...command.argv],
+        Cmd: ["/bin/sh", "-c", EXEC_WRAPPER, "paddock-exec", ...command.argv],
         Env: command.envList,
         WorkingDir: command.workingDir,
         User: this.user(),
@@ -394,6 +398,23 @@ export class SubprocessSandbox implements Sandbox {
     await this.ownedProxy?.close();
     this.relayLauncher?.close(); // its script is written again if the sandbox is used after close()
   }
+}
+
+// Reuse mode's exec wrapper: marks the container busy while the command
+// runs, then kills whatever the command left (all processes of its user but
+// process 1, the keeper).
+const EXEC_WRAPPER = ': > /tmp/.paddock-busy; "$@"; s=$?; rm -f /tmp/.paddock-busy; : > /tmp/.paddock-used; ' +
+  "kill -KILL -1 2>/dev/null; exit $s";
+
+// Reuse mode's process 1: sleeps, and ends after `idleMs` without a command
+// (so a container whose sandbox was never closed, e.g. its process died,
+// does not live forever).
+function keeperScript(idleMs: number): string {
+  const limit = Math.max(1, Math.ceil(idleMs / 1000));
+  const step = Math.min(60, Math.max(1, Math.floor(limit / 10)));
+  return `idle=0; while [ "$idle" -lt ${limit} ]; do sleep ${step}; ` +
+    `if [ -e /tmp/.paddock-busy ] || [ -e /tmp/.paddock-used ]; then rm -f /tmp/.paddock-used; idle=0; ` +
+    `else idle=$((idle + ${step})); fi; done`;
 }
 
 function safeRealpath(file: string): string | undefined {
