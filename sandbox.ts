@@ -1,7 +1,8 @@
 /**
- * OS-level isolation for commands: a bubblewrap sandbox (Linux), a shell
- * provider that runs every command inside it, an allowlisting egress proxy
- * and a credential broker that keeps secrets on the host.
+ * OS-level isolation for commands: a bubblewrap sandbox (Linux), a container
+ * sandbox (`SubprocessSandbox`, a Docker Engine on this machine), a shell
+ * provider that runs every command inside either, an allowlisting egress
+ * proxy and a credential broker that keeps secrets on the host.
  *
  * @example A sandboxed shell tool whose only way out is a credential broker
  * ```ts
@@ -13,6 +14,14 @@
  * const sandbox = new BubblewrapSandbox({ network: { proxy: broker } });
  * await sandbox.check(); // SANDBOX_UNAVAILABLE when bwrap cannot run here
  * const shell = new SandboxShell(sandbox, { cwd: "/work/project" });
+ * ```
+ *
+ * @example The same shell, each command in a fresh container
+ * ```ts
+ * import { SandboxShell, SubprocessSandbox } from "@paddock/tools/sandbox";
+ * const sandbox = new SubprocessSandbox({ image: "paddock/sandbox-node:local", network: { allow: ["registry.npmjs.org"] } });
+ * const shell = new SandboxShell(sandbox, { cwd: "/work/project" });
+ * await sandbox.close(); // removes its containers and network
  * ```
  *
  * @module
@@ -42,3 +51,14 @@ export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/cr
 export { isPrivateAddress } from "./src/sandbox/address_policy.ts";
 export { HostPatternList } from "./src/sandbox/host_pattern.ts";
 export { SANDBOX_PROXY_PORT } from "./src/sandbox/proxy_forwarder.ts";
+export { SubprocessSandbox } from "./src/sandbox/subprocess_sandbox.ts";
+export {
+  CONTAINER_FALLBACK_USER,
+  CONTAINER_IDLE_TIMEOUT_MS,
+  CONTAINER_LABEL,
+  CONTAINER_LIMITS,
+  CONTAINER_PATH,
+  CONTAINER_WORKSPACE,
+} from "./src/sandbox/container_spec.ts";
+export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox.ts";
+export { MIN_ENGINE_VERSION, parseEngineVersion } from "./src/sandbox/docker_engine.ts";

@@ -1,5 +1,6 @@
 // npm run bench: Paddock against plain node:fs and peer libraries, side by
 // side in one run. Prints medians and ratios; nothing here is asserted.
+import { benchContainer } from "./bench/container.ts";
 import { benchCore } from "./bench/core.ts";
 import { benchEdit } from "./bench/edit.ts";
 import { benchMcp } from "./bench/mcp.ts";
@@ -12,6 +13,7 @@ const suites: Array<[string, () => Promise<BenchRow[]>]> = [
   ["edit_file", benchEdit],
   ["search tools", benchSearch],
   ["OS sandbox", benchSandbox],
+  ["container sandbox", benchContainer],
   ["MCP server", benchMcp],
 ];
 

@@ -69,6 +69,10 @@ export type ErrorCode =
   | "GIT_REPOSITORY_UNSAFE"
   // OS sandbox.
   | "SANDBOX_UNAVAILABLE"
+  // Container sandbox refusals (SubprocessSandbox): the engine, or its
+  // networking, cannot give the isolation asked for; nothing was run.
+  | "SANDBOX_ENGINE_UNSUPPORTED"
+  | "SANDBOX_EGRESS_UNSUPPORTED"
   // Anything unexpected (a bug): reported without details.
   | "INTERNAL_ERROR";
 

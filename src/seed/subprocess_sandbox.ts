@@ -1,57 +1,66 @@
 /**
- * A placeholder for `SubprocessSandbox` (the container sandbox, built in its
- * own issue in `src/sandbox/subprocess_sandbox.ts`): the name and the options
- * the seed documents use exist, so their examples type-check and construct;
- * running a command fails with `SANDBOX_UNAVAILABLE`, and nothing ever runs
- * unsandboxed. At merge time this file re-exports the real class lazily.
+ * `SubprocessSandbox` for the package root, loaded on first use: the
+ * container sandbox (`@paddock/tools/sandbox`) talks to the Docker Engine over
+ * `node:http`, and importing `@paddock/tools` must not load it. The class is
+ * constructed synchronously, as the seed documents do; its first `check`,
+ * `wrap` or `close` loads the real one and hands every call to it.
  *
  * @module
  */
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
-import { WorkspaceError } from "../core/errors.ts";
+import type {
+  SubprocessSandbox as ContainerSandbox,
+  SubprocessSandboxOptions,
+} from "../sandbox/subprocess_sandbox.ts";
 
-/** Options of {@link SubprocessSandbox}, as the seed documents write them. */
-export interface SubprocessSandboxOptions {
-  /** The container image commands run in, e.g. `node:20-alpine`. */
-  image: string;
-  /** No network, or only the allowlisted hosts through the broker. @default "none" */
-  network?: "none" | { allow: readonly string[] };
-  /** The credential broker the containers' proxy traffic goes through. @default none */
-  broker?: { readonly url: string; close(): Promise<void> };
-  /** The name of the internal network to create or reuse. @default `paddock-egress-<random>` */
-  networkName?: string;
-}
+export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
 
-/** The container sandbox of the seed documents; see the module note: not available yet. */
+/**
+ * The container sandbox of the seed documents: each command in a hardened
+ * container of a local Docker Engine. The same as `SubprocessSandbox` from
+ * `@paddock/tools/sandbox`, whose module is loaded on first use.
+ *
+ * @example
+ * ```ts
+ * import { NodeWorkspace, SandboxShell, SubprocessSandbox } from "@paddock/tools";
+ * const workspace = new NodeWorkspace({ root: "./project" });
+ * const shell = new SandboxShell({ cwd: workspace.root, sandbox: new SubprocessSandbox({ image: "paddock-sandbox:local", network: "none" }) });
+ * ```
+ */
 export class SubprocessSandbox implements Sandbox {
   /** `container`. */
   readonly kind = "container";
   /** The options as given. */
   readonly options: Readonly<SubprocessSandboxOptions>;
+  #real: Promise<ContainerSandbox> | undefined;
 
-  /** @param options Image, network policy and broker. */
+  /** @param options Image, network policy, broker and limits (see `@paddock/tools/sandbox`). */
   constructor(options: SubprocessSandboxOptions) {
     this.options = Object.freeze({ ...options });
   }
 
-  /** @throws {WorkspaceError} Always `SANDBOX_UNAVAILABLE`. */
-  check(): Promise<void> {
-    return Promise.reject(unavailable());
+  /** What the commands' network can reach. */
+  get networkReach(): "none" | "allowlist" {
+    return this.options.network === undefined || this.options.network === "none" ? "none" : "allowlist";
   }
 
-  /** @throws {WorkspaceError} Always `SANDBOX_UNAVAILABLE`: nothing runs unsandboxed. */
-  wrap(_request: SandboxWrapRequest): Promise<SandboxedCommand> {
-    return Promise.reject(unavailable());
+  #load(): Promise<ContainerSandbox> {
+    this.#real ??= import("../sandbox/subprocess_sandbox.ts").then((module) => new module.SubprocessSandbox(this.options));
+    return this.#real;
   }
 
-  /** Nothing to release. */
-  close(): Promise<void> {
-    return Promise.resolve();
+  /** Checks that the engine can run this sandbox; see `@paddock/tools/sandbox`. */
+  async check(): Promise<void> {
+    await (await this.#load()).check();
   }
-}
 
-function unavailable(): WorkspaceError {
-  return new WorkspaceError("SANDBOX_UNAVAILABLE", "Cannot run the command: the container sandbox is not available in this build", {
-    hint: "use BubblewrapSandbox from '@paddock/tools/sandbox' on Linux, or another ShellProvider",
-  });
+  /** Wraps one command to run in a container; see `@paddock/tools/sandbox`. */
+  async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
+    return await (await this.#load()).wrap(request);
+  }
+
+  /** Removes what the sandbox created (nothing when it was never used). */
+  async close(): Promise<void> {
+    if (this.#real !== undefined) await (await this.#real).close();
+  }
 }

@@ -1,6 +1,6 @@
 // Seed 002, "الاتصال الصادر بقائمة سماح": a credential broker, a container sandbox whose
 // only way out is the broker, and a shell tool over it. As the seed writes it; "run the
-// agent" is one tool call. SubprocessSandbox is a placeholder in this build (see
+// agent" is one tool call. SubprocessSandbox's seed image is not built here (see
 // seed_002_sandbox_shell.test.ts), so the command is refused; the broker runs for real.
 import { createCredentialBroker, createShellTool, SandboxShell, SubprocessSandbox } from '@paddock/tools';
 import { expect, test } from "vitest";

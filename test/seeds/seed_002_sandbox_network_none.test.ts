@@ -1,6 +1,6 @@
 // Seed 002, "الاتصال الصادر بقائمة سماح", last example: a sandbox with no network and a
 // SandboxShell with its own env and inheritEnv. As the seed writes it (SubprocessSandbox is
-// a placeholder in this build: commands are refused with SANDBOX_UNAVAILABLE).
+// the seed's image is not built here: commands are refused with SANDBOX_UNAVAILABLE).
 import { createShellTool, SandboxShell, SubprocessSandbox } from '@paddock/tools';
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,7 +1,8 @@
 // Seed 002, "واجهة أوامر معزولة: SandboxShell": fs tools on the workspace, the shell in a
-// container sandbox. As the seed writes it. SubprocessSandbox (the container backend) is
-// not in this build yet: the name exists and constructs, and a command fails with
-// SANDBOX_UNAVAILABLE — nothing ever runs unsandboxed.
+// container sandbox. As the seed writes it. SubprocessSandbox is the real container
+// sandbox; the seed's image ('node:20-alpine') cannot be pulled here (no image registry), so a
+// command fails with SANDBOX_UNAVAILABLE naming the image — nothing ever runs unsandboxed. With a
+// locally built image the same example runs: test/subprocess_sandbox.test.ts.
 import { createFsTools, createShellTool, NodeWorkspace, SandboxShell, SubprocessSandbox } from '@paddock/tools';
 import * as fs from "node:fs";
 import * as os from "node:os";

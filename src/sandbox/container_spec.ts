@@ -1,0 +1,131 @@
+/**
+ * What a container of the container sandbox is made of: the constants, the
+ * Engine API create body (mount, read-only root, tmpfs, user, capabilities,
+ * limits), the user commands run as, and the rewriting of workspace paths.
+ *
+ * @module
+ */
+
+/** Where the workspace appears inside the container. */
+export const CONTAINER_WORKSPACE = "/workspace";
+
+/** `PATH` inside the container (the host's would name host folders). */
+export const CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** The user commands run as when the caller is root (a root caller's own uid would be root inside). */
+export const CONTAINER_FALLBACK_USER = "1000:1000";
+
+/** The label every container and network of ours carries; its value is the sandbox instance's id. */
+export const CONTAINER_LABEL = "dev.paddock.sandbox";
+
+/**
+ * With `reuse`, how long the long-lived container waits without a command
+ * before it ends (and the engine removes it): a sandbox whose process died
+ * without `close()` leaves nothing running for long.
+ */
+export const CONTAINER_IDLE_TIMEOUT_MS = 600_000;
+
+/**
+ * Default limits of one container: enough for `npm ci` of a mid-sized
+ * project, small enough that a fork bomb or a runaway allocation ends in the
+ * container (`fork: Resource temporarily unavailable`, exit 137).
+ */
+export const CONTAINER_LIMITS: Readonly<{ memoryBytes: number; pidsLimit: number; cpus: number; tmpfsBytes: number }> = Object.freeze({
+  memoryBytes: 512 * 1024 * 1024,
+  pidsLimit: 128,
+  cpus: 1,
+  tmpfsBytes: 64 * 1024 * 1024,
+});
+
+/** The create body's inputs: the image, who runs, where the workspace is, which network, the limits. */
+export interface ContainerSpecInput {
+  image: string;
+  user: string;
+  labels: Record<string, string>;
+  root: string;
+  networkMode: string;
+  memoryBytes?: number;
+  pidsLimit?: number;
+  cpus?: number;
+  tmpfsBytes?: number;
+  init?: boolean;
+}
+
+/**
+ * The Engine API body of `POST /containers/create`, less `Cmd`, `Env` and `WorkingDir`.
+ *
+ * @param input Image, user, labels, workspace, network and limits (defaults: {@link CONTAINER_LIMITS}).
+ * @returns The body.
+ */
+export function containerSpec(input: ContainerSpecInput): Record<string, unknown> {
+  const limits = {
+    memoryBytes: input.memoryBytes ?? CONTAINER_LIMITS.memoryBytes,
+    pidsLimit: input.pidsLimit ?? CONTAINER_LIMITS.pidsLimit,
+    cpus: input.cpus ?? CONTAINER_LIMITS.cpus,
+    tmpfsBytes: input.tmpfsBytes ?? CONTAINER_LIMITS.tmpfsBytes,
+  };
+  return {
+    Image: input.image,
+    // The command runs as given, not as arguments to the image's entrypoint.
+    Entrypoint: [],
+    User: input.user,
+    Labels: input.labels,
+    AttachStdin: false,
+    AttachStdout: true,
+    AttachStderr: true,
+    OpenStdin: false,
+    Tty: false,
+    HostConfig: {
+      Mounts: [{ Type: "bind", Source: input.root, Target: CONTAINER_WORKSPACE, ReadOnly: false }],
+      NetworkMode: input.networkMode,
+      ReadonlyRootfs: true,
+      Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpfsBytes},mode=1777` },
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges"],
+      PidsLimit: limits.pidsLimit,
+      Memory: limits.memoryBytes,
+      MemorySwap: limits.memoryBytes,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      Init: input.init ?? true,
+      IpcMode: "private",
+      // The relay reads the output through attach; nothing is written to the daemon's disk.
+      LogConfig: { Type: "none", Config: {} },
+    },
+  };
+}
+
+/**
+ * The user commands run as when none is configured: the caller's `uid:gid`
+ * (files they make belong to the caller), or {@link CONTAINER_FALLBACK_USER}
+ * for a root caller, whose own uid would be root inside.
+ *
+ * @returns `uid:gid`.
+ */
+export function defaultContainerUser(): string {
+  let uid = 0;
+  let gid = 0;
+  try {
+    uid = process.getuid?.() ?? 0;
+    gid = process.getgid?.() ?? 0;
+  } catch {
+    // Deno without --allow-sys: not knowing the caller, use the fallback user.
+  }
+  return uid === 0 ? CONTAINER_FALLBACK_USER : `${uid}:${gid}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Rewrites the workspace's host path to {@link CONTAINER_WORKSPACE} wherever
+ * it starts a path in a string (`node_process` names its script, and Node's
+ * permission flags the workspace, by host path).
+ *
+ * @param root The workspace's host path.
+ * @returns The rewriting function.
+ */
+export function workspacePathMapper(root: string): (value: string) => string {
+  const pattern = new RegExp(`${escapeRegExp(root)}(?=/|$|["'\\s,;:)])`, "g");
+  return (value) => value.replace(pattern, CONTAINER_WORKSPACE);
+}

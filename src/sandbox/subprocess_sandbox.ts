@@ -1,0 +1,426 @@
+/**
+ * The container backend of {@link Sandbox}: every command runs in a Docker
+ * container, driven through the Engine API on its Unix socket (no `docker`
+ * CLI). The host spawns a small relay (`container_relay.ts`) in place of the
+ * command; it streams the container's output and exits with its status, so
+ * `SandboxShell`, the `shell` tool and `node_process` bound time and output
+ * exactly as they do for bubblewrap. After the relay ends (normally, on
+ * timeout, on abort) the sandbox removes the container.
+ *
+ * What a command sees, by default (each an option):
+ * - the workspace read-write at `/workspace`, the working folder there;
+ * - the image's filesystem read-only, a small tmpfs `/tmp` (also `HOME`, `TMPDIR`);
+ * - a non-root user, no capabilities, `no-new-privileges`, a pids, memory and CPU limit;
+ * - the environment it was given (the minimal set plus `env` / `inheritEnv`),
+ *   with `PATH`, `HOME` and `TMPDIR` set for the container;
+ * - no network but loopback, or (`network: { allow }`) only an egress proxy
+ *   on an internal bridge network's gateway.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
+import { WorkspaceError } from "../core/errors.ts";
+import { checkEngine } from "./check_engine.ts";
+import { closeEgressNetwork, type EgressNetwork, openEgressNetwork } from "./container_network.ts";
+import { RelayLauncher } from "./container_relay.ts";
+import {
+  CONTAINER_IDLE_TIMEOUT_MS,
+  CONTAINER_LABEL,
+  CONTAINER_PATH,
+  CONTAINER_WORKSPACE,
+  containerSpec,
+  defaultContainerUser,
+  workspacePathMapper,
+} from "./container_spec.ts";
+import { proxyEnvironment } from "./credential_broker.ts";
+import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
+import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
+
+/** The sandbox's network: `"none"` (loopback only) or an allowlist served through an egress proxy. */
+export type ContainerNetwork = "none" | { allow: readonly string[]; allowPrivate?: readonly string[] };
+
+/** Options of {@link SubprocessSandbox}. */
+export interface SubprocessSandboxOptions {
+  /** The image (built or loaded locally; the sandbox never pulls). */
+  image: string;
+  /** Network access. @default "none" */
+  network?: ContainerNetwork;
+  /**
+   * The proxy for `network: { allow }`, e.g. a credential broker: it gets a listener on the network's
+   * gateway whose allowlist is its own plus `allow`. @default a proxy of the sandbox's own with `allow` and `allowPrivate`
+   */
+  broker?: EgressEndpoint;
+  /** The internal network to create, or to reuse if it exists and is internal. @default `paddock-egress-<random>` */
+  networkName?: string;
+  /** One long-lived container per workspace, commands through `exec` (faster; see the README for what it shares). @default false */
+  reuse?: boolean;
+  /** `uid:gid` inside. @default the caller's uid:gid, or `CONTAINER_FALLBACK_USER` when the caller is root */
+  user?: string;
+  /** Memory limit in bytes (swap disabled). @default 536870912 */
+  memoryBytes?: number;
+  /** Processes and threads at most. @default 128 */
+  pidsLimit?: number;
+  /** CPUs. @default 1 */
+  cpus?: number;
+  /** Size of the tmpfs `/tmp`, in bytes. @default 67108864 */
+  tmpfsBytes?: number;
+  /** With `reuse`: milliseconds without a command after which the container ends and the engine removes it. @default 600000 */
+  idleTimeoutMs?: number;
+  /** Run Docker's init as process 1 (reaps zombies, forwards signals). @default true */
+  init?: boolean;
+  /** The program in the image that stands in for the host's runtime when a command starts it (`node_process`). @default "node" */
+  runtimeCommand?: string;
+  /** Labels added to every container and network, e.g. to find them from elsewhere. @default {} */
+  labels?: Readonly<Record<string, string>>;
+  /** The daemon's socket. @default from `DOCKER_HOST` (`unix://…`), else `/var/run/docker.sock` */
+  socketPath?: string;
+  /** The runtime that runs the relay. @default the running runtime (`process.execPath`) */
+  runtimePath?: string;
+}
+
+interface Keeper {
+  id: string;
+  queue: Promise<void>;
+}
+
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function unavailable(detail: string, hint?: string): WorkspaceError {
+  return new WorkspaceError("SANDBOX_UNAVAILABLE", `Cannot start the sandbox: ${detail}`, hint === undefined ? {} : { hint });
+}
+
+function environmentVariable(name: string): string | undefined {
+  try {
+    return process.env[name];
+  } catch {
+    return undefined; // Deno without --allow-env
+  }
+}
+
+/**
+ * Runs commands in Docker containers; see the module doc for what they see.
+ * The first `wrap` (or {@link SubprocessSandbox.check}) checks the engine:
+ * Engine 25.0.5 or later, on this machine, and for `network: { allow }` not
+ * Docker Desktop and not rootless; and that the image exists.
+ *
+ * @example A shell whose commands each run in a fresh container
+ * ```ts
+ * import { SandboxShell, SubprocessSandbox } from "@paddock/tools/sandbox";
+ * const sandbox = new SubprocessSandbox({ image: "paddock/sandbox-node:local", network: "none" });
+ * const shell = new SandboxShell(sandbox, { cwd: "/work/project" });
+ * const result = await shell.exec({ command: "node --version", timeoutMs: 10_000, maxOutputBytes: 32_768 });
+ * await sandbox.close();
+ * ```
+ */
+export class SubprocessSandbox implements Sandbox {
+  /** The backend's name. */
+  readonly kind: string = "container";
+  /** This instance's id: the value of `CONTAINER_LABEL` on everything it creates. */
+  readonly instanceId: string = randomId();
+  private readonly options: SubprocessSandboxOptions;
+  private readonly network: ContainerNetwork;
+  private readonly ownedProxy: EgressProxy | undefined;
+  private probe: Promise<EngineClient> | undefined;
+  private egress: Promise<EgressNetwork> | undefined;
+  // Made with the engine's socket by the probe, so set whenever a command is wrapped.
+  private relayLauncher: RelayLauncher | undefined;
+  private readonly keepers = new Map<string, Promise<Keeper>>();
+
+  /**
+   * @param options Image, network, limits.
+   * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a missing image, a broker without `network: { allow }`,
+   *   `allowPrivate` beside a broker, or a malformed host pattern.
+   */
+  constructor(options: SubprocessSandboxOptions) {
+    if (typeof options?.image !== "string" || options.image === "") {
+      throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot configure the sandbox: image must name a local image");
+    }
+    this.options = { ...options };
+    this.network = options.network ?? "none";
+    if (this.network === "none") {
+      if (options.broker !== undefined) {
+        throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot configure the sandbox: a broker needs network: { allow }");
+      }
+    } else if (options.broker === undefined) {
+      this.ownedProxy = createEgressProxy({ allow: this.network.allow, allowPrivate: this.network.allowPrivate ?? [] });
+    } else if (this.network.allowPrivate !== undefined) {
+      throw new WorkspaceError(
+        "INVALID_ARGUMENTS",
+        "Cannot configure the sandbox: with a broker, give allowPrivate to the broker, not to the sandbox",
+      );
+    }
+  }
+
+  /**
+   * Checks the engine and the image (remembered; a failure is retried next time).
+   *
+   * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` (no engine answers, the image is missing),
+   *   `SANDBOX_ENGINE_UNSUPPORTED` (engine older than 25.0.5, or on another machine),
+   *   `SANDBOX_EGRESS_UNSUPPORTED` (with `network: { allow }`: Docker Desktop, a rootless engine).
+   */
+  async check(): Promise<void> {
+    await this.ready();
+  }
+
+  private ready(): Promise<EngineClient> {
+    this.probe ??= this.runProbe().catch((error: unknown) => {
+      this.probe = undefined;
+      throw error;
+    });
+    return this.probe;
+  }
+
+  private async runProbe(): Promise<EngineClient> {
+    const socket = this.options.socketPath ?? socketFromDockerHost(environmentVariable("DOCKER_HOST"));
+    if (socket === null) {
+      throw new WorkspaceError("SANDBOX_ENGINE_UNSUPPORTED", "Cannot start the sandbox: DOCKER_HOST names a daemon that is not on a local Unix socket", {
+        hint: "the workspace is bind-mounted from this machine, so the engine must run here: use unix:///var/run/docker.sock",
+      });
+    }
+    // Once: a re-probe (after the image went away) must not delete the script under a running relay.
+    this.relayLauncher ??= new RelayLauncher(socket, this.options.runtimePath ?? process.execPath);
+    const client = new EngineClient(socket);
+    await checkEngine(client, { image: this.options.image, egress: this.network !== "none" });
+    return client;
+  }
+
+  /**
+   * Creates the command's container (or, with `reuse`, an exec in the
+   * workspace's long-lived one) and returns the relay that runs it; its
+   * `cleanup` removes the container (with `reuse`: only when the command did
+   * not finish, e.g. on timeout).
+   *
+   * @param request The command as it would run unconfined; exactly one writable folder (the workspace).
+   * @returns The relay to spawn.
+   * @throws {WorkspaceError} the codes of {@link SubprocessSandbox.check}; `INVALID_ARGUMENTS` for other than one
+   *   absolute writable folder holding the working folder; `SANDBOX_EGRESS_UNSUPPORTED` for a reused network that is not internal.
+   */
+  async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
+    const client = await this.ready();
+    const root = request.writable[0];
+    if (request.writable.length !== 1 || !path.isAbsolute(root) || root === "/" ||
+      (request.cwd !== root && !request.cwd.startsWith(`${root}/`))) {
+      throw new WorkspaceError(
+        "INVALID_ARGUMENTS",
+        "Cannot sandbox the command: the container sandbox takes one writable folder (not the root) holding the working folder",
+      );
+    }
+    const egress = this.network === "none" ? undefined : await this.openNetwork(client);
+    const toInside = workspacePathMapper(root);
+    const argv = request.argv.map(toInside);
+    const runtime = this.options.runtimePath ?? process.execPath;
+    if (argv[0] === runtime || argv[0] === safeRealpath(runtime)) argv[0] = this.options.runtimeCommand ?? "node";
+    const env: Record<string, string> = { ...request.env };
+    for (const name of ["TEMP", "TMP", "PWD", "OLDPWD"]) delete env[name];
+    Object.assign(env, { PATH: CONTAINER_PATH, HOME: "/tmp", TMPDIR: "/tmp" });
+    if (egress !== undefined) {
+      const proxy = proxyEnvironment(egress.proxyUrl);
+      Object.assign(env, proxy, { NO_PROXY: egress.gateway, no_proxy: egress.gateway });
+    }
+    const envList = Object.entries(env).filter(([name]) => name !== "" && !name.includes("=")).map(([name, value]) => `${name}=${value}`);
+    const workingDir = toInside(request.cwd);
+    if (this.options.reuse === true) return await this.execIn(client, root, egress, { argv, envList, workingDir });
+    const spec = this.containerSpec(root, egress);
+    // The engine removes the container when it ends, even if this process is gone by then.
+    (spec.HostConfig as Record<string, unknown>).AutoRemove = true;
+    const id = await this.create(client, {
+      ...spec,
+      Cmd: argv,
+      Env: envList,
+      WorkingDir: workingDir,
+    });
+    return { argv: this.relay().argv("run", id), env: this.relay().env(), cleanup: () => this.remove(client, id) };
+  }
+
+  private relay(): RelayLauncher {
+    return this.relayLauncher as RelayLauncher;
+  }
+
+  private user(): string {
+    return this.options.user ?? defaultContainerUser();
+  }
+
+  private labels(): Record<string, string> {
+    return { ...this.options.labels, [CONTAINER_LABEL]: this.instanceId };
+  }
+
+  private containerSpec(root: string, egress: EgressNetwork | undefined): Record<string, unknown> {
+    return containerSpec({
+      ...this.options,
+      user: this.user(),
+      labels: this.labels(),
+      root,
+      networkMode: egress === undefined ? "none" : egress.name,
+    });
+  }
+
+  private async create(client: EngineClient, spec: Record<string, unknown>): Promise<string> {
+    const response = await client.request("POST", `/containers/create?name=paddock-${randomId()}`, spec);
+    if (response.status === 404) {
+      this.probe = undefined; // the image went away: check again next time
+      throw unavailable(`image '${this.options.image}' is not on the engine`, "build or load it first; the sandbox never pulls");
+    }
+    const id = (response.body as { Id?: unknown } | undefined)?.Id;
+    if (response.status !== 201 || typeof id !== "string") throw unavailable(`cannot create the container: ${engineMessage(response)}`);
+    return id;
+  }
+
+  // Force-removes a container (killing it if it runs) with its anonymous volumes, and waits until it is gone.
+  private async remove(client: EngineClient, id: string): Promise<void> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const response = await client.request("DELETE", `/containers/${id}?force=1&v=1`).catch(() => null);
+      if (response !== null && (response.status === 204 || response.status === 404)) return;
+      // 409: a removal already in progress; anything else: try again shortly (close() sweeps what is left).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  private openNetwork(client: EngineClient): Promise<EgressNetwork> {
+    this.egress ??= openEgressNetwork(client, {
+      name: this.options.networkName ?? `paddock-egress-${this.instanceId}`,
+      labels: this.labels(),
+      endpoint: this.ownedProxy ?? (this.options.broker as EgressEndpoint),
+      allow: this.ownedProxy === undefined ? (this.network as { allow: readonly string[] }).allow : [],
+    }).catch((error: unknown) => {
+      this.egress = undefined;
+      throw error;
+    });
+    return this.egress;
+  }
+
+  // Reuse mode: one long-lived container per workspace whose process 1 only
+  // sleeps; commands run one at a time through exec, each followed by
+  // `kill -KILL -1` as the command's user, which ends whatever the command
+  // left behind (process 1 is exempt, so the container stays).
+  private keeper(client: EngineClient, root: string, egress: EgressNetwork | undefined): Promise<Keeper> {
+    let keeper = this.keepers.get(root);
+    if (keeper === undefined) {
+      keeper = (async () => {
+        const spec = this.containerSpec(root, egress);
+        // Process 1 is the keeper itself (exempt from kill -1); when it ends, the engine removes the container.
+        Object.assign(spec.HostConfig as Record<string, unknown>, { Init: false, AutoRemove: true });
+        const id = await this.create(client, {
+          ...spec,
+          Cmd: ["/bin/sh", "-c", keeperScript(this.options.idleTimeoutMs ?? CONTAINER_IDLE_TIMEOUT_MS)],
+          Env: [`PATH=${CONTAINER_PATH}`],
+          WorkingDir: CONTAINER_WORKSPACE,
+        });
+        const started = await client.request("POST", `/containers/${id}/start`);
+        if (started.status !== 204 && started.status !== 304) {
+          await this.remove(client, id);
+          throw unavailable(`cannot start the container: ${engineMessage(started)}`);
+        }
+        return { id, queue: Promise.resolve() };
+      })();
+      this.keepers.set(root, keeper);
+      keeper.catch(() => this.keepers.delete(root));
+    }
+    return keeper;
+  }
+
+  private async dropKeeper(client: EngineClient, root: string, id: string): Promise<void> {
+    const current = await this.keepers.get(root)?.catch(() => undefined);
+    if (current?.id === id) this.keepers.delete(root);
+    await this.remove(client, id);
+  }
+
+  private async execIn(
+    client: EngineClient,
+    root: string,
+    egress: EgressNetwork | undefined,
+    command: { argv: string[]; envList: string[]; workingDir: string },
+  ): Promise<SandboxedCommand> {
+    for (let attempt = 0; ; attempt++) {
+      const keeper = await this.keeper(client, root, egress);
+      let release!: () => void;
+      const previous = keeper.queue;
+      keeper.queue = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      const response = await client.request("POST", `/containers/${keeper.id}/exec`, {
+        Cmd: ["/bin/sh", "-c", EXEC_WRAPPER, "paddock-exec", ...command.argv],
+        Env: command.envList,
+        WorkingDir: command.workingDir,
+        User: this.user(),
+        AttachStdin: false,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      }).catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      const execId = (response.body as { Id?: unknown } | undefined)?.Id;
+      if (response.status === 201 && typeof execId === "string") {
+        return {
+          argv: this.relay().argv("exec", execId),
+          env: this.relay().env(),
+          cleanup: async () => {
+            try {
+              const state = await client.request("GET", `/exec/${execId}/json`).catch(() => null);
+              const running = state === null || state.status !== 200 || (state.body as { Running?: unknown }).Running !== false;
+              // Still running: the relay was killed (timeout, abort, output limit). The container goes with it.
+              if (running) await this.dropKeeper(client, root, keeper.id);
+            } finally {
+              release();
+            }
+          },
+        };
+      }
+      release();
+      // 404/409: the container is gone or stopped (killed from outside, out of memory); make a new one once.
+      await this.dropKeeper(client, root, keeper.id);
+      if (attempt > 0 || (response.status !== 404 && response.status !== 409)) {
+        throw unavailable(`cannot run the command in the container: ${engineMessage(response)}`);
+      }
+    }
+  }
+
+  /**
+   * Removes every container this sandbox made, stops its proxy listener, and
+   * removes its network if it created it (a broker passed in stays open).
+   */
+  async close(): Promise<void> {
+    const client = await this.probe?.catch(() => undefined);
+    this.keepers.clear();
+    if (client !== undefined) {
+      const filters = encodeURIComponent(JSON.stringify({ label: [`${CONTAINER_LABEL}=${this.instanceId}`] }));
+      const listed = await client.request("GET", `/containers/json?all=1&filters=${filters}`).catch(() => null);
+      const ids = Array.isArray(listed?.body) ? (listed.body as Array<{ Id?: unknown }>).map((entry) => entry.Id) : [];
+      await Promise.all(ids.filter((id): id is string => typeof id === "string").map((id) => this.remove(client, id)));
+      const egress = await this.egress?.catch(() => undefined);
+      this.egress = undefined;
+      if (egress !== undefined) await closeEgressNetwork(client, egress);
+    }
+    await this.ownedProxy?.close();
+    this.relayLauncher?.close(); // its script is written again if the sandbox is used after close()
+  }
+}
+
+// Reuse mode's exec wrapper: marks the container busy while the command
+// runs, then kills whatever the command left (all processes of its user but
+// process 1, the keeper).
+const EXEC_WRAPPER = ': > /tmp/.paddock-busy; "$@"; s=$?; rm -f /tmp/.paddock-busy; : > /tmp/.paddock-used; ' +
+  "kill -KILL -1 2>/dev/null; exit $s";
+
+// Reuse mode's process 1: sleeps, and ends after `idleMs` without a command
+// (so a container whose sandbox was never closed, e.g. its process died,
+// does not live forever).
+function keeperScript(idleMs: number): string {
+  const limit = Math.max(1, Math.ceil(idleMs / 1000));
+  const step = Math.min(60, Math.max(1, Math.floor(limit / 10)));
+  return `idle=0; while [ "$idle" -lt ${limit} ]; do sleep ${step}; ` +
+    `if [ -e /tmp/.paddock-busy ] || [ -e /tmp/.paddock-used ]; then rm -f /tmp/.paddock-used; idle=0; ` +
+    `else idle=$((idle + ${step})); fi; done`;
+}
+
+function safeRealpath(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
