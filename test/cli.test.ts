@@ -126,6 +126,8 @@ describe("paddock, in-process", () => {
     ["an unknown call flag", ["call", "read_file", "{}", "--bogus"]],
     ["an unknown demo flag", ["demo", "--fast"]],
     ["a bad --node-process value", ["mcp", "--node-process", "maybe"]],
+    ["a --node-process-timeout that is not whole milliseconds", ["mcp", "--node-process-timeout", "1.5"]],
+    ["a --node-process-timeout of 0", ["mcp", "--node-process-timeout", "0"]],
     ["a bad --shell value", ["mcp", "--shell", "sometimes"]],
     ["an empty allow pattern", ["mcp", "--shell", "allow:"]],
     ["--shell off mixed with allow", ["mcp", "--shell", "off", "--shell", "allow:ls"]],

@@ -74,7 +74,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
   beforeAll(async () => {
     fixture = await diskFixture(TREE);
     // --unsandboxed: node_process is offered where no OS sandbox works too (it runs in one where it does).
-    session = await connect(serverRuntime, ["--root", fixture.root, "--unsandboxed"]);
+    session = await connect(serverRuntime, ["--root", fixture.root, "--unsandboxed", "--node-process-timeout", "10000"]);
   });
   afterAll(async () => {
     await session?.close();

@@ -5,7 +5,7 @@ export const HELP: Readonly<Record<string, string>> = Object.freeze({
   "": `paddock ${VERSION}: coding tools for AI agents, confined to one workspace folder
 
 Usage:
-  paddock mcp [--root DIR] [--read-only] [--node-process on|off] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
+  paddock mcp [--root DIR] [--read-only] [--node-process on|off] [--node-process-timeout MS] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
   paddock call TOOL JSON [--root DIR] [--read-only]
   paddock demo
 
@@ -30,6 +30,8 @@ Options:
                           Roots sent by the client never widen it.
   --read-only             Offer only the tools that change nothing
   --node-process on|off   Offer node_process (default: on), run in the OS sandbox (bubblewrap)
+  --node-process-timeout MS
+                          node_process's time limit per script (default: 500)
   --shell off|ask|allow:PATTERN
                           Offer the shell tool: off (default); ask, approving each command through
                           MCP elicitation (refused with APPROVAL_UNAVAILABLE when the client cannot ask);

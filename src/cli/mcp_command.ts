@@ -7,12 +7,14 @@ import type { CliIo } from "./cli_io.ts";
 import { openRoot } from "./open_root.ts";
 import { chooseProcessTools } from "./process_tools_choice.ts";
 import { parseArgs } from "./parse_args.ts";
+import { SHELL_MAX_TIMEOUT_MS } from "../core/limits.ts";
 import { UsageError } from "./usage_error.ts";
 
 const FLAGS = {
   root: { value: true },
   "read-only": { value: false },
   "node-process": { value: true },
+  "node-process-timeout": { value: true },
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
 } as const;
@@ -67,6 +69,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     shell: parseShellMode(flags.get("shell") ?? []),
     unsandboxed: flags.has("unsandboxed"),
   };
+  const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
   // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
   const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
@@ -79,6 +82,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     root: workspace,
     readOnly,
     nodeProcess: choice.nodeProcess,
+    nodeProcessTimeoutMs,
     shell: choice.shell,
     ...(choice.sandboxed && sandbox !== undefined ? { sandbox } : {}),
   };
@@ -90,6 +94,16 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   // The session is over: nothing else may keep the process alive.
   process.exitCode = 0;
   return 0;
+}
+
+// `--node-process-timeout MS`: a whole number of milliseconds, 1 to SHELL_MAX_TIMEOUT_MS.
+function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(ms >= 1 && ms <= SHELL_MAX_TIMEOUT_MS)) {
+    throw new UsageError(`--node-process-timeout takes whole milliseconds from 1 to ${SHELL_MAX_TIMEOUT_MS}, not '${value}'`);
+  }
+  return ms;
 }
 
 // Why the OS sandbox cannot run here, or undefined when it can.

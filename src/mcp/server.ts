@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
 import type { Sandbox } from "../core/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
+import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS, type NODE_PROCESS_TIMEOUT_MS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 import {
   type ApprovalRequest,
@@ -35,6 +35,8 @@ export interface PaddockMcpServerOptions {
   readOnly?: boolean;
   /** Offer `node_process` (not in read-only mode). @default true */
   nodeProcess?: boolean;
+  /** `node_process`'s time limit per script, in milliseconds. @default 500 ({@link NODE_PROCESS_TIMEOUT_MS}) */
+  nodeProcessTimeoutMs?: number;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
   shell?: McpShellMode;
   /**
@@ -96,9 +98,10 @@ export function createMcpRegistry(
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
   const sandbox = options.sandbox;
   // Bun has no permission model: in the sandbox, the sandbox alone confines the script.
+  const timeout = options.nodeProcessTimeoutMs === undefined ? {} : { timeoutMs: options.nodeProcessTimeoutMs };
   const nodeProcess = sandbox === undefined
-    ? {}
-    : { sandbox, permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const };
+    ? timeout
+    : { ...timeout, sandbox, permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const };
   const tools: AnyTool[] = createCodingTools(workspace, {
     nodeProcess: options.nodeProcess === false ? false : nodeProcess,
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
