@@ -24,7 +24,7 @@ export * from "./src/core/errors.ts";
 export * from "./src/core/limits.ts";
 export { MINIMAL_ENVIRONMENT_NAMES } from "./src/core/environment.ts";
 export { openWorkspace, Workspace } from "./src/core/workspace.ts";
-export type { Identity, ResolveOptions, Resolved, WorkspaceOptions } from "./src/core/workspace.ts";
+export type { Identity, Resolved, ResolveOptions, WorkspaceOptions } from "./src/core/workspace.ts";
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
 export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
 export { registerDefaultHost } from "./src/core/default_host.ts";

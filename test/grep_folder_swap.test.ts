@@ -10,42 +10,51 @@ import { diskFixture } from "./helpers/fixture.ts";
 // files are opened at the held folder (moved aside, still inside); on the
 // paths route the folder re-check must refuse the whole result instead.
 describe("grep and a folder swapped after the walk", () => {
-  test.each(["handles", "paths"] as const)("%s: reports nothing from outside (handles: the held folder is searched; paths: PATH_CHANGED)", async (confinement) => {
-    const fixture = await diskFixture(["d/notes.txt=inside, no match", "other.txt=needle inside"]);
-    try {
-      fs.writeFileSync(path.join(fixture.outside, "notes.txt"), "needle OUTSIDE-SECRET");
-      const base = createAutoHost();
-      let swapped = false;
-      const swap = (hostPath: string) => {
-        if (!swapped && hostPath.endsWith(`${path.sep}notes.txt`)) {
-          swapped = true;
-          fs.renameSync(fixture.abs("d"), fixture.abs("d-real"));
-          fs.symlinkSync(fixture.outside, fixture.abs("d"));
-        }
-      };
-      const host: Host = {
-        ...base,
-        open: (hostPath, options) => {
-          swap(hostPath);
-          return base.open(hostPath, options);
-        },
-        ...(base.readSync === undefined ? {} : {
-          readSync: (hostPath: string, into: Parameters<NonNullable<Host["readSync"]>>[1]) => {
+  test.each(["handles", "paths"] as const)(
+    "%s: reports nothing from outside (handles: the held folder is searched; paths: PATH_CHANGED)",
+    async (confinement) => {
+      const fixture = await diskFixture(["d/notes.txt=inside, no match", "other.txt=needle inside"]);
+      try {
+        fs.writeFileSync(path.join(fixture.outside, "notes.txt"), "needle OUTSIDE-SECRET");
+        const base = createAutoHost();
+        let swapped = false;
+        const swap = (hostPath: string) => {
+          if (!swapped && hostPath.endsWith(`${path.sep}notes.txt`)) {
+            swapped = true;
+            fs.renameSync(fixture.abs("d"), fixture.abs("d-real"));
+            fs.symlinkSync(fixture.outside, fixture.abs("d"));
+          }
+        };
+        const host: Host = {
+          ...base,
+          open: (hostPath, options) => {
             swap(hostPath);
-            return base.readSync!(hostPath, into);
+            return base.open(hostPath, options);
           },
-        }),
-      };
-      const workspace = await openWorkspace(fixture.root, { host, confinement: confinement === "paths" ? "paths" : "auto" });
-      expect(await workspace.confinement()).toBe(confinement);
-      const grep = createGrepTool(workspace);
-      const result = await grep.execute({ pattern: "needle" }).catch((e) => e);
-      expect(swapped).toBe(true);
-      if (confinement === "paths") expect(result).toMatchObject({ code: "PATH_CHANGED" });
-      else expect(result).toMatchObject({ matches: [{ path: "other.txt", line: 1, text: "needle inside" }], truncated: false });
-      expect(JSON.stringify(result)).not.toContain("OUTSIDE-SECRET");
-    } finally {
-      fixture.cleanup();
-    }
-  });
+          ...(base.readSync === undefined ? {} : {
+            readSync: (hostPath: string, into: Parameters<NonNullable<Host["readSync"]>>[1]) => {
+              swap(hostPath);
+              return base.readSync!(hostPath, into);
+            },
+          }),
+        };
+        const workspace = await openWorkspace(fixture.root, {
+          host,
+          confinement: confinement === "paths" ? "paths" : "auto",
+        });
+        expect(await workspace.confinement()).toBe(confinement);
+        const grep = createGrepTool(workspace);
+        const result = await grep.execute({ pattern: "needle" }).catch((e) => e);
+        expect(swapped).toBe(true);
+        if (confinement === "paths") expect(result).toMatchObject({ code: "PATH_CHANGED" });
+        else {expect(result).toMatchObject({
+            matches: [{ path: "other.txt", line: 1, text: "needle inside" }],
+            truncated: false,
+          });}
+        expect(JSON.stringify(result)).not.toContain("OUTSIDE-SECRET");
+      } finally {
+        fixture.cleanup();
+      }
+    },
+  );
 });

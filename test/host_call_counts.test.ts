@@ -36,7 +36,9 @@ describe(`[${runtime}] host calls per tool call`, () => {
       expect(names.filter((name) => name === "openDir")).toHaveLength(2);
       expect(names.filter((name) => name === "rename")).toHaveLength(1);
       // Every look-up after the root check went through a held folder, never a host path.
-      const named = counting.calls.filter(([name, path]) => path !== "" && name !== "stat" && !(name === "lstat" && path === workspace.root));
+      const named = counting.calls.filter(([name, path]) =>
+        path !== "" && name !== "stat" && !(name === "lstat" && path === workspace.root)
+      );
       expect(named.every(([, path]) => path.startsWith("/proc/self/fd/"))).toBe(true);
       expect(counting.calls.length).toBeLessThanOrEqual(16);
     } finally {
@@ -49,14 +51,18 @@ describe(`[${runtime}] host calls per tool call`, () => {
     try {
       const counting = countingHost(fixture.host);
       const workspace = await openWorkspace(fixture.root, { host: counting.host });
-      for (const run of [
-        () => createReadTool(workspace).execute({ path: "g/d/f.txt" }),
-        () => createWriteTool(workspace).execute({ path: "g/d/f.txt", content: "new" }),
-      ]) {
+      for (
+        const run of [
+          () => createReadTool(workspace).execute({ path: "g/d/f.txt" }),
+          () => createWriteTool(workspace).execute({ path: "g/d/f.txt", content: "new" }),
+        ]
+      ) {
         counting.reset();
         await run();
         expect(counting.calls.filter(([name]) => name === "openDir")).toHaveLength(2);
-        const named = counting.calls.filter(([name, path]) => path !== "" && name !== "stat" && !(name === "lstat" && path === workspace.root));
+        const named = counting.calls.filter(([name, path]) =>
+          path !== "" && name !== "stat" && !(name === "lstat" && path === workspace.root)
+        );
         expect(named.every(([, path]) => path.startsWith("/proc/self/fd/"))).toBe(true);
       }
     } finally {

@@ -78,7 +78,15 @@ describe.skipIf(sandboxSkipReason !== undefined)(
     let client: Client;
     beforeAll(async () => {
       fixture = await diskFixture(["a.txt=a", "escape => @outside/secret.txt"]);
-      const { command, args } = paddockCommand(runtime, ["mcp", "--root", fixture.root, "--shell", "allow:cat", "--node-process-timeout", "10000"]);
+      const { command, args } = paddockCommand(runtime, [
+        "mcp",
+        "--root",
+        fixture.root,
+        "--shell",
+        "allow:cat",
+        "--node-process-timeout",
+        "10000",
+      ]);
       client = new Client({ name: "paddock-test", version: "1.0.0" });
       await client.connect(new StdioClientTransport({ command, args, cwd: REPO, stderr: "pipe" }));
     });

@@ -74,7 +74,13 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
   beforeAll(async () => {
     fixture = await diskFixture(TREE);
     // --unsandboxed: node_process is offered where no OS sandbox works too (it runs in one where it does).
-    session = await connect(serverRuntime, ["--root", fixture.root, "--unsandboxed", "--node-process-timeout", "10000"]);
+    session = await connect(serverRuntime, [
+      "--root",
+      fixture.root,
+      "--unsandboxed",
+      "--node-process-timeout",
+      "10000",
+    ]);
   });
   afterAll(async () => {
     await session?.close();
@@ -315,7 +321,15 @@ describe("paddock mcp options", () => {
   });
 
   test("--shell allow:PATTERN runs matching commands without asking and refuses the rest", async () => {
-    const session = await connect(on, ["--root", fixture.root, "--shell", "allow:echo", "--shell", "allow:cat a.txt", "--unsandboxed"]);
+    const session = await connect(on, [
+      "--root",
+      fixture.root,
+      "--shell",
+      "allow:echo",
+      "--shell",
+      "allow:cat a.txt",
+      "--unsandboxed",
+    ]);
     try {
       const { tools } = await session.client.listTools();
       expect(tools.find((tool) => tool.name === "shell")?.description).toContain("'echo', 'cat a.txt'");

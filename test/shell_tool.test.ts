@@ -616,4 +616,3 @@ function catchSync(action: () => unknown): unknown {
   }
   throw new Error("expected a throw");
 }
-

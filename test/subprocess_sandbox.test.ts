@@ -96,39 +96,43 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  test("a fresh container: the workspace is writable and shared, nothing else is, a secret outside is unreadable, no root and no capabilities", async () => {
-    const { shell, labels } = await setup(["inside.txt=hello", "escape => @outside/secret.txt"]);
-    const result = await shell.exec({
-      command: [
-        "pwd",
-        "cat inside.txt; echo",
-        "echo made-inside > made.txt && echo wrote-workspace",
-        "for f in /etc/x /x /usr/x /home/x; do (echo x > $f) 2>/dev/null && echo wrote $f; done",
-        `cat escape 2>/dev/null || echo link-unreadable`,
-        `cat ${sh(path.join(fx.outside, "secret.txt"))} 2>/dev/null || echo outside-unreadable`,
-        "echo uid=$(id -u)",
-        "grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status",
-        "grep NoNewPrivs /proc/self/status",
-        "echo to-stderr >&2",
-        "exit 7",
-      ].join("\n"),
-      ...LIMITS,
-    });
-    expect(result.exitCode).toBe(7);
-    expect(result.stderr).toBe("to-stderr\n");
-    const lines = result.stdout.split("\n");
-    expect(lines.slice(0, 3)).toEqual(["/workspace", "hello", "wrote-workspace"]);
-    expect(result.stdout).not.toContain("wrote /");
-    expect(lines).toContain("link-unreadable");
-    expect(lines).toContain("outside-unreadable");
-    expect(result.stdout).not.toContain(OUTSIDE_SECRET);
-    expect(lines).toContain(`uid=${uid === 0 ? 1000 : uid}`);
-    expect(lines.filter((line) => line.startsWith("Cap"))).toHaveLength(5);
-    for (const line of lines.filter((line) => line.startsWith("Cap"))) expect(line).toMatch(/:\s+0{16}$/);
-    expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
-    expect(fs.readFileSync(path.join(fx.root, "made.txt"), "utf8")).toBe("made-inside\n");
-    expect(await containersWith(labels)).toBe(0);
-  }, SLOW);
+  test(
+    "a fresh container: the workspace is writable and shared, nothing else is, a secret outside is unreadable, no root and no capabilities",
+    async () => {
+      const { shell, labels } = await setup(["inside.txt=hello", "escape => @outside/secret.txt"]);
+      const result = await shell.exec({
+        command: [
+          "pwd",
+          "cat inside.txt; echo",
+          "echo made-inside > made.txt && echo wrote-workspace",
+          "for f in /etc/x /x /usr/x /home/x; do (echo x > $f) 2>/dev/null && echo wrote $f; done",
+          `cat escape 2>/dev/null || echo link-unreadable`,
+          `cat ${sh(path.join(fx.outside, "secret.txt"))} 2>/dev/null || echo outside-unreadable`,
+          "echo uid=$(id -u)",
+          "grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status",
+          "grep NoNewPrivs /proc/self/status",
+          "echo to-stderr >&2",
+          "exit 7",
+        ].join("\n"),
+        ...LIMITS,
+      });
+      expect(result.exitCode).toBe(7);
+      expect(result.stderr).toBe("to-stderr\n");
+      const lines = result.stdout.split("\n");
+      expect(lines.slice(0, 3)).toEqual(["/workspace", "hello", "wrote-workspace"]);
+      expect(result.stdout).not.toContain("wrote /");
+      expect(lines).toContain("link-unreadable");
+      expect(lines).toContain("outside-unreadable");
+      expect(result.stdout).not.toContain(OUTSIDE_SECRET);
+      expect(lines).toContain(`uid=${uid === 0 ? 1000 : uid}`);
+      expect(lines.filter((line) => line.startsWith("Cap"))).toHaveLength(5);
+      for (const line of lines.filter((line) => line.startsWith("Cap"))) expect(line).toMatch(/:\s+0{16}$/);
+      expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
+      expect(fs.readFileSync(path.join(fx.root, "made.txt"), "utf8")).toBe("made-inside\n");
+      expect(await containersWith(labels)).toBe(0);
+    },
+    SLOW,
+  );
 
   test("the pids and memory limits hold, and output is cut as the bubblewrap shell cuts it", async () => {
     const { shell, labels } = await setup([], { pidsLimit: 24, memoryBytes: 64 * 1024 * 1024 });
@@ -141,7 +145,11 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     expect(forks.stdout).not.toContain("started-all");
     const memory = await shell.exec({ command: "node -e 'Buffer.alloc(256 * 1024 * 1024).fill(1)'", ...LIMITS });
     expect(memory.exitCode).toBe(137);
-    const big = await shell.exec({ command: "head -c 10485760 /dev/zero | tr '\\0' a; echo end", timeoutMs: 30_000, maxOutputBytes: 1_000 });
+    const big = await shell.exec({
+      command: "head -c 10485760 /dev/zero | tr '\\0' a; echo end",
+      timeoutMs: 30_000,
+      maxOutputBytes: 1_000,
+    });
     expect(big.stdoutTruncated).toBe(true);
     expect(big.stdout.startsWith("aaa")).toBe(true);
     expect(big.stdout.endsWith("end\n")).toBe(true);
@@ -149,50 +157,67 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     expect(await containersWith(labels)).toBe(0);
   }, SLOW);
 
-  test("timeout, abort, a daemon holding the pipes, and a caller that never cleans up leave no container behind", async () => {
-    const { shell, labels, sandbox } = await setup([]);
-    const daemon = await shell.exec({ command: "sleep 60 & echo left-a-daemon", ...LIMITS });
-    expect(daemon).toMatchObject({ exitCode: 0, stdout: "left-a-daemon\n", timedOut: false });
-    expect(await containersWith(labels)).toBe(0);
-    const timedOut = await shell.exec({ command: "echo before; sleep 60", timeoutMs: 1_500, maxOutputBytes: 1_000 });
-    expect(timedOut.timedOut).toBe(true);
-    expect(await containersWith(labels)).toBe(0);
-    const controller = new AbortController();
-    const aborted = shell.exec({ command: "sleep 60", ...LIMITS, signal: controller.signal });
-    setTimeout(() => controller.abort(), 800);
-    expect((await rejection(aborted)).name).toBe("AbortError");
-    expect(await containersWith(labels)).toBe(0);
-    // The relay alone, its cleanup never called (as if the caller had died): the engine removes the container.
-    const wrapped = await sandbox.wrap({ argv: ["/bin/sh", "-c", "echo alone"], cwd: fx.root, env: {}, writable: [fx.root] });
-    const [program, ...args] = wrapped.argv;
-    expect(execFileSync(program, args, { env: wrapped.env, encoding: "utf8" })).toBe("alone\n");
-    expect(await containersWith(labels)).toBe(0);
-  }, SLOW);
+  test(
+    "timeout, abort, a daemon holding the pipes, and a caller that never cleans up leave no container behind",
+    async () => {
+      const { shell, labels, sandbox } = await setup([]);
+      const daemon = await shell.exec({ command: "sleep 60 & echo left-a-daemon", ...LIMITS });
+      expect(daemon).toMatchObject({ exitCode: 0, stdout: "left-a-daemon\n", timedOut: false });
+      expect(await containersWith(labels)).toBe(0);
+      const timedOut = await shell.exec({ command: "echo before; sleep 60", timeoutMs: 1_500, maxOutputBytes: 1_000 });
+      expect(timedOut.timedOut).toBe(true);
+      expect(await containersWith(labels)).toBe(0);
+      const controller = new AbortController();
+      const aborted = shell.exec({ command: "sleep 60", ...LIMITS, signal: controller.signal });
+      setTimeout(() => controller.abort(), 800);
+      expect((await rejection(aborted)).name).toBe("AbortError");
+      expect(await containersWith(labels)).toBe(0);
+      // The relay alone, its cleanup never called (as if the caller had died): the engine removes the container.
+      const wrapped = await sandbox.wrap({
+        argv: ["/bin/sh", "-c", "echo alone"],
+        cwd: fx.root,
+        env: {},
+        writable: [fx.root],
+      });
+      const [program, ...args] = wrapped.argv;
+      expect(execFileSync(program, args, { env: wrapped.env, encoding: "utf8" })).toBe("alone\n");
+      expect(await containersWith(labels)).toBe(0);
+    },
+    SLOW,
+  );
 
-  test("reuse: commands share one container through exec; leftovers die, a timeout replaces it, idleness ends it, close() removes it", async () => {
-    const { sandbox, shell, labels } = await setup([], { reuse: true, idleTimeoutMs: 2_000 });
-    const first = await shell.exec({ command: "echo $$ > /tmp/first; sleep 60 & echo started", ...LIMITS });
-    expect(first).toMatchObject({ exitCode: 0, stdout: "started\n" });
-    expect(await containersWith(labels)).toBe(1);
-    const second = await shell.exec({ command: "cat /tmp/first >/dev/null && echo same-container; cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^sleep$'", ...LIMITS });
-    // Only the keeper's own sleep is left: the first command's daemon was killed.
-    expect(second.stdout).toBe("same-container\n1\n");
-    const timedOut = await shell.exec({ command: "sleep 60", timeoutMs: 1_000, maxOutputBytes: 1_000 });
-    expect(timedOut.timedOut).toBe(true);
-    expect(await containersWith(labels)).toBe(0);
-    // A command longer than the idle timeout keeps the container; idle past it, the container ends by itself.
-    const third = await shell.exec({ command: "sleep 4; test -e /tmp/first || echo new-container", ...LIMITS });
-    expect(third.stdout).toBe("new-container\n");
-    expect(await containersWith(labels)).toBe(1);
-    for (let waited = 0; waited < 15_000 && await containersWith(labels) > 0; waited += 250) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(await containersWith(labels)).toBe(0);
-    const fourth = await shell.exec({ command: "echo after-idle", ...LIMITS });
-    expect(fourth.stdout).toBe("after-idle\n");
-    await sandbox.close();
-    expect(await containersWith(labels)).toBe(0);
-  }, SLOW);
+  test(
+    "reuse: commands share one container through exec; leftovers die, a timeout replaces it, idleness ends it, close() removes it",
+    async () => {
+      const { sandbox, shell, labels } = await setup([], { reuse: true, idleTimeoutMs: 2_000 });
+      const first = await shell.exec({ command: "echo $$ > /tmp/first; sleep 60 & echo started", ...LIMITS });
+      expect(first).toMatchObject({ exitCode: 0, stdout: "started\n" });
+      expect(await containersWith(labels)).toBe(1);
+      const second = await shell.exec({
+        command:
+          "cat /tmp/first >/dev/null && echo same-container; cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^sleep$'",
+        ...LIMITS,
+      });
+      // Only the keeper's own sleep is left: the first command's daemon was killed.
+      expect(second.stdout).toBe("same-container\n1\n");
+      const timedOut = await shell.exec({ command: "sleep 60", timeoutMs: 1_000, maxOutputBytes: 1_000 });
+      expect(timedOut.timedOut).toBe(true);
+      expect(await containersWith(labels)).toBe(0);
+      // A command longer than the idle timeout keeps the container; idle past it, the container ends by itself.
+      const third = await shell.exec({ command: "sleep 4; test -e /tmp/first || echo new-container", ...LIMITS });
+      expect(third.stdout).toBe("new-container\n");
+      expect(await containersWith(labels)).toBe(1);
+      for (let waited = 0; waited < 15_000 && await containersWith(labels) > 0; waited += 250) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(await containersWith(labels)).toBe(0);
+      const fourth = await shell.exec({ command: "echo after-idle", ...LIMITS });
+      expect(fourth.stdout).toBe("after-idle\n");
+      await sandbox.close();
+      expect(await containersWith(labels)).toBe(0);
+    },
+    SLOW,
+  );
 
   test.skipIf(!hasProgram("openssl"))(
     "network: none reaches nothing; { allow } with a broker reaches only the proxy, which injects credentials the container never sees",
@@ -201,9 +226,23 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       // The broker's upstreams, on loopback: plain HTTP, and HTTPS for the path form.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-container-tls-"));
       execFileSync("openssl", [
-        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"), "-days", "1",
-        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
       ], { stdio: "ignore" });
       const cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
       const secure = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
@@ -220,7 +259,13 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
         log: (entry) => logs.push(entry),
       });
       const networkName = `paddock-test-${Math.random().toString(36).slice(2, 10)}`;
-      const egress = new SubprocessSandbox({ image: IMAGE, labels, network: { allow: ["127.0.0.1"] }, broker, networkName });
+      const egress = new SubprocessSandbox({
+        image: IMAGE,
+        labels,
+        network: { allow: ["127.0.0.1"] },
+        broker,
+        networkName,
+      });
       const onGateway = net.createServer((socket) => socket.end());
       cleanups.push(async () => {
         await egress.close();
@@ -245,8 +290,14 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       // A service on the host's bridge-facing address (the gateway of our own network).
       const gatewayPort = await listen(onGateway, gateway);
 
-      const isolated = await shell.exec({ command: probeCommand(fx.root, ["interfaces", `direct:${gateway}:${gatewayPort}`]), ...LIMITS });
-      expect(clientAnswers(isolated.stdout)).toEqual({ interfaces: "lo", [`direct:${gateway}:${gatewayPort}`]: "ENETUNREACH" });
+      const isolated = await shell.exec({
+        command: probeCommand(fx.root, ["interfaces", `direct:${gateway}:${gatewayPort}`]),
+        ...LIMITS,
+      });
+      expect(clientAnswers(isolated.stdout)).toEqual({
+        interfaces: "lo",
+        [`direct:${gateway}:${gatewayPort}`]: "ENETUNREACH",
+      });
 
       const probes = [
         `get:http://127.0.0.1:${plainPort}/`,
@@ -271,7 +322,9 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       const routes = out.stdout.slice(out.stdout.indexOf("routes:\n") + 8).trim().split("\n");
       expect(routes).toHaveLength(1);
       expect(routes[0]).not.toBe("00000000");
-      for (const text of [out.stdout, out.stderr, first.stdout, JSON.stringify(logs)]) expect(text).not.toContain(SECRET);
+      for (const text of [out.stdout, out.stderr, first.stdout, JSON.stringify(logs)]) {
+        expect(text).not.toContain(SECRET);
+      }
       expect(logs.some((entry) => entry.form === "broker" && entry.injected?.includes("authorization"))).toBe(true);
 
       // The sandbox's allow is its listener's only: the broker's loopback listener still refuses 127.0.0.1.
@@ -305,7 +358,9 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     expect(out).toMatchObject({ exitCode: 0, stdout: "test\nstring\n" });
     // Seed: the broker example, with `{ allow: ['registry.npmjs.org'] }` (nothing here contacts it).
     const token = "ghp_example";
-    const broker = await createCredentialBroker({ rules: { "api.github.com": { authorization: () => `Bearer ${token}` } } });
+    const broker = await createCredentialBroker({
+      rules: { "api.github.com": { authorization: () => `Bearer ${token}` } },
+    });
     const egress = new SubprocessSandbox({ image: IMAGE, network: { allow: ["registry.npmjs.org"] }, broker, labels });
     const egressTool = createShellTool(new SandboxShell(egress, { cwd: fx.root }), { needsApproval: false });
     const env = await egressTool.execute({ command: "env | grep -c -i '^https\\?_proxy=http://'" });
@@ -316,16 +371,23 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
   }, SLOW);
 
   test.skipIf(onDeno)(
-    `node_process runs its script in the container (the host's runtime becomes the image's node)${onDeno ? " [skipped: Deno launches scripts with deno-only flags; the image has node]" : ""}`,
+    `node_process runs its script in the container (the host's runtime becomes the image's node)${
+      onDeno ? " [skipped: Deno launches scripts with deno-only flags; the image has node]" : ""
+    }`,
     async () => {
       // The script file is the caller's, mode 0600: the container runs as the caller to read it.
       const user = uid === 0 ? "0:0" : `${uid}:${process.getgid?.() ?? uid}`;
       const { sandbox, labels } = await setup([], { user });
       if (uid === 0) fs.chownSync(fx.root, 0, 0); // without capabilities even root writes only what it owns
       // Node's permission flags name the workspace by its host path; they are rewritten to /workspace too.
-      const tool = createNodeProcessTool(fx.workspace, { sandbox, timeoutMs: 20_000, permissions: onBun ? "inherit" : "workspace" });
+      const tool = createNodeProcessTool(fx.workspace, {
+        sandbox,
+        timeoutMs: 20_000,
+        permissions: onBun ? "inherit" : "workspace",
+      });
       const result = await tool.execute({
-        source: "require('fs').writeFileSync('from-script.txt', 'ok'); console.log(process.cwd(), process.argv.slice(1).join(','))",
+        source:
+          "require('fs').writeFileSync('from-script.txt', 'ok'); console.log(process.cwd(), process.argv.slice(1).join(','))",
         arguments: ["a b", "c"],
       });
       expect(result.stderr).toBe("");
@@ -359,7 +421,9 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (url === "/version") return json(200, { Version: facts.version ?? "26.1.5+dfsg1", Platform: { Name: facts.platform ?? "" } });
+    if (url === "/version") {
+      return json(200, { Version: facts.version ?? "26.1.5+dfsg1", Platform: { Name: facts.platform ?? "" } });
+    }
     if (url === "/info") {
       return json(200, {
         Name: facts.name ?? os.hostname(),
@@ -367,9 +431,13 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
         SecurityOptions: facts.securityOptions ?? ["name=seccomp,profile=builtin"],
       });
     }
-    if (url.startsWith("/images/")) return facts.image === false ? json(404, { message: "no such image" }) : json(200, {});
+    if (url.startsWith("/images/")) {
+      return facts.image === false ? json(404, { message: "no such image" }) : json(200, {});
+    }
     if (url.startsWith("/networks/") && req.method === "GET") {
-      return facts.network === undefined ? json(404, { message: "not found" }) : json(200, { Id: "n1", ...facts.network });
+      return facts.network === undefined
+        ? json(404, { message: "not found" })
+        : json(200, { Id: "n1", ...facts.network });
     }
     json(500, { message: "the stub does not run containers" });
   });
@@ -384,126 +452,168 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
   };
 }
 
-describe.skipIf(process.platform === "win32")("SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check", () => {
-  test("engine versions parse as numbers before any suffix", () => {
-    expect(parseEngineVersion("26.1.5+dfsg1")).toEqual([26, 1, 5]);
-    expect(parseEngineVersion("25.0.5-ce")).toEqual([25, 0, 5]);
-    expect(parseEngineVersion("20.10.24+dfsg1")).toEqual([20, 10, 24]);
-    expect(parseEngineVersion("dev")).toBeNull();
-    expect(socketFromDockerHost("tcp://10.0.0.1:2375")).toBeNull();
-    expect(socketFromDockerHost("unix:///run/user/1000/docker.sock")).toBe("/run/user/1000/docker.sock");
-  });
+describe.skipIf(process.platform === "win32")(
+  "SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check",
+  () => {
+    test("engine versions parse as numbers before any suffix", () => {
+      expect(parseEngineVersion("26.1.5+dfsg1")).toEqual([26, 1, 5]);
+      expect(parseEngineVersion("25.0.5-ce")).toEqual([25, 0, 5]);
+      expect(parseEngineVersion("20.10.24+dfsg1")).toEqual([20, 10, 24]);
+      expect(parseEngineVersion("dev")).toBeNull();
+      expect(socketFromDockerHost("tcp://10.0.0.1:2375")).toBeNull();
+      expect(socketFromDockerHost("unix:///run/user/1000/docker.sock")).toBe("/run/user/1000/docker.sock");
+    });
 
-  test("each refusal has its code, and comes before any container or network is made", async () => {
-    const cases: Array<[StubFacts, SubprocessSandboxOptions["network"], string, RegExp]> = [
-      [{ version: "20.10.24+dfsg1" }, "none", "SANDBOX_ENGINE_UNSUPPORTED", /20\.10\.24\+dfsg1 is older than 25\.0\.5/],
-      [{ version: "25.0.4" }, "none", "SANDBOX_ENGINE_UNSUPPORTED", /older than 25\.0\.5/],
-      [{ platform: "Docker Desktop 4.30.0 (149282)" }, { allow: ["x.example"] }, "SANDBOX_EGRESS_UNSUPPORTED", /Docker Desktop/],
-      [{ securityOptions: ["name=seccomp,profile=builtin", "name=rootless"] }, { allow: ["x.example"] }, "SANDBOX_EGRESS_UNSUPPORTED", /rootless/],
-      [{ name: "build-server-7" }, "none", "SANDBOX_ENGINE_UNSUPPORTED", /another machine/],
-      [{ image: false }, "none", "SANDBOX_UNAVAILABLE", /image 'paddock\/missing:1' is not on the engine/],
-      [{ network: { Internal: false } }, { allow: ["x.example"] }, "SANDBOX_EGRESS_UNSUPPORTED", /not internal/],
-    ];
-    for (const [facts, network, code, message] of cases) {
-      const stub = await stubEngine(facts);
-      const sandbox = new SubprocessSandbox({ image: "paddock/missing:1", network, socketPath: stub.socket, networkName: "shared-net" });
+    test("each refusal has its code, and comes before any container or network is made", async () => {
+      const cases: Array<[StubFacts, SubprocessSandboxOptions["network"], string, RegExp]> = [
+        [
+          { version: "20.10.24+dfsg1" },
+          "none",
+          "SANDBOX_ENGINE_UNSUPPORTED",
+          /20\.10\.24\+dfsg1 is older than 25\.0\.5/,
+        ],
+        [{ version: "25.0.4" }, "none", "SANDBOX_ENGINE_UNSUPPORTED", /older than 25\.0\.5/],
+        [
+          { platform: "Docker Desktop 4.30.0 (149282)" },
+          { allow: ["x.example"] },
+          "SANDBOX_EGRESS_UNSUPPORTED",
+          /Docker Desktop/,
+        ],
+        [
+          { securityOptions: ["name=seccomp,profile=builtin", "name=rootless"] },
+          { allow: ["x.example"] },
+          "SANDBOX_EGRESS_UNSUPPORTED",
+          /rootless/,
+        ],
+        [{ name: "build-server-7" }, "none", "SANDBOX_ENGINE_UNSUPPORTED", /another machine/],
+        [{ image: false }, "none", "SANDBOX_UNAVAILABLE", /image 'paddock\/missing:1' is not on the engine/],
+        [{ network: { Internal: false } }, { allow: ["x.example"] }, "SANDBOX_EGRESS_UNSUPPORTED", /not internal/],
+      ];
+      for (const [facts, network, code, message] of cases) {
+        const stub = await stubEngine(facts);
+        const sandbox = new SubprocessSandbox({
+          image: "paddock/missing:1",
+          network,
+          socketPath: stub.socket,
+          networkName: "shared-net",
+        });
+        try {
+          const error = await rejection(
+            sandbox.wrap({ argv: ["/bin/sh", "-c", "true"], cwd: "/tmp", env: {}, writable: ["/tmp"] }),
+          );
+          expect(isWorkspaceError(error, code as WorkspaceError["code"]), `${JSON.stringify(facts)}: ${error.message}`)
+            .toBe(true);
+          expect(error.message).toMatch(message);
+          expect(stub.requests.filter((line) => line.startsWith("POST"))).toEqual([]);
+        } finally {
+          await sandbox.close();
+          await stub.close();
+        }
+      }
+      // A rootless engine is fine without egress: nothing is refused up to creating the container.
+      const stub = await stubEngine({ securityOptions: ["name=rootless"] });
+      const sandbox = new SubprocessSandbox({ image: "paddock/missing:1", socketPath: stub.socket });
       try {
-        const error = await rejection(sandbox.wrap({ argv: ["/bin/sh", "-c", "true"], cwd: "/tmp", env: {}, writable: ["/tmp"] }));
-        expect(isWorkspaceError(error, code as WorkspaceError["code"]), `${JSON.stringify(facts)}: ${error.message}`).toBe(true);
-        expect(error.message).toMatch(message);
-        expect(stub.requests.filter((line) => line.startsWith("POST"))).toEqual([]);
+        await sandbox.check();
       } finally {
         await sandbox.close();
         await stub.close();
       }
-    }
-    // A rootless engine is fine without egress: nothing is refused up to creating the container.
-    const stub = await stubEngine({ securityOptions: ["name=rootless"] });
-    const sandbox = new SubprocessSandbox({ image: "paddock/missing:1", socketPath: stub.socket });
-    try {
-      await sandbox.check();
-    } finally {
-      await sandbox.close();
-      await stub.close();
-    }
-  });
+    });
 
-  test("a proxy listener with clients drops a peer outside the subnet before reading a byte", async () => {
-    const proxy = createEgressProxy({});
-    const outside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "10.0.0.0/8" });
-    const inside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "127.0.0.0/8" });
-    const exchange = (port: number) =>
-      new Promise<string>((resolve) => {
-        const socket = net.connect(port, "127.0.0.1");
-        let data = "";
-        socket.on("data", (chunk) => (data += chunk));
-        socket.on("error", () => resolve(`error ${data}`));
-        socket.on("close", () => resolve(data));
-        socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-      });
-    try {
-      expect((await exchange(outside.port as number)).replace(/^error /, "")).toBe("");
-      expect(await exchange(inside.port as number)).toMatch(/^HTTP\/1\.1 400 /);
-      await expect(proxy.listen({ host: "127.0.0.1", clients: "10.0.0.0/33" })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  test("the relay splits Docker's 8-byte frames however the chunks fall, and exits with the command's status", async () => {
-    const frame = (stream: number, text: string) => {
-      const payload = new TextEncoder().encode(text);
-      const header = new Uint8Array(8);
-      header[0] = stream;
-      new DataView(header.buffer).setUint32(4, payload.length);
-      return [...header, ...payload];
-    };
-    // Two stdout frames, an empty frame, a stderr frame, a large frame; sent in 1-, 3- and 7-byte pieces.
-    const big = "x".repeat(70_000);
-    const bytes = Uint8Array.from([...frame(1, "hello "), ...frame(1, "world\n"), ...frame(1, ""), ...frame(2, "oops\n"), ...frame(1, big)]);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-stub-relay-"));
-    const socket = path.join(dir, "docker.sock");
-    const server = http.createServer(async (req, res) => {
-      if (req.url?.endsWith("/exec/e1/start")) {
-        res.writeHead(200, { "content-type": "application/vnd.docker.raw-stream" });
-        const sizes = [1, 3, 7];
-        for (let at = 0, i = 0; at < bytes.length; i++) {
-          const size = at < 64 ? sizes[i % 3] : 65_536;
-          res.write(bytes.subarray(at, at + size));
-          at += size;
-          if (at < 64) await new Promise((resolve) => setTimeout(resolve, 1));
-        }
-        res.end();
-      } else if (req.url?.endsWith("/exec/e1/json")) {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ Running: false, ExitCode: 42 }));
-      } else {
-        res.writeHead(404).end();
+    test("a proxy listener with clients drops a peer outside the subnet before reading a byte", async () => {
+      const proxy = createEgressProxy({});
+      const outside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "10.0.0.0/8" });
+      const inside = await proxy.listen({ host: "127.0.0.1", port: 0, clients: "127.0.0.0/8" });
+      const exchange = (port: number) =>
+        new Promise<string>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          let data = "";
+          socket.on("data", (chunk) => (data += chunk));
+          socket.on("error", () => resolve(`error ${data}`));
+          socket.on("close", () => resolve(data));
+          socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        });
+      try {
+        expect((await exchange(outside.port as number)).replace(/^error /, "")).toBe("");
+        expect(await exchange(inside.port as number)).toMatch(/^HTTP\/1\.1 400 /);
+        await expect(proxy.listen({ host: "127.0.0.1", clients: "10.0.0.0/33" })).rejects.toMatchObject({
+          code: "INVALID_ARGUMENTS",
+        });
+      } finally {
+        await proxy.close();
       }
     });
-    await new Promise<void>((resolve) => server.listen(socket, () => resolve()));
-    const launcher = new RelayLauncher(socket, process.execPath);
-    try {
-      const [program, ...args] = launcher.argv("exec", "e1");
-      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(program, args, { env: { ...process.env, ...launcher.env() }, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-          resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stdout, stderr });
-        });
-      });
-      expect(result).toEqual({ code: 42, stdout: `hello world\n${big}`, stderr: "oops\n" });
-    } finally {
-      launcher.close();
-      await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
 
-  test("an engine that does not answer is SANDBOX_UNAVAILABLE", async () => {
-    const sandbox = new SubprocessSandbox({ image: IMAGE, socketPath: path.join(os.tmpdir(), `paddock-no-engine-${process.pid}.sock`) });
-    const error = await rejection(sandbox.check());
-    expect(isWorkspaceError(error, "SANDBOX_UNAVAILABLE")).toBe(true);
-    expect(error.message).toMatch(/Docker Engine/);
-    expect(error.message).not.toContain(os.tmpdir());
-    await sandbox.close();
-  });
-});
+    test("the relay splits Docker's 8-byte frames however the chunks fall, and exits with the command's status", async () => {
+      const frame = (stream: number, text: string) => {
+        const payload = new TextEncoder().encode(text);
+        const header = new Uint8Array(8);
+        header[0] = stream;
+        new DataView(header.buffer).setUint32(4, payload.length);
+        return [...header, ...payload];
+      };
+      // Two stdout frames, an empty frame, a stderr frame, a large frame; sent in 1-, 3- and 7-byte pieces.
+      const big = "x".repeat(70_000);
+      const bytes = Uint8Array.from([
+        ...frame(1, "hello "),
+        ...frame(1, "world\n"),
+        ...frame(1, ""),
+        ...frame(2, "oops\n"),
+        ...frame(1, big),
+      ]);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-stub-relay-"));
+      const socket = path.join(dir, "docker.sock");
+      const server = http.createServer(async (req, res) => {
+        if (req.url?.endsWith("/exec/e1/start")) {
+          res.writeHead(200, { "content-type": "application/vnd.docker.raw-stream" });
+          const sizes = [1, 3, 7];
+          for (let at = 0, i = 0; at < bytes.length; i++) {
+            const size = at < 64 ? sizes[i % 3] : 65_536;
+            res.write(bytes.subarray(at, at + size));
+            at += size;
+            if (at < 64) await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+          res.end();
+        } else if (req.url?.endsWith("/exec/e1/json")) {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ Running: false, ExitCode: 42 }));
+        } else {
+          res.writeHead(404).end();
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(socket, () => resolve()));
+      const launcher = new RelayLauncher(socket, process.execPath);
+      try {
+        const [program, ...args] = launcher.argv("exec", "e1");
+        const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+          execFile(
+            program,
+            args,
+            { env: { ...process.env, ...launcher.env() }, maxBuffer: 1 << 20 },
+            (error, stdout, stderr) => {
+              resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stdout, stderr });
+            },
+          );
+        });
+        expect(result).toEqual({ code: 42, stdout: `hello world\n${big}`, stderr: "oops\n" });
+      } finally {
+        launcher.close();
+        await new Promise((resolve) => server.close(resolve));
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test("an engine that does not answer is SANDBOX_UNAVAILABLE", async () => {
+      const sandbox = new SubprocessSandbox({
+        image: IMAGE,
+        socketPath: path.join(os.tmpdir(), `paddock-no-engine-${process.pid}.sock`),
+      });
+      const error = await rejection(sandbox.check());
+      expect(isWorkspaceError(error, "SANDBOX_UNAVAILABLE")).toBe(true);
+      expect(error.message).toMatch(/Docker Engine/);
+      expect(error.message).not.toContain(os.tmpdir());
+      await sandbox.close();
+    });
+  },
+);

@@ -52,15 +52,29 @@ export async function benchContainer(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const [name, command] of commands) {
       const limits = { timeoutMs: 60_000, maxOutputBytes: OUTPUT_LIMIT };
-      const baselineMs = await measure(() =>
-        runProcess(host, { argv: ["/bin/sh", "-c", command], cwd: dir, env: { PATH: "/usr/bin:/bin" }, ...limits, truncation: "head-and-tail" }), RUNS, 2);
+      const baselineMs = await measure(
+        () =>
+          runProcess(host, {
+            argv: ["/bin/sh", "-c", command],
+            cwd: dir,
+            env: { PATH: "/usr/bin:/bin" },
+            ...limits,
+            truncation: "head-and-tail",
+          }),
+        RUNS,
+        2,
+      );
       for (const [backend, shell] of backends) {
-        const paddockMs = shell === null ? Number.NaN : await measure(() => shell.exec({ command, ...limits }), RUNS, 2);
+        const paddockMs = shell === null
+          ? Number.NaN
+          : await measure(() => shell.exec({ command, ...limits }), RUNS, 2);
         rows.push({
           name: `SandboxShell (${backend}): ${name}`,
           paddockMs,
           baselineMs,
-          baseline: shell === null ? "bubblewrap cannot run here" : "the same /bin/sh -c through runProcess, unsandboxed",
+          baseline: shell === null
+            ? "bubblewrap cannot run here"
+            : "the same /bin/sh -c through runProcess, unsandboxed",
         });
       }
     }
@@ -73,6 +87,10 @@ export async function benchContainer(): Promise<BenchRow[]> {
 
 if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop() ?? "")) {
   for (const row of await benchContainer()) {
-    console.log(`${row.name}: ${row.paddockMs.toFixed(1)} ms vs ${row.baselineMs.toFixed(1)} ms (+${(row.paddockMs - row.baselineMs).toFixed(1)} ms)`);
+    console.log(
+      `${row.name}: ${row.paddockMs.toFixed(1)} ms vs ${row.baselineMs.toFixed(1)} ms (+${
+        (row.paddockMs - row.baselineMs).toFixed(1)
+      } ms)`,
+    );
   }
 }

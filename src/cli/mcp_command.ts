@@ -101,7 +101,9 @@ function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
   if (!(ms >= 1 && ms <= SHELL_MAX_TIMEOUT_MS)) {
-    throw new UsageError(`--node-process-timeout takes whole milliseconds from 1 to ${SHELL_MAX_TIMEOUT_MS}, not '${value}'`);
+    throw new UsageError(
+      `--node-process-timeout takes whole milliseconds from 1 to ${SHELL_MAX_TIMEOUT_MS}, not '${value}'`,
+    );
   }
   return ms;
 }

@@ -104,7 +104,9 @@ export async function atomicWrite(
     } catch (error) {
       if (!isHostError(error, "ENOENT")) throw mapHostError(error, "write", display);
     }
-    if (before !== null && before.kind !== "file") throw fail("PATH_CHANGED", "the target changed while it was written");
+    if (before !== null && before.kind !== "file") {
+      throw fail("PATH_CHANGED", "the target changed while it was written");
+    }
     if (before !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
     await options.beforeWrite?.({ ...target, stat: before });
     const tempName = TEMP_FILE_PREFIX + randomSuffix();
@@ -136,7 +138,9 @@ export async function atomicWrite(
       }
 
       // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
-      if (!(await stillAsSeen(host, targetPath, before))) throw fail("PATH_CHANGED", "the target changed while it was written");
+      if (!(await stillAsSeen(host, targetPath, before))) {
+        throw fail("PATH_CHANGED", "the target changed while it was written");
+      }
       await confirmTemp();
       throwIfAborted(signal);
 
@@ -158,7 +162,9 @@ export async function atomicWrite(
     async function confirmTemp(): Promise<void> {
       if (folder.handle !== null) return;
       await workspace.confirm(folder);
-      if (!(await stillSame(host, tempPath, tempIdentity as Identity))) throw fail("PATH_CHANGED", "its folder was replaced");
+      if (!(await stillSame(host, tempPath, tempIdentity as Identity))) {
+        throw fail("PATH_CHANGED", "its folder was replaced");
+      }
     }
   }
 }

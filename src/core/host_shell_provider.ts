@@ -102,7 +102,9 @@ export function createHostShellProvider(
         // the canonical path of what the walk found, links resolved.
         cwd = workspace.hostPath(folder.segments);
       }
-      if (options.safeGit === true && runsGit(request.command)) await checkGitRepository(workspace.host, workspace.root);
+      if (options.safeGit === true && runsGit(request.command)) {
+        await checkGitRepository(workspace.host, workspace.root);
+      }
       const command = {
         argv: shellArgv(shell, request.command),
         cwd,

@@ -3,7 +3,6 @@ import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from "./limits.ts";
 import { utf8ByteLength } from "./utf8.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
 
-
 /**
  * Checks a workspace-relative path and splits it into segments. The same
  * rules hold on every platform, so a path that is safe on Linux is also safe

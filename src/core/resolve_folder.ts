@@ -58,7 +58,11 @@ export async function resolveFolder(
  * @returns The held folder.
  * @throws {WorkspaceError} `NOT_A_DIRECTORY`, `PATH_CHANGED`, or a mapped host error.
  */
-export async function holdFolder(workspace: Workspace, target: Resolved, options: ResolveFolderOptions): Promise<HeldFolder> {
+export async function holdFolder(
+  workspace: Workspace,
+  target: Resolved,
+  options: ResolveFolderOptions,
+): Promise<HeldFolder> {
   const { action, display, hint } = options;
   if (target.stat === null || target.stat.kind !== "directory") {
     throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot ${action} '${display}': it is not a folder`, {

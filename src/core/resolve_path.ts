@@ -133,7 +133,9 @@ export async function resolvePath(
         }
         const target = await host.readlink(path).catch((error) => {
           // No longer a link (EINVAL) or gone: it changed between the look and the read.
-          if (isHostError(error, "EINVAL", "ENOENT")) throw fail("PATH_CHANGED", "a symbolic link was replaced while it was read");
+          if (isHostError(error, "EINVAL", "ENOENT")) {
+            throw fail("PATH_CHANGED", "a symbolic link was replaced while it was read");
+          }
           throw mapHostError(error, action, display);
         });
         await workspace.confirm(folder);

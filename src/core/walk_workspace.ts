@@ -108,7 +108,12 @@ export async function walkWorkspace(
   };
 
   // Lists one held folder and walks into its subfolders; false ends the walk.
-  const visit = async (folder: Folder, path: string, frames: readonly IgnoreFrame[], isStart: boolean): Promise<boolean> => {
+  const visit = async (
+    folder: Folder,
+    path: string,
+    frames: readonly IgnoreFrame[],
+    isStart: boolean,
+  ): Promise<boolean> => {
     await breathe();
     let listing;
     try {
@@ -133,7 +138,9 @@ export async function walkWorkspace(
       }
       let kind = entry.kind;
       // Some filesystems give no kinds in a listing: ask lstat (never stat), at the held folder.
-      if (kind === "other") kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
+      if (kind === "other") {
+        kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
+      }
       if (frames.length > 0 && isIgnored(frames, canonicalPrefix + entry.name, kind === "directory")) continue;
       const entryPath = pathPrefix + entry.name;
       if (kind !== "directory") {
@@ -162,7 +169,9 @@ export async function walkWorkspace(
   };
 
   // 1. Rules of the start's ancestors, then the prefix folders, one held step at a time.
-  let frames: readonly IgnoreFrame[] = includeIgnored ? [] : await ancestorFrames(workspace, start.segments, readIgnore);
+  let frames: readonly IgnoreFrame[] = includeIgnored
+    ? []
+    : await ancestorFrames(workspace, start.segments, readIgnore);
   let first = start.folder;
   let firstPath = "";
   const opened: Folder[] = [];
@@ -174,7 +183,9 @@ export async function walkWorkspace(
         if (own !== null) frames = [...frames, own];
       }
       const canonical = [...first.segments, name].join("/");
-      if (name === ".git" || isIgnored(frames, canonical, true)) return { entries: [], limitReached: false, stopped: false };
+      if (name === ".git" || isIgnored(frames, canonical, true)) {
+        return { entries: [], limitReached: false, stopped: false };
+      }
       const found = await workspace.openFolder(first, name).catch(() => null);
       if (found === null || found.kind !== "folder") return { entries: [], limitReached: false, stopped: false };
       opened.push(found.folder);

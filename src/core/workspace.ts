@@ -129,7 +129,13 @@ export class Workspace {
       const changed = () => rootChanged();
       const pathsRoot = (): HeldRoot => ({
         confinement: "paths",
-        folder: { at: this.root, stat: { ...this.rootIdentity, kind: "directory", size: 0, mode: 0, mtimeMs: 0 }, segments: [], parent: null, handle: null },
+        folder: {
+          at: this.root,
+          stat: { ...this.rootIdentity, kind: "directory", size: 0, mode: 0, mtimeMs: 0 },
+          segments: [],
+          parent: null,
+          handle: null,
+        },
       });
       if (this.#wanted === "paths") return pathsRoot();
       let handle: HostDir;
@@ -345,7 +351,9 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const host = options.host ?? defaultHost();
   const invalid = (detail: string, cause?: unknown) =>
     new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace: ${detail}`, { cause });
-  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) throw invalid("the root path is empty or invalid");
+  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) {
+    throw invalid("the root path is empty or invalid");
+  }
   const rootEntry = isAbsoluteHostPath(host.platform, root) ? root : joinHostPath(host.platform, host.cwd(), [root]);
   let canonical: string;
   try {

@@ -88,7 +88,12 @@ export interface NodeFileSystemOptions {
 }
 
 /** The kind of a `node:fs` stat or directory entry. */
-export function kindOf(stats: Pick<Stats, "isFile" | "isDirectory" | "isSymbolicLink" | "isFIFO" | "isSocket" | "isBlockDevice" | "isCharacterDevice">): EntryKind {
+export function kindOf(
+  stats: Pick<
+    Stats,
+    "isFile" | "isDirectory" | "isSymbolicLink" | "isFIFO" | "isSocket" | "isBlockDevice" | "isCharacterDevice"
+  >,
+): EntryKind {
   if (stats.isFile()) return "file";
   if (stats.isDirectory()) return "directory";
   if (stats.isSymbolicLink()) return "symlink";

@@ -147,7 +147,11 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
   // without naming it to the module loader (see _deno_script_bootstrap.ts).
   const bootstrap = denoScriptBootstrap(request.scriptPath);
   // NO_COLOR: Deno's own error reports would otherwise reach the model as ANSI escapes.
-  return { argv: [api.execPath(), ...flags, request.bootstrapPath, ...request.args], bootstrap, env: { NO_COLOR: "1" } };
+  return {
+    argv: [api.execPath(), ...flags, request.bootstrapPath, ...request.args],
+    bootstrap,
+    env: { NO_COLOR: "1" },
+  };
 }
 
 function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {

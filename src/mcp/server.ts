@@ -99,9 +99,11 @@ export function createMcpRegistry(
   const sandbox = options.sandbox;
   // Bun has no permission model: in the sandbox, the sandbox alone confines the script.
   const timeout = options.nodeProcessTimeoutMs === undefined ? {} : { timeoutMs: options.nodeProcessTimeoutMs };
-  const nodeProcess = sandbox === undefined
-    ? timeout
-    : { ...timeout, sandbox, permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const };
+  const nodeProcess = sandbox === undefined ? timeout : {
+    ...timeout,
+    sandbox,
+    permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const,
+  };
   const tools: AnyTool[] = createCodingTools(workspace, {
     nodeProcess: options.nodeProcess === false ? false : nodeProcess,
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),

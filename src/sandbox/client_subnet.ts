@@ -27,7 +27,8 @@ function toBits(address: string): { bits: bigint; width: 32 | 128 } | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted !== null) {
     const v4 = dotted[1].split(".").map(Number);
-    text = text.slice(0, -dotted[1].length) + `${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+    text = text.slice(0, -dotted[1].length) +
+      `${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
   }
   const [left, right] = text.includes("::") ? text.split("::") : [text, undefined];
   const head = left === "" ? [] : left.split(":");
@@ -51,7 +52,10 @@ export class ClientSubnets {
       const parsed = toBits(address);
       const prefix = length === undefined ? parsed?.width : /^\d{1,3}$/.test(length) ? Number(length) : NaN;
       if (parsed === null || rest.length > 0 || prefix === undefined || !(prefix >= 0 && prefix <= parsed.width)) {
-        throw new WorkspaceError("INVALID_ARGUMENTS", `Cannot use the client subnet '${cidr}': expected an address or address/prefix`);
+        throw new WorkspaceError(
+          "INVALID_ARGUMENTS",
+          `Cannot use the client subnet '${cidr}': expected an address or address/prefix`,
+        );
       }
       this.subnets.push({ bits: parsed.bits, width: parsed.width, prefix });
     }

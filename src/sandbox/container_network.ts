@@ -45,7 +45,10 @@ function notIsolating(name: string, why: string): WorkspaceError {
   return new WorkspaceError(
     "SANDBOX_EGRESS_UNSUPPORTED",
     `Cannot use network '${name}' for the sandbox's egress: ${why}`,
-    { hint: "name a network of your own that is internal (docker network create --internal), or leave networkName unset" },
+    {
+      hint:
+        "name a network of your own that is internal (docker network create --internal), or leave networkName unset",
+    },
   );
 }
 
@@ -82,7 +85,9 @@ export async function openEgressNetwork(
     });
     // 409: another process made it a moment ago; it is checked like any reused network.
     if (response.status === 201) created = true;
-    else if (response.status !== 409) throw unavailable(`cannot create network '${options.name}': ${engineMessage(response)}`);
+    else if (response.status !== 409) {
+      throw unavailable(`cannot create network '${options.name}': ${engineMessage(response)}`);
+    }
     network = await inspect(client, options.name);
     if (network === null) throw unavailable(`network '${options.name}' vanished after it was created`);
   }
@@ -90,9 +95,13 @@ export async function openEgressNetwork(
   const removeIfOurs = async () => {
     if (created) await client.request("DELETE", `/networks/${encodeURIComponent(id)}`).catch(() => undefined);
   };
-  if (network.Internal !== true) throw notIsolating(options.name, "it is not internal, so containers on it could reach anything the host can");
+  if (network.Internal !== true) {
+    throw notIsolating(options.name, "it is not internal, so containers on it could reach anything the host can");
+  }
   if (network.EnableIPv6 === true) throw notIsolating(options.name, "it has IPv6, which this sandbox does not confine");
-  const config = (network.IPAM?.Config ?? []).find((entry) => entry.Gateway !== undefined && entry.Subnet !== undefined && !entry.Subnet.includes(":"));
+  const config = (network.IPAM?.Config ?? []).find((entry) =>
+    entry.Gateway !== undefined && entry.Subnet !== undefined && !entry.Subnet.includes(":")
+  );
   if (config === undefined) {
     await removeIfOurs();
     throw unavailable(`network '${options.name}' has no IPv4 gateway for the egress proxy`);
@@ -104,10 +113,14 @@ export async function openEgressNetwork(
     listener = await options.endpoint.listen({ host: gateway, port: 0, clients: subnet, allow: options.allow });
   } catch (error) {
     await removeIfOurs();
-    throw new WorkspaceError("SANDBOX_UNAVAILABLE", "Cannot start the sandbox: its egress proxy cannot listen on the network's gateway", {
-      hint: "the engine must run on this machine, with the bridge's gateway address on a local interface",
-      cause: error,
-    });
+    throw new WorkspaceError(
+      "SANDBOX_UNAVAILABLE",
+      "Cannot start the sandbox: its egress proxy cannot listen on the network's gateway",
+      {
+        hint: "the engine must run on this machine, with the bridge's gateway address on a local interface",
+        cause: error,
+      },
+    );
   }
   listener.unref();
   return { name: options.name, id, gateway, subnet, created, listener, proxyUrl: `http://${gateway}:${listener.port}` };
@@ -121,5 +134,7 @@ export async function openEgressNetwork(
  */
 export async function closeEgressNetwork(client: EngineClient, network: EgressNetwork): Promise<void> {
   await network.listener.close();
-  if (network.created) await client.request("DELETE", `/networks/${encodeURIComponent(network.id)}`).catch(() => undefined);
+  if (network.created) {
+    await client.request("DELETE", `/networks/${encodeURIComponent(network.id)}`).catch(() => undefined);
+  }
 }

@@ -213,7 +213,17 @@ export class RelayLauncher {
     }
     const socket = this.socket;
     const prefix = runtimeName() === "deno"
-      ? [this.runtime, "run", "--quiet", "--no-config", "--no-lock", "--no-prompt", `--allow-read=${socket}`, `--allow-write=${socket}`, `--allow-net=unix:${socket}`]
+      ? [
+        this.runtime,
+        "run",
+        "--quiet",
+        "--no-config",
+        "--no-lock",
+        "--no-prompt",
+        `--allow-read=${socket}`,
+        `--allow-write=${socket}`,
+        `--allow-net=unix:${socket}`,
+      ]
       : [this.runtime];
     return [...prefix, path.join(this.dir, "relay.cjs"), socket, ENGINE_API_VERSION, mode, id];
   }

@@ -30,12 +30,13 @@ export const CONTAINER_IDLE_TIMEOUT_MS = 600_000;
  * project, small enough that a fork bomb or a runaway allocation ends in the
  * container (`fork: Resource temporarily unavailable`, exit 137).
  */
-export const CONTAINER_LIMITS: Readonly<{ memoryBytes: number; pidsLimit: number; cpus: number; tmpfsBytes: number }> = Object.freeze({
-  memoryBytes: 512 * 1024 * 1024,
-  pidsLimit: 128,
-  cpus: 1,
-  tmpfsBytes: 64 * 1024 * 1024,
-});
+export const CONTAINER_LIMITS: Readonly<{ memoryBytes: number; pidsLimit: number; cpus: number; tmpfsBytes: number }> =
+  Object.freeze({
+    memoryBytes: 512 * 1024 * 1024,
+    pidsLimit: 128,
+    cpus: 1,
+    tmpfsBytes: 64 * 1024 * 1024,
+  });
 
 /** The create body's inputs: the image, who runs, where the workspace is, which network, the limits. */
 export interface ContainerSpecInput {

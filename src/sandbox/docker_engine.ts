@@ -98,7 +98,12 @@ export class EngineClient {
    * @returns Status and parsed body.
    * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` when the engine does not answer.
    */
-  request(method: string, path: string, body?: unknown, options: { unversioned?: boolean } = {}): Promise<EngineResponse> {
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { unversioned?: boolean } = {},
+  ): Promise<EngineResponse> {
     const data = body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body));
     return new Promise((resolve, reject) => {
       const req = http.request({
@@ -107,7 +112,9 @@ export class EngineClient {
         path: options.unversioned ? path : `/v${ENGINE_API_VERSION}${path}`,
         // One connection per call: nothing is left open between commands.
         agent: false,
-        headers: data === undefined ? {} : { "content-type": "application/json", "content-length": String(data.length) },
+        headers: data === undefined
+          ? {}
+          : { "content-type": "application/json", "content-length": String(data.length) },
         timeout: ENGINE_REQUEST_TIMEOUT_MS,
       }, (res) => {
         const chunks: Uint8Array[] = [];

@@ -171,12 +171,22 @@ function plainResponse(res: http.ServerResponse, status: number, message: string
     return;
   }
   const body = `${message}\n`;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": body.length, connection: "close" });
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": body.length,
+    connection: "close",
+  });
   res.end(body);
 }
 
 function rawResponse(socket: Duplex, status: number, message: string): void {
-  const text = status === 403 ? "Forbidden" : status === 400 ? "Bad Request" : status === 504 ? "Gateway Timeout" : "Bad Gateway";
+  const text = status === 403
+    ? "Forbidden"
+    : status === 400
+    ? "Bad Request"
+    : status === 504
+    ? "Gateway Timeout"
+    : "Bad Gateway";
   const body = `${message}\n`;
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
@@ -191,7 +201,9 @@ export class EgressProxy implements EgressEndpoint {
   private readonly allowed: HostPatternList;
   private readonly ruleHosts: string[];
   private readonly privateAllowed: HostPatternList;
-  private readonly rules: Array<{ pattern: HostPatternList; wildcard: boolean; headers: Readonly<Record<string, HeaderValue>> }>;
+  private readonly rules: Array<
+    { pattern: HostPatternList; wildcard: boolean; headers: Readonly<Record<string, HeaderValue>> }
+  >;
   private readonly ca: string[] | undefined;
   private readonly rejectUnauthorized: boolean;
   private readonly connectTimeoutMs: number;
@@ -209,9 +221,18 @@ export class EgressProxy implements EgressEndpoint {
     this.privateAllowed = new HostPatternList(options.allowPrivate ?? []);
     // Exact patterns win over wildcards; among wildcards the longest suffix wins.
     this.rules = rules
-      .map(([pattern, headers]) => ({ pattern: new HostPatternList([pattern]), wildcard: pattern.startsWith("*."), length: pattern.length, headers }))
+      .map(([pattern, headers]) => ({
+        pattern: new HostPatternList([pattern]),
+        wildcard: pattern.startsWith("*."),
+        length: pattern.length,
+        headers,
+      }))
       .sort((a, b) => Number(a.wildcard) - Number(b.wildcard) || b.length - a.length);
-    this.ca = options.upstreamCa === undefined ? undefined : typeof options.upstreamCa === "string" ? [options.upstreamCa] : [...options.upstreamCa];
+    this.ca = options.upstreamCa === undefined
+      ? undefined
+      : typeof options.upstreamCa === "string"
+      ? [options.upstreamCa]
+      : [...options.upstreamCa];
     this.rejectUnauthorized = options.rejectUnauthorized ?? true;
     this.connectTimeoutMs = options.connectTimeoutMs ?? EGRESS_PROXY_CONNECT_TIMEOUT_MS;
     this.logSink = options.log;
@@ -237,7 +258,9 @@ export class EgressProxy implements EgressEndpoint {
       : new HostPatternList([...this.ruleHosts, ...(tcp?.allow ?? [])]);
     // A bug or an unexpected throw ends that one exchange, never the proxy.
     const server = http.createServer((req, res) => {
-      this.handleRequest(req, res, allowed).catch(() => plainResponse(res, 502, "The proxy failed to handle the request"));
+      this.handleRequest(req, res, allowed).catch(() =>
+        plainResponse(res, 502, "The proxy failed to handle the request")
+      );
     });
     server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Uint8Array) => {
       this.handleConnect(req, socket, head, allowed).catch(() => socket.destroy());
@@ -311,7 +334,11 @@ export class EgressProxy implements EgressEndpoint {
     }
     if (addresses.length === 0) return { ok: false, status: 502, reason: `Cannot resolve host '${target.host}'` };
     if (addresses.some(isPrivateAddress) && !this.privateAllowed.matches(target.host)) {
-      return { ok: false, status: 403, reason: `Host '${target.host}' resolves to a private, loopback or link-local address` };
+      return {
+        ok: false,
+        status: 403,
+        reason: `Host '${target.host}' resolves to a private, loopback or link-local address`,
+      };
     }
     return { ok: true, address: addresses[0] };
   }
@@ -332,7 +359,14 @@ export class EgressProxy implements EgressEndpoint {
     }
     const decision = await this.authorize(target, allowed);
     if (!decision.ok) {
-      this.log({ action: "refused", form: "connect", method, ...target, status: decision.status, reason: decision.reason });
+      this.log({
+        action: "refused",
+        form: "connect",
+        method,
+        ...target,
+        status: decision.status,
+        reason: decision.reason,
+      });
       rawResponse(client, decision.status, decision.reason);
       return;
     }
@@ -360,7 +394,11 @@ export class EgressProxy implements EgressEndpoint {
     client.on("close", () => upstream.destroy());
   }
 
-  private async handleRequest(req: http.IncomingMessage, res: http.ServerResponse, allowed: HostPatternList): Promise<void> {
+  private async handleRequest(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    allowed: HostPatternList,
+  ): Promise<void> {
     const method = req.method ?? "GET";
     const url = req.url ?? "";
     let form: "http" | "broker";
@@ -383,8 +421,20 @@ export class EgressProxy implements EgressEndpoint {
       target = parsed === null ? null : parseAuthority(parsed.host, 80);
       path = parsed === null ? "/" : `${parsed.pathname}${parsed.search}`;
     } else {
-      this.log({ action: "refused", form: "http", method, host: "", port: 0, status: 400, reason: "not a proxy request" });
-      plainResponse(res, 400, `This is a proxy: use CONNECT, an absolute http:// URL, or ${BROKER_PATH_PREFIX}<host>/<path>`);
+      this.log({
+        action: "refused",
+        form: "http",
+        method,
+        host: "",
+        port: 0,
+        status: 400,
+        reason: "not a proxy request",
+      });
+      plainResponse(
+        res,
+        400,
+        `This is a proxy: use CONNECT, an absolute http:// URL, or ${BROKER_PATH_PREFIX}<host>/<path>`,
+      );
       return;
     }
     if (target === null) {
@@ -436,7 +486,14 @@ export class EgressProxy implements EgressEndpoint {
     }
     upstreamRequest.on("timeout", () => upstreamRequest.destroy(new Error("timeout")));
     upstreamRequest.on("response", (upstream) => {
-      this.log({ action: "allowed", form, method, ...target, status: upstream.statusCode ?? 502, ...(injected ? { injected } : {}) });
+      this.log({
+        action: "allowed",
+        form,
+        method,
+        ...target,
+        status: upstream.statusCode ?? 502,
+        ...(injected ? { injected } : {}),
+      });
       res.writeHead(upstream.statusCode ?? 502, forwardable(upstream.headers));
       upstream.pipe(res);
       upstream.on("error", () => res.destroy());

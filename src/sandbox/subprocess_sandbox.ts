@@ -90,7 +90,11 @@ function randomId(): string {
 }
 
 function unavailable(detail: string, hint?: string): WorkspaceError {
-  return new WorkspaceError("SANDBOX_UNAVAILABLE", `Cannot start the sandbox: ${detail}`, hint === undefined ? {} : { hint });
+  return new WorkspaceError(
+    "SANDBOX_UNAVAILABLE",
+    `Cannot start the sandbox: ${detail}`,
+    hint === undefined ? {} : { hint },
+  );
 }
 
 function environmentVariable(name: string): string | undefined {
@@ -143,7 +147,10 @@ export class SubprocessSandbox implements Sandbox {
     this.network = options.network ?? "none";
     if (this.network === "none") {
       if (options.broker !== undefined) {
-        throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot configure the sandbox: a broker needs network: { allow }");
+        throw new WorkspaceError(
+          "INVALID_ARGUMENTS",
+          "Cannot configure the sandbox: a broker needs network: { allow }",
+        );
       }
     } else if (options.broker === undefined) {
       this.ownedProxy = createEgressProxy({ allow: this.network.allow, allowPrivate: this.network.allowPrivate ?? [] });
@@ -177,9 +184,14 @@ export class SubprocessSandbox implements Sandbox {
   private async runProbe(): Promise<EngineClient> {
     const socket = this.options.socketPath ?? socketFromDockerHost(environmentVariable("DOCKER_HOST"));
     if (socket === null) {
-      throw new WorkspaceError("SANDBOX_ENGINE_UNSUPPORTED", "Cannot start the sandbox: DOCKER_HOST names a daemon that is not on a local Unix socket", {
-        hint: "the workspace is bind-mounted from this machine, so the engine must run here: use unix:///var/run/docker.sock",
-      });
+      throw new WorkspaceError(
+        "SANDBOX_ENGINE_UNSUPPORTED",
+        "Cannot start the sandbox: DOCKER_HOST names a daemon that is not on a local Unix socket",
+        {
+          hint:
+            "the workspace is bind-mounted from this machine, so the engine must run here: use unix:///var/run/docker.sock",
+        },
+      );
     }
     // Once: a re-probe (after the image went away) must not delete the script under a running relay.
     this.relayLauncher ??= new RelayLauncher(socket, this.options.runtimePath ?? process.execPath);
@@ -202,8 +214,10 @@ export class SubprocessSandbox implements Sandbox {
   async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
     const client = await this.ready();
     const root = request.writable[0];
-    if (request.writable.length !== 1 || !path.isAbsolute(root) || root === "/" ||
-      (request.cwd !== root && !request.cwd.startsWith(`${root}/`))) {
+    if (
+      request.writable.length !== 1 || !path.isAbsolute(root) || root === "/" ||
+      (request.cwd !== root && !request.cwd.startsWith(`${root}/`))
+    ) {
       throw new WorkspaceError(
         "INVALID_ARGUMENTS",
         "Cannot sandbox the command: the container sandbox takes one writable folder (not the root) holding the working folder",
@@ -221,7 +235,9 @@ export class SubprocessSandbox implements Sandbox {
       const proxy = proxyEnvironment(egress.proxyUrl);
       Object.assign(env, proxy, { NO_PROXY: egress.gateway, no_proxy: egress.gateway });
     }
-    const envList = Object.entries(env).filter(([name]) => name !== "" && !name.includes("=")).map(([name, value]) => `${name}=${value}`);
+    const envList = Object.entries(env).filter(([name]) => name !== "" && !name.includes("=")).map(([name, value]) =>
+      `${name}=${value}`
+    );
     const workingDir = toInside(request.cwd);
     if (this.options.reuse === true) return await this.execIn(client, root, egress, { argv, envList, workingDir });
     const spec = this.containerSpec(root, egress);
@@ -262,10 +278,15 @@ export class SubprocessSandbox implements Sandbox {
     const response = await client.request("POST", `/containers/create?name=paddock-${randomId()}`, spec);
     if (response.status === 404) {
       this.probe = undefined; // the image went away: check again next time
-      throw unavailable(`image '${this.options.image}' is not on the engine`, "build or load it first; the sandbox never pulls");
+      throw unavailable(
+        `image '${this.options.image}' is not on the engine`,
+        "build or load it first; the sandbox never pulls",
+      );
     }
     const id = (response.body as { Id?: unknown } | undefined)?.Id;
-    if (response.status !== 201 || typeof id !== "string") throw unavailable(`cannot create the container: ${engineMessage(response)}`);
+    if (response.status !== 201 || typeof id !== "string") {
+      throw unavailable(`cannot create the container: ${engineMessage(response)}`);
+    }
     return id;
   }
 
@@ -334,7 +355,7 @@ export class SubprocessSandbox implements Sandbox {
     egress: EgressNetwork | undefined,
     command: { argv: string[]; envList: string[]; workingDir: string },
   ): Promise<SandboxedCommand> {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const keeper = await this.keeper(client, root, egress);
       let release!: () => void;
       const previous = keeper.queue;
@@ -361,7 +382,8 @@ export class SubprocessSandbox implements Sandbox {
           cleanup: async () => {
             try {
               const state = await client.request("GET", `/exec/${execId}/json`).catch(() => null);
-              const running = state === null || state.status !== 200 || (state.body as { Running?: unknown }).Running !== false;
+              const running = state === null || state.status !== 200 ||
+                (state.body as { Running?: unknown }).Running !== false;
               // Still running: the relay was killed (timeout, abort, output limit). The container goes with it.
               if (running) await this.dropKeeper(client, root, keeper.id);
             } finally {

@@ -1,5 +1,5 @@
 import { Workspace } from "../core/workspace.ts";
-import { createCodingTools, type CodingToolsOptions } from "../tools/coding_tools.ts";
+import { type CodingToolsOptions, createCodingTools } from "../tools/coding_tools.ts";
 import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "../tools/tool.ts";
 import { createProviderFsTools } from "./create_provider_fs_tools.ts";
 import { type FsProvider, isFsProvider } from "./fs_provider.ts";

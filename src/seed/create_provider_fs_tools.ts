@@ -153,7 +153,9 @@ export function createProviderFsTools(provider: FsProvider, options: ProviderFsT
       if (input.segments.length === 0) return { path, created: false };
       const stat = await statOf(provider, "create", path);
       if (stat?.type === "directory") return { path, created: false };
-      if (stat !== undefined) throw new WorkspaceError("ALREADY_EXISTS", `Cannot create '${path}': something else is there`, { path });
+      if (stat !== undefined) {
+        throw new WorkspaceError("ALREADY_EXISTS", `Cannot create '${path}': something else is there`, { path });
+      }
       await providerCall("create", path, () => provider.mkdir(path));
       return { path, created: true };
     }));
@@ -164,10 +166,14 @@ export function createProviderFsTools(provider: FsProvider, options: ProviderFsT
     tools.push(overProvider(createDeleteTool(blank, options.delete || undefined), async (input, signal) => {
       const path = relative(input.segments);
       if (input.segments.length === 0) {
-        throw new WorkspaceError("WORKSPACE_ROOT_PROTECTED", "Cannot delete '.': the workspace root is never deleted", { path });
+        throw new WorkspaceError("WORKSPACE_ROOT_PROTECTED", "Cannot delete '.': the workspace root is never deleted", {
+          path,
+        });
       }
       const stat = await statOf(provider, "delete", path);
-      if (stat === undefined) throw new WorkspaceError("NOT_FOUND", `Cannot delete '${path}': no such file or folder`, { path });
+      if (stat === undefined) {
+        throw new WorkspaceError("NOT_FOUND", `Cannot delete '${path}': no such file or folder`, { path });
+      }
       const kind = reportedKind(stat.type);
       let removed = 1;
       if (kind === "directory") {
@@ -180,7 +186,11 @@ export function createProviderFsTools(provider: FsProvider, options: ProviderFsT
           });
         }
       }
-      await providerCall("delete", path, () => provider.rm(path, { recursive: kind === "directory" && input.recursive }));
+      await providerCall(
+        "delete",
+        path,
+        () => provider.rm(path, { recursive: kind === "directory" && input.recursive }),
+      );
       return { path, kind, removed };
     }));
   }
@@ -201,7 +211,12 @@ function isOneSegment(name: string): boolean {
 }
 
 // Entries of a folder tree, the folder included, never through a link.
-async function countTree(provider: FsProvider, path: string, maxEntries: number, signal: AbortSignal | undefined): Promise<number> {
+async function countTree(
+  provider: FsProvider,
+  path: string,
+  maxEntries: number,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   let count = 0;
   const pending = [path];
   while (pending.length > 0) {
@@ -214,7 +229,9 @@ async function countTree(provider: FsProvider, path: string, maxEntries: number,
       if (entry.type === "directory") pending.push(`${folder}/${entry.name}`);
       else count++;
       if (count > maxEntries) {
-        throw new WorkspaceError("TOO_MANY_ENTRIES", `Cannot delete '${path}': more than ${maxEntries} entries`, { path });
+        throw new WorkspaceError("TOO_MANY_ENTRIES", `Cannot delete '${path}': more than ${maxEntries} entries`, {
+          path,
+        });
       }
     }
   }

@@ -198,7 +198,8 @@ export function createWorkspaceTools(root: WorkspaceSource): WorkspaceTool[] {
   const bash = workspaceTool(
     {
       name: "bash",
-      description: `Run a shell command in the workspace root (${BASH_TIMEOUT_MS} ms, ${BASH_MAX_BUFFER_BYTES} bytes of output at most).`,
+      description:
+        `Run a shell command in the workspace root (${BASH_TIMEOUT_MS} ms, ${BASH_MAX_BUFFER_BYTES} bytes of output at most).`,
       inputSchema: schema(["command"], { command: { type: "string" } }),
     },
     false,
@@ -224,9 +225,14 @@ export function createWorkspaceTools(root: WorkspaceSource): WorkspaceTool[] {
         }
       }
       if (result.timedOut) {
-        throw new WorkspaceError("SHELL_TIMEOUT", `Command timed out after ${BASH_TIMEOUT_MS} ms: ${line}\n${result.stderr}`);
+        throw new WorkspaceError(
+          "SHELL_TIMEOUT",
+          `Command timed out after ${BASH_TIMEOUT_MS} ms: ${line}\n${result.stderr}`,
+        );
       }
-      if (result.exitCode !== 0) throw new WorkspaceError("COMMAND_FAILED", `Command failed: ${line}\n${result.stderr}`);
+      if (result.exitCode !== 0) {
+        throw new WorkspaceError("COMMAND_FAILED", `Command failed: ${line}\n${result.stderr}`);
+      }
       return { content: `${result.stdout}${result.stderr}`.slice(0, BASH_MAX_BUFFER_BYTES) };
     },
   );

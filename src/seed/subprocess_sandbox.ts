@@ -8,10 +8,7 @@
  * @module
  */
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
-import type {
-  SubprocessSandbox as ContainerSandbox,
-  SubprocessSandboxOptions,
-} from "../sandbox/subprocess_sandbox.ts";
+import type { SubprocessSandbox as ContainerSandbox, SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
 
 export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
 
@@ -45,7 +42,9 @@ export class SubprocessSandbox implements Sandbox {
   }
 
   #load(): Promise<ContainerSandbox> {
-    this.#real ??= import("../sandbox/subprocess_sandbox.ts").then((module) => new module.SubprocessSandbox(this.options));
+    this.#real ??= import("../sandbox/subprocess_sandbox.ts").then((module) =>
+      new module.SubprocessSandbox(this.options)
+    );
     return this.#real;
   }
 

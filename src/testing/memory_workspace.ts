@@ -186,7 +186,12 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     }
     const reply = outcome.reply;
     const full = reply === undefined
-      ? { stdout: "", stderr: `memory workspace: command not scripted: ${request.command}\n`, exitCode: 127, signal: null }
+      ? {
+        stdout: "",
+        stderr: `memory workspace: command not scripted: ${request.command}\n`,
+        exitCode: 127,
+        signal: null,
+      }
       : typeof reply === "string"
       ? { stdout: reply, stderr: "", exitCode: 0, signal: null }
       : {

@@ -77,7 +77,9 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.edit !== false) tools.push(createEditTool(workspace, { ...guard, ...options.edit }));
   if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...options.delete }));
   if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));
-  if (options.createDirectory !== false) tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
+  if (options.createDirectory !== false) {
+    tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
+  }
   if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
   if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
   if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));

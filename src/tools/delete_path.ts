@@ -9,7 +9,14 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { stillSame } from "../core/still_same.ts";
 import { sameIdentity, type Workspace } from "../core/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createDeleteTool}. */
 export interface DeleteToolOptions extends BaseToolOptions {
@@ -121,7 +128,6 @@ export function createDeleteTool(
   });
 }
 
-
 function tooMany(display: string, maxEntries: number): WorkspaceError {
   return new WorkspaceError(
     "TOO_MANY_ENTRIES",
@@ -148,9 +154,13 @@ class Remover {
   }
 
   private changed(): WorkspaceError {
-    return new WorkspaceError("PATH_CHANGED", `Cannot delete '${this.display}': an entry changed while it was deleted`, {
-      path: this.display,
-    });
+    return new WorkspaceError(
+      "PATH_CHANGED",
+      `Cannot delete '${this.display}': an entry changed while it was deleted`,
+      {
+        path: this.display,
+      },
+    );
   }
 
   // Before every removal: abort, the root (a workspace moved away stops the
@@ -213,13 +223,20 @@ class Remover {
       throwIfAborted(this.signal);
       if (++total > max) return total;
       const stat = await this.lstatChild(folder, name);
-      if (stat?.kind === "directory") total = await this.withFolder(folder, name, stat, (held) => this.count(held, max, total));
+      if (stat?.kind === "directory") {
+        total = await this.withFolder(folder, name, stat, (held) => this.count(held, max, total));
+      }
     }
     return total;
   }
 
   /** Removes the folder `name` at `parent` and everything in it, never following links; returns the entries removed. */
-  async removeTree(parent: Folder, name: string, stat: HostStat, budget: { left: number; max: number }): Promise<number> {
+  async removeTree(
+    parent: Folder,
+    name: string,
+    stat: HostStat,
+    budget: { left: number; max: number },
+  ): Promise<number> {
     const removed = await this.withFolder(parent, name, stat, async (folder) => {
       let count = 0;
       for (const child of await this.list(folder)) {

@@ -19,7 +19,14 @@ import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
 import type { Host } from "../host.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {
@@ -242,9 +249,11 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         if (start.stat !== null && start.stat.kind === "file") {
           // A file named directly (through links inside, resolved above) is searched whatever the glob;
           // it must be the file the walk found, and a failure is the call's.
-          const outcome = await searchFile(ws.host, start.hostPath, input, limitsFor(display, start.stat)).catch((error) => {
-            throw mapHostError(error, "search", display);
-          });
+          const outcome = await searchFile(ws.host, start.hostPath, input, limitsFor(display, start.stat)).catch(
+            (error) => {
+              throw mapHostError(error, "search", display);
+            },
+          );
           take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
           // 1. Walk the folder depth first, names sorted, and search each file

@@ -10,7 +10,14 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { stillAsSeen, stillSame } from "../core/still_same.ts";
 import { withTargetLock } from "../core/target_lock.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/workspace.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createMoveTool}. */
 export interface MoveToolOptions extends BaseToolOptions {
@@ -138,7 +145,12 @@ export function createMoveTool(
         assertNotProtected(source.segments, protectedPaths, "move", sourceDisplay);
         assertNotProtected(destination, protectedPaths, "move onto", display);
         if (sameSegments(destination, source.segments)) {
-          return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten: false };
+          return {
+            source: sourceDisplay,
+            destination: display,
+            kind: reportedKind(sourceStat.kind),
+            overwritten: false,
+          };
         }
         if (sourceStat.kind === "directory" && startsWith(destination, source.segments)) {
           throw fail("MOVE_INTO_ITSELF", "a folder cannot move into itself");
@@ -223,7 +235,6 @@ export function createMoveTool(
     },
   });
 }
-
 
 type Fail = (code: WorkspaceError["code"], detail: string, hint?: string) => WorkspaceError;
 

@@ -134,7 +134,9 @@ export function createNodeProcessTool(
       let total = 0;
       for (const argument of argv) {
         const bytes = utf8ByteLength(argument);
-        if (bytes > limits.each) throw argumentError("ARGUMENT_TOO_LARGE", `An argument is larger than ${limits.each} bytes`);
+        if (bytes > limits.each) {
+          throw argumentError("ARGUMENT_TOO_LARGE", `An argument is larger than ${limits.each} bytes`);
+        }
         if (argument.includes("\0")) throw argumentError("INVALID_ARGUMENTS", "An argument holds a NUL character");
         total += bytes;
       }
@@ -188,13 +190,21 @@ export function createNodeProcessTool(
           throw mapSpawnError(error, "the script");
         }).finally(() => command.cleanup?.());
         if (result.timedOut) {
-          throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
-            hint: "make the script finish sooner (no servers, watchers or endless loops)",
-          });
+          throw new WorkspaceError(
+            "NODE_PROCESS_TIMEOUT",
+            `Script ran longer than ${limits.timeoutMs} ms and was killed`,
+            {
+              hint: "make the script finish sooner (no servers, watchers or endless loops)",
+            },
+          );
         }
         const names = { scriptPath, bootstrapPath: launch.bootstrap === undefined ? undefined : bootstrapPath };
         const output = toExecResult(result);
-        return { ...output, stdout: sanitizeScriptOutput(output.stdout, names), stderr: sanitizeScriptOutput(output.stderr, names) };
+        return {
+          ...output,
+          stdout: sanitizeScriptOutput(output.stdout, names),
+          stderr: sanitizeScriptOutput(output.stderr, names),
+        };
       } finally {
         // Remove our own temp files only: each must still be the object we created.
         for (const [path, identity] of created) await removeOwnFile(host, path, identity);
@@ -217,7 +227,7 @@ function scriptLaunch(host: Host, request: ScriptLaunchRequest): ScriptLaunch {
       {
         hint: error.syscall === "permission-path"
           ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
-          : "this runtime has no permission model; use permissions: \"inherit\" to run unconfined",
+          : 'this runtime has no permission model; use permissions: "inherit" to run unconfined',
       },
     );
   }

@@ -11,7 +11,7 @@ import {
 import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
 import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/utf8.ts";
-import { type ShellExecResult, isShellProvider, type ShellProvider } from "../shell_provider.ts";
+import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
 import { shellReach } from "./process_reach.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
@@ -156,7 +156,8 @@ export function createShellTool(source: ShellSource, options: ShellToolOptions =
     description: options.description ??
       `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
-        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed + ` ${reach.text}`,
+        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed +
+        ` ${reach.text}`,
     readOnly: false,
     schema,
     prepare: (args): ShellInput => {

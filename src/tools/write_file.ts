@@ -5,7 +5,14 @@ import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createWriteTool}. */
 export interface WriteToolOptions extends BaseToolOptions {

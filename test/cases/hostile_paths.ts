@@ -50,7 +50,11 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "trailing dots", path: "d/...", code: "INVALID_RELATIVE_PATH" },
   { name: "trailing space", path: "f ", code: "INVALID_RELATIVE_PATH" },
   { name: "folder with trailing space", path: "d /f", code: "INVALID_RELATIVE_PATH" },
-  { name: "lone surrogate (stored as U+FFFD, a second spelling of another name)", path: "x\uD800.txt", code: "INVALID_RELATIVE_PATH" },
+  {
+    name: "lone surrogate (stored as U+FFFD, a second spelling of another name)",
+    path: "x\uD800.txt",
+    code: "INVALID_RELATIVE_PATH",
+  },
   { name: "over-long segment", path: long, code: "PATH_TOO_LONG" },
   { name: "over-long path", path: Array(900).fill("abcd").join("/"), code: "PATH_TOO_LONG" },
 ];

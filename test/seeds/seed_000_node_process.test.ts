@@ -25,45 +25,54 @@ function executionContext(): { signal: AbortSignal } {
   return { signal: new AbortController().signal };
 }
 
-test.skipIf(onBun)("seed 000: node_process runs the current runtime with the arguments, in the canonical root", async () => {
-  const tool = createNodeProcessTool(workspace);
-  const source = [
-    "process.stdout.write(JSON.stringify({",
-    "  execPath: process.execPath,",
-    "  args: process.argv.slice(1),",
-    "  cwd: process.cwd(),",
-    "}));",
-    "process.stderr.write('diagnostic');",
-  ].join("\n");
-  const output = await tool.execute(
-    validatedInput(tool, { source, arguments: ["alpha", "two words"] }),
-    executionContext(),
-  );
+test.skipIf(onBun)(
+  "seed 000: node_process runs the current runtime with the arguments, in the canonical root",
+  async () => {
+    const tool = createNodeProcessTool(workspace);
+    const source = [
+      "process.stdout.write(JSON.stringify({",
+      "  execPath: process.execPath,",
+      "  args: process.argv.slice(1),",
+      "  cwd: process.cwd(),",
+      "}));",
+      "process.stderr.write('diagnostic');",
+    ].join("\n");
+    const output = await tool.execute(
+      validatedInput(tool, { source, arguments: ["alpha", "two words"] }),
+      executionContext(),
+    );
 
-  expect(output.exitCode).toBe(0);
-  expect(output.signal).toBeNull();
-  expect(output.stderr).toBe("diagnostic");
-  expect(output.timedOut).toBe(false);
-  expect(output.stdoutTruncated).toBe(false);
-  expect(output.stderrTruncated).toBe(false);
-  expect(JSON.parse(output.stdout)).toEqual({
-    execPath: process.execPath,
-    args: ["alpha", "two words"],
-    cwd: await realpath(workspace),
-  });
-});
+    expect(output.exitCode).toBe(0);
+    expect(output.signal).toBeNull();
+    expect(output.stderr).toBe("diagnostic");
+    expect(output.timedOut).toBe(false);
+    expect(output.stdoutTruncated).toBe(false);
+    expect(output.stderrTruncated).toBe(false);
+    expect(JSON.parse(output.stdout)).toEqual({
+      execPath: process.execPath,
+      args: ["alpha", "two words"],
+      cwd: await realpath(workspace),
+    });
+  },
+);
 
 // Bun has no permission model, so node_process's default `permissions: "workspace"` refuses to run
 // there rather than pretend (README, node_process); the seed's example needs `permissions: "inherit"` on Bun.
-test.runIf(onBun)("seed 000 on Bun: the default confinement is refused with NODE_PROCESS_PERMISSIONS_UNAVAILABLE", async () => {
-  const tool = createNodeProcessTool(workspace);
-  await expect(
-    tool.execute(validatedInput(tool, { source: "", arguments: ["alpha"] }), executionContext()),
-  ).rejects.toMatchObject({ code: "NODE_PROCESS_PERMISSIONS_UNAVAILABLE" });
-  const inherit = createNodeProcessTool(workspace, { permissions: "inherit" });
-  const output = await inherit.execute(
-    validatedInput(inherit, { source: "process.stdout.write(JSON.stringify(process.argv.slice(1)))", arguments: ["alpha", "two words"] }),
-    executionContext(),
-  );
-  expect(JSON.parse(output.stdout)).toEqual(["alpha", "two words"]);
-});
+test.runIf(onBun)(
+  "seed 000 on Bun: the default confinement is refused with NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
+  async () => {
+    const tool = createNodeProcessTool(workspace);
+    await expect(
+      tool.execute(validatedInput(tool, { source: "", arguments: ["alpha"] }), executionContext()),
+    ).rejects.toMatchObject({ code: "NODE_PROCESS_PERMISSIONS_UNAVAILABLE" });
+    const inherit = createNodeProcessTool(workspace, { permissions: "inherit" });
+    const output = await inherit.execute(
+      validatedInput(inherit, {
+        source: "process.stdout.write(JSON.stringify(process.argv.slice(1)))",
+        arguments: ["alpha", "two words"],
+      }),
+      executionContext(),
+    );
+    expect(JSON.parse(output.stdout)).toEqual(["alpha", "two words"]);
+  },
+);

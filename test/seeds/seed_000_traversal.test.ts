@@ -7,12 +7,7 @@ import { join } from "node:path";
 
 import { expect, test } from "vitest";
 
-import {
-  ToolRegistry,
-  createWriteTool,
-  executeToolCall,
-  type CourseToolCall,
-} from "@paddock/tools";
+import { type CourseToolCall, createWriteTool, executeToolCall, ToolRegistry } from "@paddock/tools";
 
 function call(
   name: string,

@@ -1,7 +1,7 @@
 // Seed 002, "أدوات مساحة العمل", second example: createAgent with the fs tools and an
 // allowlisted shell that needs no approval. As the seed writes it; the stand-in is the
 // `provider` (a scripted model), and the test runs in a temporary folder holding ./project.
-import { createAgent, NodeWorkspace, createFsTools, createShellTool } from '@paddock/tools';
+import { createAgent, createFsTools, createShellTool, NodeWorkspace } from "@paddock/tools";
 import { mockModel } from "@paddock/tools/testing";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -24,26 +24,41 @@ afterEach(() => {
 
 test("seed 002: createAgent edits a file under ./project and runs an allowed command without asking", async () => {
   const provider = mockModel([
-    { toolCalls: [{ name: "edit_file", args: { path: "src/math.test.ts", old_string: "toBe(4)", new_string: "toBe(3)" } }] },
-    { toolCalls: [{ name: "shell", args: { command: "git status" } }, { name: "shell", args: { command: "rm -rf src" } }] },
+    {
+      toolCalls: [{
+        name: "edit_file",
+        args: { path: "src/math.test.ts", old_string: "toBe(4)", new_string: "toBe(3)" },
+      }],
+    },
+    {
+      toolCalls: [{ name: "shell", args: { command: "git status" } }, {
+        name: "shell",
+        args: { command: "rm -rf src" },
+      }],
+    },
     "Fixed the expectation.",
   ]);
 
   // --- the example ---
-  const workspace = new NodeWorkspace({ root: './project' });
+  const workspace = new NodeWorkspace({ root: "./project" });
   const agent = createAgent({
-    instructions: 'You are a careful coding assistant. Run the tests after every change.',
+    instructions: "You are a careful coding assistant. Run the tests after every change.",
     provider,
     tools: [
       ...createFsTools(workspace),
-      createShellTool(workspace, { needsApproval: false, allow: ['npm test', 'npm run lint', 'git status', 'git diff'] }),
+      createShellTool(workspace, {
+        needsApproval: false,
+        allow: ["npm test", "npm run lint", "git status", "git diff"],
+      }),
     ],
   });
-  const result = await agent.send('Fix the failing test in src/math.test.ts');
+  const result = await agent.send("Fix the failing test in src/math.test.ts");
   // --- end of the example ---
 
   expect(result.text).toBe("Fixed the expectation.");
-  expect(fs.readFileSync(path.join(parent, "project", "src", "math.test.ts"), "utf8")).toBe("expect(add(1, 2)).toBe(3);\n");
+  expect(fs.readFileSync(path.join(parent, "project", "src", "math.test.ts"), "utf8")).toBe(
+    "expect(add(1, 2)).toBe(3);\n",
+  );
   const results = provider.requests[2].messages.filter((message) => message.role === "tool");
   // git status ran (whatever git says outside a repository); rm was not on the allowlist.
   expect(JSON.parse(results[1].content)).toHaveProperty("exitCode");

@@ -4,7 +4,7 @@
 // reaches the broker's path form (NO_PROXY keeps curl from sending it back through the
 // proxy, which answered "403 Host '127.0.0.1' is not on the allowlist") and that the URL
 // has no doubled slash.
-import { createCredentialBroker, NodeWorkspace } from '@paddock/tools';
+import { createCredentialBroker, NodeWorkspace } from "@paddock/tools";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -24,23 +24,26 @@ afterEach(() => {
   fs.rmSync(parent, { recursive: true, force: true });
 });
 
-test.skipIf(!hasProgram("curl"))("seed 002: curl -s ${broker.baseUrl(host)}/user reaches the broker's path form", async () => {
-  let output = "";
-  // --- the example ---
-  const token = 'ghp_example'; // read from your secret store; never passed to the command
-  const broker = await createCredentialBroker({
-    rules: { 'api.github.com': { authorization: () => `Bearer ${token}` } },
-    allow: ['registry.npmjs.org'], // reachable without injected headers
-  });
-  const workspace = new NodeWorkspace({ root: './project', env: { ...broker.env } });
-  output = (await workspace.exec(`curl -s ${broker.baseUrl('api.github.com')}/user`)).stdout;
-  await broker.close();
-  // --- end of the example ---
+test.skipIf(!hasProgram("curl"))(
+  "seed 002: curl -s ${broker.baseUrl(host)}/user reaches the broker's path form",
+  async () => {
+    let output = "";
+    // --- the example ---
+    const token = "ghp_example"; // read from your secret store; never passed to the command
+    const broker = await createCredentialBroker({
+      rules: { "api.github.com": { authorization: () => `Bearer ${token}` } },
+      allow: ["registry.npmjs.org"], // reachable without injected headers
+    });
+    const workspace = new NodeWorkspace({ root: "./project", env: { ...broker.env } });
+    output = (await workspace.exec(`curl -s ${broker.baseUrl("api.github.com")}/user`)).stdout;
+    await broker.close();
+    // --- end of the example ---
 
-  expect(broker.baseUrl("api.github.com")).toBe(`${broker.url}/__broker/api.github.com`);
-  expect(broker.env).toMatchObject({ NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" });
-  expect(output).not.toContain("not on the allowlist");
-  // The broker took it as a path-form request for api.github.com (offline: it cannot resolve or reach it).
-  expect(output).toMatch(/api\.github\.com/);
-  expect(output).not.toContain(token);
-});
+    expect(broker.baseUrl("api.github.com")).toBe(`${broker.url}/__broker/api.github.com`);
+    expect(broker.env).toMatchObject({ NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" });
+    expect(output).not.toContain("not on the allowlist");
+    // The broker took it as a path-form request for api.github.com (offline: it cannot resolve or reach it).
+    expect(output).toMatch(/api\.github\.com/);
+    expect(output).not.toContain(token);
+  },
+);

@@ -2,7 +2,7 @@
 // sandbox SDK. As the seed writes it; the stand-in is `remote` (the seed `declare`s it): an
 // in-memory box below /home/user/project that logs every call. The tests then run the fs
 // tools and the shell tool on these providers.
-import { normalizeWorkspacePath, WorkspaceError, type FsProvider, type ShellProvider } from '@paddock/tools';
+import { type FsProvider, normalizeWorkspacePath, type ShellProvider, WorkspaceError } from "@paddock/tools";
 import { createFsTools, createShellTool, executeToolCall, ToolRegistry } from "@paddock/tools";
 import { beforeEach, describe, expect, test } from "vitest";
 import { HOSTILE_PATHS } from "../cases/hostile_paths.ts";
@@ -27,7 +27,12 @@ const remote = {
     calls.push(`list ${path}`);
     const dir = clean(path);
     const children = new Map<string, boolean>();
-    for (const [entry, isDir] of [...[...files.keys()].map((f) => [f, false] as const), ...[...folders].map((f) => [f, true] as const)]) {
+    for (
+      const [entry, isDir] of [
+        ...[...files.keys()].map((f) => [f, false] as const),
+        ...[...folders].map((f) => [f, true] as const),
+      ]
+    ) {
       if (entry.startsWith(`${dir}/`)) {
         const rest = entry.slice(dir.length + 1).split("/");
         children.set(rest[0], rest.length > 1 || isDir);
@@ -49,8 +54,8 @@ const remote = {
 };
 
 // --- the example ---
-const base = '/home/user/project';
-const abs = (path: string) => `${base}/${normalizeWorkspacePath(path, 'posix')}`;
+const base = "/home/user/project";
+const abs = (path: string) => `${base}/${normalizeWorkspacePath(path, "posix")}`;
 
 export const remoteFs: FsProvider = {
   async readFile(path) {
@@ -61,18 +66,22 @@ export const remoteFs: FsProvider = {
   writeFile: (path, content) => remote.write(abs(path), content),
   async stat(path) {
     const data = await remote.read(abs(path));
-    return data === null ? undefined : { type: 'file', size: data.length };
+    return data === null ? undefined : { type: "file", size: data.length };
   },
   async readdir(path) {
-    return (await remote.list(abs(path))).map((e) => ({ name: e.name, type: e.dir ? 'directory' : 'file' }));
+    return (await remote.list(abs(path))).map((e) => ({ name: e.name, type: e.dir ? "directory" : "file" }));
   },
-  async mkdir(path) { await remote.run(`mkdir -p '${abs(path)}'`, { cwd: base }); },
-  async rm(path, options) { await remote.run(`rm ${options?.recursive ? '-r ' : ''}'${abs(path)}'`, { cwd: base }); },
+  async mkdir(path) {
+    await remote.run(`mkdir -p '${abs(path)}'`, { cwd: base });
+  },
+  async rm(path, options) {
+    await remote.run(`rm ${options?.recursive ? "-r " : ""}'${abs(path)}'`, { cwd: base });
+  },
 };
 
 export const remoteShell: ShellProvider = {
   async exec(command, options = {}) {
-    const r = await remote.run(command, { cwd: abs(options.cwd ?? '.'), timeoutMs: options.timeoutMs });
+    const r = await remote.run(command, { cwd: abs(options.cwd ?? "."), timeoutMs: options.timeoutMs });
     return { stdout: r.out, stderr: r.err, exitCode: r.code, timedOut: false };
   },
 };
@@ -102,7 +111,12 @@ describe("seed 002: the fs tools on the seed's FsProvider", () => {
 
   test("write (creating the folder), read, edit, list, delete run through the provider with normalized paths", async () => {
     expect(createFsTools(remoteFs).map((t) => t.name)).toEqual([
-      "read_file", "write_file", "edit_file", "list_directory", "create_directory", "delete_path",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "list_directory",
+      "create_directory",
+      "delete_path",
     ]);
     expect(await tool("write_file").execute({ path: "src\\math.ts", content: "export const add = (a, b) => a - b;\n" }))
       .toEqual({ path: "src/math.ts", bytes: 36 });
@@ -121,48 +135,81 @@ describe("seed 002: the fs tools on the seed's FsProvider", () => {
       total: 1,
       truncated: false,
     });
-    expect(await tool("delete_path").execute({ path: "src/math.ts" })).toEqual({ path: "src/math.ts", kind: "file", removed: 1 });
+    expect(await tool("delete_path").execute({ path: "src/math.ts" })).toEqual({
+      path: "src/math.ts",
+      kind: "file",
+      removed: 1,
+    });
     expect(files.size).toBe(0);
     // Every path the provider saw is below the base, normalized.
-    expect(calls.every((line) => /^\w+ (mkdir -p |rm )?'?\/home\/user\/project(\/[\w.]+)*'?( @ \/home\/user\/project)?$/.test(line)))
+    expect(
+      calls.every((line) =>
+        /^\w+ (mkdir -p |rm )?'?\/home\/user\/project(\/[\w.]+)*'?( @ \/home\/user\/project)?$/.test(line)
+      ),
+    )
       .toBe(true);
   });
 
-  test.each(HOSTILE_PATHS.map((row) => [row.name, row] as const))("hostile path never reaches the provider: %s", async (_name, row) => {
-    const registry = new ToolRegistry(createFsTools(remoteFs));
-    for (const [name, args] of [
-      ["read_file", { path: row.path }],
-      ["write_file", { path: row.path, content: "x" }],
-      ["edit_file", { path: row.path, old_string: "a", new_string: "b" }],
-      ["list_directory", { path: row.path }],
-      ["create_directory", { path: row.path }],
-      ["delete_path", { path: row.path }],
-    ] as const) {
-      const result = await executeToolCall(registry, { id: name, name, arguments: args });
-      expect(JSON.parse(result.content).error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: row.code });
-    }
-    expect(calls).toEqual([]);
-  });
+  test.each(HOSTILE_PATHS.map((row) => [row.name, row] as const))(
+    "hostile path never reaches the provider: %s",
+    async (_name, row) => {
+      const registry = new ToolRegistry(createFsTools(remoteFs));
+      for (
+        const [name, args] of [
+          ["read_file", { path: row.path }],
+          ["write_file", { path: row.path, content: "x" }],
+          ["edit_file", { path: row.path, old_string: "a", new_string: "b" }],
+          ["list_directory", { path: row.path }],
+          ["create_directory", { path: row.path }],
+          ["delete_path", { path: row.path }],
+        ] as const
+      ) {
+        const result = await executeToolCall(registry, { id: name, name, arguments: args });
+        expect(JSON.parse(result.content).error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: row.code });
+      }
+      expect(calls).toEqual([]);
+    },
+  );
 
   test("provider failures come back as stable codes, without the provider's own message", async () => {
-    expect(await rejectionCode(tool("read_file").execute({ path: "missing.txt" }))).toEqual(["NOT_FOUND", "Cannot read 'missing.txt': no such file or folder"]);
+    expect(await rejectionCode(tool("read_file").execute({ path: "missing.txt" }))).toEqual([
+      "NOT_FOUND",
+      "Cannot read 'missing.txt': no such file or folder",
+    ]);
     const failing = (error: unknown): FsProvider => ({ ...remoteFs, stat: () => Promise.reject(error) });
     const read = (provider: FsProvider) => createFsTools(provider)[0].execute({ path: "a.txt" });
-    expect(await rejectionCode(read(failing(Object.assign(new Error("EACCES: /home/user/project/a.txt"), { code: "EACCES" })))))
+    expect(
+      await rejectionCode(
+        read(failing(Object.assign(new Error("EACCES: /home/user/project/a.txt"), { code: "EACCES" }))),
+      ),
+    )
       .toEqual(["PERMISSION_DENIED", "Cannot read 'a.txt': the provider reported EACCES"]);
     expect(await rejectionCode(read(failing(new Error("socket hang up at 10.0.0.7 /home/user/project")))))
       .toEqual(["IO_ERROR", "Cannot read 'a.txt': the provider failed"]);
-    expect(await rejectionCode(read(failing(new WorkspaceError("File not found: a.txt"))))).toEqual(["IO_ERROR", "File not found: a.txt"]);
+    expect(await rejectionCode(read(failing(new WorkspaceError("File not found: a.txt"))))).toEqual([
+      "IO_ERROR",
+      "File not found: a.txt",
+    ]);
     // A listing name that is not one segment is left out.
-    const odd: FsProvider = { ...remoteFs, readdir: () => Promise.resolve([{ name: "../x", type: "file" }, { name: "ok", type: "file" }]) };
-    expect((await createFsTools(odd).find((t) => t.name === "list_directory")!.execute({})).entries).toEqual([{ name: "ok", kind: "file" }]);
+    const odd: FsProvider = {
+      ...remoteFs,
+      readdir: () => Promise.resolve([{ name: "../x", type: "file" }, { name: "ok", type: "file" }]),
+    };
+    expect((await createFsTools(odd).find((t) => t.name === "list_directory")!.execute({})).entries).toEqual([{
+      name: "ok",
+      kind: "file",
+    }]);
   });
 
   test("readOnly and needsApproval switches", () => {
     expect(createFsTools(remoteFs, { readOnly: true }).map((t) => t.name)).toEqual(["read_file", "list_directory"]);
     expect(createFsTools(remoteFs, { needsApproval: true }).map((t) => [t.name, t.needsApproval === true])).toEqual([
-      ["read_file", false], ["write_file", true], ["edit_file", true], ["list_directory", false],
-      ["create_directory", true], ["delete_path", true],
+      ["read_file", false],
+      ["write_file", true],
+      ["edit_file", true],
+      ["list_directory", false],
+      ["create_directory", true],
+      ["delete_path", true],
     ]);
   });
 });
@@ -183,9 +230,16 @@ describe("seed 002: the shell tool on the seed's ShellProvider", () => {
   });
 
   test("output over the tool's limit is bounded, start and end kept", async () => {
-    const chatty: ShellProvider = { exec: () => Promise.resolve({ stdout: "a".repeat(100) + "b".repeat(100), stderr: "", exitCode: 0 }) };
-    const result = await createShellTool(chatty, { needsApproval: false, maxOutputBytes: 20 }).execute({ command: "x" });
-    expect(result).toMatchObject({ stdout: `${"a".repeat(10)}\n[… 180 bytes omitted …]\n${"b".repeat(10)}`, stdoutTruncated: true });
+    const chatty: ShellProvider = {
+      exec: () => Promise.resolve({ stdout: "a".repeat(100) + "b".repeat(100), stderr: "", exitCode: 0 }),
+    };
+    const result = await createShellTool(chatty, { needsApproval: false, maxOutputBytes: 20 }).execute({
+      command: "x",
+    });
+    expect(result).toMatchObject({
+      stdout: `${"a".repeat(10)}\n[… 180 bytes omitted …]\n${"b".repeat(10)}`,
+      stdoutTruncated: true,
+    });
   });
 });
 

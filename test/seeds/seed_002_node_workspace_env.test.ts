@@ -1,6 +1,6 @@
 // Seed 002, "ما يُفرَض فعلًا": a NodeWorkspace whose commands get extra and inherited
 // variables. As the seed writes it; the test gives it a ./project folder and a CI variable.
-import { NodeWorkspace } from '@paddock/tools';
+import { NodeWorkspace } from "@paddock/tools";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -27,9 +27,9 @@ afterEach(() => {
 test("seed 002: env is added and inheritEnv is copied for every command; nothing else of the host's", async () => {
   // --- the example ---
   const workspace = new NodeWorkspace({
-    root: './project',
-    env: { NODE_ENV: 'test' },        // added for every command
-    inheritEnv: ['CI', 'NODE_OPTIONS'], // copied from the host environment
+    root: "./project",
+    env: { NODE_ENV: "test" }, // added for every command
+    inheritEnv: ["CI", "NODE_OPTIONS"], // copied from the host environment
   });
   // --- end of the example ---
 

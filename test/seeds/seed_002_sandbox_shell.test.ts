@@ -3,7 +3,7 @@
 // sandbox; the seed's image ('node:20-alpine') cannot be pulled here (no image registry), so a
 // command fails with SANDBOX_UNAVAILABLE naming the image — nothing ever runs unsandboxed. With a
 // locally built image the same example runs: test/subprocess_sandbox.test.ts.
-import { createFsTools, createShellTool, NodeWorkspace, SandboxShell, SubprocessSandbox } from '@paddock/tools';
+import { createFsTools, createShellTool, NodeWorkspace, SandboxShell, SubprocessSandbox } from "@paddock/tools";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -24,13 +24,16 @@ afterEach(() => {
 
 test("seed 002: a SandboxShell over SubprocessSandbox; the file tools work, the shell refuses to run unsandboxed", async () => {
   // --- the example ---
-  const workspace = new NodeWorkspace({ root: './project' });
-  const shell = new SandboxShell(new SubprocessSandbox({ image: 'node:20-alpine' }), { cwd: workspace.root });
+  const workspace = new NodeWorkspace({ root: "./project" });
+  const shell = new SandboxShell(new SubprocessSandbox({ image: "node:20-alpine" }), { cwd: workspace.root });
   const tools = [...createFsTools(workspace), createShellTool(shell, { needsApproval: false })];
   // --- end of the example ---
 
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  expect(await byName.get("write_file")?.execute({ path: "a.txt", content: "hi" })).toEqual({ path: "a.txt", bytes: 2 });
+  expect(await byName.get("write_file")?.execute({ path: "a.txt", content: "hi" })).toEqual({
+    path: "a.txt",
+    bytes: 2,
+  });
   await expect(byName.get("shell")?.execute({ command: "echo ran > ran.txt" })).rejects.toMatchObject({
     code: "SANDBOX_UNAVAILABLE",
   });

@@ -25,7 +25,9 @@ afterEach(() => {
   fx = undefined;
   deleteEnv("SHELL");
 });
-async function tools(tree: readonly string[] = []): Promise<{ read: WorkspaceTool; write: WorkspaceTool; bash: WorkspaceTool }> {
+async function tools(
+  tree: readonly string[] = [],
+): Promise<{ read: WorkspaceTool; write: WorkspaceTool; bash: WorkspaceTool }> {
   fx = await diskFixture(tree);
   const [read, write, bash] = createWorkspaceTools(fx.root);
   return { read, write, bash };
@@ -38,7 +40,11 @@ describe("createWorkspaceTools: read", () => {
     ["empty", "", ""],
     ["16,000 characters, whole", "x".repeat(16_000), "x".repeat(16_000)],
     ["16,001 characters: head, marker for 1, tail", `${head}m${tail}`, `${head}\n[truncated 1 characters]\n${tail}`],
-    ["18,000 characters: 2,000 cut", `${head}${"m".repeat(2_000)}${tail}`, `${head}\n[truncated 2000 characters]\n${tail}`],
+    [
+      "18,000 characters: 2,000 cut",
+      `${head}${"m".repeat(2_000)}${tail}`,
+      `${head}\n[truncated 2000 characters]\n${tail}`,
+    ],
     ["100,000 lines", `${head}${"line\n".repeat(100_000)}${tail}`, `${head}\n[truncated 500000 characters]\n${tail}`],
   ])("%s", async (_name, content, expected) => {
     const { read } = await tools();
@@ -99,7 +105,10 @@ describe("createWorkspaceTools: bash", () => {
     const { bash } = await tools();
     // $0 is the program the command line runs in.
     expect(await bash.execute({ command: 'echo "$0"' })).toEqual({ content: `${expected}\n` });
-    expect(await bash.execute({ command: "exit 3" })).toEqual({ content: `Command failed: ${expected} -c exit 3\n`, isError: true });
+    expect(await bash.execute({ command: "exit 3" })).toEqual({
+      content: `Command failed: ${expected} -c exit 3\n`,
+      isError: true,
+    });
   });
 
   test("a non-zero exit is a failure carrying stderr", async () => {
@@ -122,7 +131,9 @@ describe("createWorkspaceTools: bash", () => {
   }, 20_000);
 
   test.each([
-    ["stdout at the buffer size passes", `head -c ${64 * 1024} /dev/zero | tr '\\0' a`, { content: "a".repeat(65_536) }],
+    ["stdout at the buffer size passes", `head -c ${64 * 1024} /dev/zero | tr '\\0' a`, {
+      content: "a".repeat(65_536),
+    }],
     ["stdout one byte over is a failure", `head -c ${64 * 1024 + 1} /dev/zero | tr '\\0' a`, {
       content: "stdout maxBuffer length exceeded",
       isError: true,
@@ -131,9 +142,13 @@ describe("createWorkspaceTools: bash", () => {
       content: "stderr maxBuffer length exceeded",
       isError: true,
     }],
-    ["stdout and stderr together are cut to 64 KiB", `head -c 40000 /dev/zero | tr '\\0' a; head -c 40000 /dev/zero | tr '\\0' b >&2`, {
-      content: "a".repeat(40_000) + "b".repeat(65_536 - 40_000),
-    }],
+    [
+      "stdout and stderr together are cut to 64 KiB",
+      `head -c 40000 /dev/zero | tr '\\0' a; head -c 40000 /dev/zero | tr '\\0' b >&2`,
+      {
+        content: "a".repeat(40_000) + "b".repeat(65_536 - 40_000),
+      },
+    ],
   ])("the buffer is 64 KiB: %s", async (_name, command, expected) => {
     expect(BASH_MAX_BUFFER_BYTES).toBe(65_536);
     const { bash } = await tools();
@@ -152,15 +167,22 @@ describe("createWorkspaceTools: bash", () => {
 });
 
 describe("createWorkspaceTools: the path boundary", () => {
-  test.each(HOSTILE_PATHS.map((row) => [row.name, row] as const))("hostile path refused before any I/O: %s", async (_name, row) => {
-    const { read, write } = await tools();
-    const before = fx!.listAll();
-    for (const result of [await read.execute({ path: row.path }), await write.execute({ path: row.path, content: "x" })]) {
-      expect(result.isError).toBe(true);
-      expect(result.content).toMatch(row.code === "INVALID_RELATIVE_PATH" ? /^path escapes workspace: / : /longer than/);
-    }
-    expect(fx!.listAll()).toEqual(before);
-  });
+  test.each(HOSTILE_PATHS.map((row) => [row.name, row] as const))(
+    "hostile path refused before any I/O: %s",
+    async (_name, row) => {
+      const { read, write } = await tools();
+      const before = fx!.listAll();
+      for (
+        const result of [await read.execute({ path: row.path }), await write.execute({ path: row.path, content: "x" })]
+      ) {
+        expect(result.isError).toBe(true);
+        expect(result.content).toMatch(
+          row.code === "INVALID_RELATIVE_PATH" ? /^path escapes workspace: / : /longer than/,
+        );
+      }
+      expect(fx!.listAll()).toEqual(before);
+    },
+  );
 
   test("the seed's own cases: /etc/passwd, a similar prefix, an escaping folder link", async () => {
     const { read, write } = await tools(["escape => @outside", "src/a.ts=export {};"]);
@@ -192,16 +214,31 @@ describe("createWorkspaceTools: the call layer", () => {
     const all = await tools(["a.txt=hello"]);
     const registry = new ToolRegistry(Object.values(all));
     const options = { beforeToolCall: denyBashByDefault() };
-    const bash = await executeToolCall(registry, { id: "1", name: "bash", arguments: { command: "touch ran" } }, undefined, options);
+    const bash = await executeToolCall(
+      registry,
+      { id: "1", name: "bash", arguments: { command: "touch ran" } },
+      undefined,
+      options,
+    );
     expect(bash.isError).toBe(true);
     expect(JSON.parse(bash.content).error).toMatchObject({
       code: "TOOL_CALL_DENIED",
       message: "Cannot call 'bash': bash requires an explicit approval policy",
     });
     expect(fs.existsSync(fx!.abs("ran"))).toBe(false);
-    const read = await executeToolCall(registry, { id: "2", name: "read", arguments: { path: "a.txt" } }, undefined, options);
+    const read = await executeToolCall(
+      registry,
+      { id: "2", name: "read", arguments: { path: "a.txt" } },
+      undefined,
+      options,
+    );
     expect(read).toMatchObject({ isError: false, content: JSON.stringify({ content: "hello" }) });
-    const bad = await executeToolCall(registry, { id: "3", name: "write", arguments: { path: "a.txt" } }, undefined, options);
+    const bad = await executeToolCall(
+      registry,
+      { id: "3", name: "write", arguments: { path: "a.txt" } },
+      undefined,
+      options,
+    );
     expect(JSON.parse(bad.content).error).toEqual({
       code: "TOOL_ARGUMENTS_INVALID",
       message: "INVALID_ARGUMENTS",

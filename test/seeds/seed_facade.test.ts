@@ -27,14 +27,21 @@ afterEach(() => {
 const passThrough = {
   kind: "pass-through",
   check: () => Promise.resolve(),
-  wrap: (request: { argv: string[]; env: Record<string, string> }) => Promise.resolve({ argv: request.argv, env: request.env }),
+  wrap: (request: { argv: string[]; env: Record<string, string> }) =>
+    Promise.resolve({ argv: request.argv, env: request.env }),
 };
 
 describe("ShellProvider.exec: missing options mean the defaults, invalid ones are errors", () => {
   test("SandboxShell.exec({ command }) no longer times out at once with '[… 0 bytes omitted …]'", async () => {
     fx = await diskFixture();
     const shell = new SandboxShell(passThrough, { cwd: fx.root });
-    for (const result of [await shell.exec({ command: "echo hi" }), await shell.exec("echo hi"), await shell.exec("echo hi", {})]) {
+    for (
+      const result of [
+        await shell.exec({ command: "echo hi" }),
+        await shell.exec("echo hi"),
+        await shell.exec("echo hi", {}),
+      ]
+    ) {
       expect(result).toEqual({
         exitCode: 0,
         signal: null,
@@ -50,7 +57,11 @@ describe("ShellProvider.exec: missing options mean the defaults, invalid ones ar
   test.each([
     ["a zero timeout", ["echo", { timeoutMs: 0 }], "timeoutMs must be a positive integer, got 0"],
     ["a string timeout", ["echo", { timeoutMs: "5" }], "timeoutMs must be a positive integer, got string"],
-    ["a NaN output bound", ["echo", { maxOutputBytes: Number.NaN }], "maxOutputBytes must be a positive integer, got NaN"],
+    [
+      "a NaN output bound",
+      ["echo", { maxOutputBytes: Number.NaN }],
+      "maxOutputBytes must be a positive integer, got NaN",
+    ],
     ["no command", [{ timeoutMs: 5 }], "the command must be a string"],
     ["a number as command", [42], "the command must be a string"],
     ["options that are not an object", ["echo", "fast"], "the options must be an object"],
@@ -63,7 +74,10 @@ describe("ShellProvider.exec: missing options mean the defaults, invalid ones ar
     ];
     for (const provider of providers) {
       const exec = provider.exec.bind(provider) as (...rest: unknown[]) => Promise<unknown>;
-      await expect(exec(...args)).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", message: `Cannot run the command: ${detail}` });
+      await expect(exec(...args)).rejects.toMatchObject({
+        code: "INVALID_ARGUMENTS",
+        message: `Cannot run the command: ${detail}`,
+      });
     }
   });
 
@@ -104,24 +118,36 @@ describe("the broker: listen({ host, clients, allow })", () => {
     expect(new ClientSubnets([cidr]).matches(address)).toBe(expected);
   });
 
-  test.each(["172.18.0.0/33", "not-an-ip/8", "10.0.0.0/8/1", ""])("a malformed subnet %j is INVALID_ARGUMENTS", (cidr) => {
-    expect(() => new ClientSubnets([cidr])).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENTS" }));
-  });
+  test.each(["172.18.0.0/33", "not-an-ip/8", "10.0.0.0/8/1", ""])(
+    "a malformed subnet %j is INVALID_ARGUMENTS",
+    (cidr) => {
+      expect(() => new ClientSubnets([cidr])).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENTS" }));
+    },
+  );
 
   test("a peer outside `clients` is cut off before a byte is read; inside, the allowlist is the rules plus `allow`", async () => {
-    const broker = await createCredentialBroker({ rules: { "rule.example": { authorization: "x" } }, allow: ["main.example"] });
+    const broker = await createCredentialBroker({
+      rules: { "rule.example": { authorization: "x" } },
+      allow: ["main.example"],
+    });
     try {
       const closed = await broker.listen({ host: "127.0.0.1", clients: "10.0.0.0/8", allow: ["extra.example"] });
-      expect(await rawRequest(closed.port as number, "GET http://extra.example/ HTTP/1.1\r\nHost: extra.example\r\n\r\n")).toBe("");
+      expect(
+        await rawRequest(closed.port as number, "GET http://extra.example/ HTTP/1.1\r\nHost: extra.example\r\n\r\n"),
+      ).toBe("");
       const open = await broker.listen({ host: "127.0.0.1", clients: ["127.0.0.0/8"], allow: ["extra.example"] });
       const status = async (host: string) =>
-        (await rawRequest(open.port as number, `GET http://${host}/ HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).split("\r\n")[0];
+        (await rawRequest(open.port as number, `GET http://${host}/ HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).split(
+          "\r\n",
+        )[0];
       expect(await status("main.example")).toBe("HTTP/1.1 403 Forbidden"); // the loopback listener's allow only
       expect(await status("extra.example")).not.toContain("403"); // allowed here (offline: it cannot be resolved)
       expect(await status("rule.example")).not.toContain("403");
       // The loopback listener is unchanged.
       const main = Number(new URL(broker.url).port);
-      expect((await rawRequest(main, "GET http://extra.example/ HTTP/1.1\r\nHost: extra.example\r\n\r\n")).split("\r\n")[0])
+      expect(
+        (await rawRequest(main, "GET http://extra.example/ HTTP/1.1\r\nHost: extra.example\r\n\r\n")).split("\r\n")[0],
+      )
         .toBe("HTTP/1.1 403 Forbidden");
     } finally {
       await broker.close();
