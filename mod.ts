@@ -121,26 +121,3 @@ export type {
 export { ApprovalRequiredError } from "./src/agent/approval_required_error.ts";
 export { createAgent } from "./src/agent/create_agent.ts";
 export type { Agent, AgentReply, AgentSendOptions, CreateAgentOptions } from "./src/agent/create_agent.ts";
-export {
-  fromOpenAIMessage,
-  fromOpenAIToolCall,
-  toOpenAIMessages,
-  toOpenAIToolMessage,
-  toOpenAITools,
-} from "./src/adapters/openai.ts";
-export type { OpenAIChatMessage, OpenAITool, OpenAIToolCall, OpenAIToolMessage } from "./src/adapters/openai.ts";
-export {
-  fromAnthropicMessage,
-  fromAnthropicToolUse,
-  toAnthropicMessages,
-  toAnthropicToolResult,
-  toAnthropicTools,
-} from "./src/adapters/anthropic.ts";
-export type {
-  AnthropicMessage,
-  AnthropicTextBlock,
-  AnthropicTool,
-  AnthropicToolResultBlock,
-  AnthropicToolUseBlock,
-} from "./src/adapters/anthropic.ts";
-export type { ToolSource } from "./src/adapters/_tool_source.ts";

@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^@paddock\/tools$/, replacement: source("./mod.ts") },
       { find: /^@paddock\/tools\/testing$/, replacement: source("./testing.ts") },
       { find: /^@paddock\/tools\/ai-sdk$/, replacement: source("./src/adapters/ai_sdk.ts") },
+      { find: /^@paddock\/tools\/openai$/, replacement: source("./src/adapters/openai.ts") },
+      { find: /^@paddock\/tools\/anthropic$/, replacement: source("./src/adapters/anthropic.ts") },
       { find: /^@paddock\/tools\/sandbox$/, replacement: source("./sandbox.ts") },
     ],
   },

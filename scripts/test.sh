@@ -8,6 +8,9 @@ bin=node_modules/.bin
 echo "== tsc: core without Node/Deno types, then everything"
 "$bin/tsc" -p tsconfig.core.json
 "$bin/tsc" -p tsconfig.test.json
+echo "== tsc: the AI SDK adapter against ai 6 and ai 7 (ai 5 is in tsconfig.test.json)"
+"$bin/tsc" -p tsconfig.ai6.json
+"$bin/tsc" -p tsconfig.ai7.json
 
 echo "== vitest under Node $(node --version)"
 "$bin/vitest" run

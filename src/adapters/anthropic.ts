@@ -1,6 +1,33 @@
 /**
- * Adapters to the Anthropic Messages API: tool definitions, `tool_use`
- * blocks in, `tool_result` blocks out. Plain JSON; no dependency on the SDK.
+ * The Anthropic adapter (`@paddock/tools/anthropic`): Messages API tool
+ * definitions, `tool_use` blocks in, `tool_result` blocks out (failures with
+ * `is_error: true`). The types are plain JSON shapes with no import of
+ * `@anthropic-ai/sdk`; the suite checks them against the SDK's own types
+ * (`Tool`, `MessageParam`, `ContentBlock`) and runs a round trip through its
+ * client.
+ *
+ * @example A ModelProvider over the Anthropic API
+ * ```ts
+ * import Anthropic from "@anthropic-ai/sdk";
+ * import type { ModelProvider } from "@paddock/tools";
+ * import { fromAnthropicMessage, toAnthropicMessages, toAnthropicTools } from "@paddock/tools/anthropic";
+ * const anthropic = new Anthropic();
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const reply = await anthropic.messages.create(
+ *       {
+ *         model: "claude-sonnet-4-5",
+ *         max_tokens: 4096,
+ *         system: instructions,
+ *         messages: toAnthropicMessages(messages),
+ *         tools: toAnthropicTools(tools),
+ *       },
+ *       { signal },
+ *     );
+ *     return fromAnthropicMessage(reply.content);
+ *   },
+ * };
+ * ```
  *
  * @module
  */
@@ -10,11 +37,19 @@ import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts"
 import type { JsonSchema } from "../tools/tool.ts";
 import { definitionsOf, type ToolSource } from "./_tool_source.ts";
 
+export type { ToolSource };
+
+/** The JSON Schema of a Messages API tool: always an object schema. */
+export interface AnthropicInputSchema {
+  type: "object";
+  [key: string]: unknown;
+}
+
 /** A Messages API tool definition. */
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: AnthropicInputSchema;
 }
 
 /** A `tool_use` content block of an assistant message. */
@@ -43,10 +78,19 @@ export interface AnthropicToolResultBlock {
  *
  * @example Calling the Anthropic API with Paddock's tools
  * ```ts
- * import { createCodingTools, executeToolCall, fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools, ToolRegistry } from "@paddock/tools";
+ * import Anthropic from "@anthropic-ai/sdk";
+ * import { createCodingTools, executeToolCall, ToolRegistry } from "@paddock/tools";
+ * import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from "@paddock/tools/anthropic";
+ * const anthropic = new Anthropic();
  * const registry = new ToolRegistry(createCodingTools("./project"));
- * const reply = await anthropic.messages.create({ model, max_tokens: 4096, messages, tools: toAnthropicTools(registry) });
- * const results = [];
+ * const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Fix the failing test" }];
+ * const reply = await anthropic.messages.create({
+ *   model: "claude-sonnet-4-5",
+ *   max_tokens: 4096,
+ *   messages,
+ *   tools: toAnthropicTools(registry),
+ * });
+ * const results: Anthropic.ToolResultBlockParam[] = [];
  * for (const block of reply.content) {
  *   if (block.type === "tool_use") results.push(toAnthropicToolResult(await executeToolCall(registry, fromAnthropicToolUse(block))));
  * }
@@ -57,8 +101,13 @@ export function toAnthropicTools(tools: ToolSource): AnthropicTool[] {
   return definitionsOf(tools).map(({ name, description, inputSchema }) => ({
     name,
     description,
-    input_schema: inputSchema,
+    input_schema: objectSchema(inputSchema),
   }));
+}
+
+/** `schema` with `type: "object"` stated, as the API requires (Paddock's schemas already say it). */
+function objectSchema(schema: JsonSchema): AnthropicInputSchema {
+  return { ...schema, type: "object" };
 }
 
 /**
@@ -110,20 +159,6 @@ function argumentsObject(args: unknown): unknown {
  *
  * @param messages The conversation.
  * @returns The request's `messages`.
- *
- * @example A ModelProvider over the Anthropic API
- * ```ts
- * import { fromAnthropicMessage, type ModelProvider, toAnthropicMessages, toAnthropicTools } from "@paddock/tools";
- * const provider: ModelProvider = {
- *   async generate({ instructions, messages, tools, signal }) {
- *     const reply = await anthropic.messages.create(
- *       { model: "claude-sonnet-4-5", max_tokens: 4096, system: instructions, messages: toAnthropicMessages(messages), tools: toAnthropicTools(tools) },
- *       { signal },
- *     );
- *     return fromAnthropicMessage(reply.content);
- *   },
- * };
- * ```
  */
 export function toAnthropicMessages(messages: readonly AgentMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
