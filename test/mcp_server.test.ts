@@ -7,14 +7,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createCodingTools,
-  defineTool,
-  executeToolCall,
-  MCP_MAX_MESSAGE_BYTES,
-  ToolRegistry,
-  WRITE_FILE_MAX_BYTES,
-} from "../mod.ts";
+import { createCodingTools, defineTool, executeToolCall, ToolRegistry } from "../mod.ts";
+import { MCP_MAX_MESSAGE_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";

@@ -7,15 +7,12 @@ import {
   createReadTool,
   createWriteTool,
   executeToolCall,
-  type Host,
-  type HostErrorCode,
-  isHostError,
-  isShellProvider,
-  MAX_SYMLINK_HOPS,
   openWorkspace,
   ToolRegistry,
   Workspace,
 } from "../mod.ts";
+import { type Host, type HostErrorCode, isHostError, isShellProvider } from "../host.ts";
+import { MAX_SYMLINK_HOPS } from "../src/core/limits.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import {
   createMemoryHost,

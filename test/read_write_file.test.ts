@@ -2,15 +2,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import {
-  createReadTool,
-  createWriteTool,
-  executeToolCall,
-  openWorkspace,
-  READ_FILE_MAX_BYTES,
-  ToolRegistry,
-  WRITE_FILE_MAX_BYTES,
-} from "../mod.ts";
+import { createReadTool, createWriteTool, executeToolCall, openWorkspace, ToolRegistry } from "../mod.ts";
+import { READ_FILE_MAX_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";

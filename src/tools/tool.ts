@@ -83,7 +83,7 @@ export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspac
   return () => lazy.open();
 }
 
-interface ToolDefinition<Schema extends z.ZodType, Input, Output> {
+export interface ToolDefinition<Schema extends z.ZodType, Input, Output> {
   name: string;
   description: string;
   readOnly: boolean;
