@@ -336,7 +336,7 @@ describe("the AI SDK stays optional", () => {
     return packages;
   };
 
-  test.each(["mod.ts", "testing.ts", "src/adapters/openai.ts", "src/adapters/anthropic.ts"])(
+  test.each(["mod.ts", "testing.ts", "src/adapters/openai.ts", "src/adapters/anthropic.ts", "src/adapters/ai_sdk.ts"])(
     "%s never imports an SDK package, directly or through its files",
     (entry) => {
       const sdks = [...packagesReachedFrom(entry)].filter((name) =>
@@ -346,13 +346,8 @@ describe("the AI SDK stays optional", () => {
     },
   );
 
-  test("the ./ai-sdk entry point imports only types from ai, so any supported major works at run time", () => {
-    const code = fs.readFileSync(path.join(repo, "src/adapters/ai_sdk.ts"), "utf8");
-    expect(code.match(/^import .* from "ai";$/gm)).toEqual(['import type { ToolSet } from "ai";']);
-  });
 
-  test("the ./ai-sdk entry point does, and is declared in both manifests", () => {
-    expect(packagesReachedFrom("src/adapters/ai_sdk.ts").has("ai")).toBe(true);
+  test("the adapters are entry points of both manifests, and ai is an optional peer of the tested majors", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
     const deno = JSON.parse(fs.readFileSync(path.join(repo, "deno.json"), "utf8"));
     expect(deno.exports["./ai-sdk"]).toBe("./src/adapters/ai_sdk.ts");

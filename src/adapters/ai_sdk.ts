@@ -2,8 +2,9 @@
  * The Vercel AI SDK adapter (`@paddock/tools/ai-sdk`): Paddock's tools as the
  * `tools` object of `generateText` / `streamText`. Works with `ai` 5, 6 and 7
  * (an optional peer dependency, `^5 || ^6 || ^7`; the suite runs a round trip
- * through each major's mock model). Only types are imported from `ai`, so the
- * returned object is typed by whichever major the application installed.
+ * through each major's mock model). Nothing is imported from `ai`, not even
+ * types: the returned object is built to fit each major's `ToolSet`, which
+ * the suite checks with `tsc` against ai 5, 6 and 7.
  *
  * @example Using the tools with generateText
  * ```ts
@@ -21,7 +22,6 @@
  *
  * @module
  */
-import type { ToolSet } from "ai";
 import { WorkspaceError } from "../core/errors.ts";
 import { executeToolCall, type ExecuteToolCallOptions } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
@@ -40,16 +40,52 @@ const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 const AI_SDK_VALIDATOR = Symbol.for("vercel.ai.validator");
 
 /** What `execute` and `needsApproval` receive from the SDK (the fields Paddock reads). */
-interface CallOptions {
+export interface AISDKCallOptions {
+  /** The id of the model's tool call. */
   toolCallId: string;
+  /** Cancels the call. @default undefined */
   abortSignal?: AbortSignal;
 }
 
-/** A tool result as the SDK passes it to `toModelOutput`: ai 5 passes the output, ai 6 and 7 `{ toolCallId, input, output }`. */
-type ModelOutputArgument = unknown;
+/** A JSON value, as tool outputs reach the model. */
+export type AISDKJsonValue = null | string | number | boolean | AISDKJsonValue[] | { [key: string]: AISDKJsonValue };
 
-/** The model-facing output: JSON, flagged as an error for Paddock's error bodies. */
-type ModelOutput = { type: "json" | "error-json"; value: never };
+/** The model-facing output of a call: JSON, flagged `error-json` for Paddock's `{ error: … }` bodies. */
+export interface AISDKModelOutput {
+  /** `json` for a result, `error-json` for a failure. */
+  type: "json" | "error-json";
+  /** The tool's output, or `{ error: { code, message, hint? } }`. */
+  value: AISDKJsonValue;
+}
+
+/**
+ * The schema object the SDK reads `inputSchema` from: Paddock's JSON Schema
+ * in the wrapper the SDK's own `jsonSchema()` makes. Its TypeScript type is
+ * opaque (`never`): each major declares that wrapper with its own unique
+ * symbol, and only an opaque type fits all of them.
+ */
+export type AISDKSchema = never;
+
+/** One Paddock tool as an AI SDK tool (what `tool()` returns, for ai 5, 6 and 7). */
+export interface AISDKTool {
+  /** The tool's description. */
+  description: string;
+  /** Paddock's JSON Schema of the arguments (passes every value on: Paddock validates). */
+  inputSchema: AISDKSchema;
+  /** ai 6 and 7: whether the SDK must hold the call for a person's approval; set only without an `approve` callback. */
+  needsApproval?: (input: unknown, options: AISDKCallOptions) => Promise<boolean>;
+  /** Runs the call through `executeToolCall`; resolves to the parsed JSON result (an error is `{ error: … }`). */
+  execute: (input: unknown, options: AISDKCallOptions) => Promise<AISDKJsonValue>;
+  /**
+   * The result as the model sees it. ai 5 passes the output, ai 6 and 7
+   * `{ toolCallId, input, output }`; both are read.
+   */
+  // deno-lint-ignore no-explicit-any
+  toModelOutput: (argument: any) => AISDKModelOutput;
+}
+
+/** The tools by name: the `tools` of `generateText` / `streamText`. */
+export type AISDKToolSet = Record<string, AISDKTool>;
 
 /**
  * Paddock's tools for the AI SDK. Each call goes through `executeToolCall`:
@@ -72,29 +108,32 @@ type ModelOutput = { type: "json" | "error-json"; value: never };
  * @param options Hooks and the approval callback.
  * @returns The object `generateText({ tools })` takes.
  */
-export function toAISDKTools(tools: readonly AnyTool[] | ToolRegistry, options: AISDKToolsOptions = {}): ToolSet {
+export function toAISDKTools(
+  tools: readonly AnyTool[] | ToolRegistry,
+  options: AISDKToolsOptions = {},
+): AISDKToolSet {
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools);
   // Calls the SDK held for approval: the SDK asks needsApproval right before it
   // runs an approved call (ai 6 and 7), so a call seen here and then executed
   // was approved by a person through the SDK.
   const heldBySdk = new Set<string>();
-  const set: Record<string, unknown> = {};
+  const set: AISDKToolSet = {};
   for (const paddockTool of registry.list()) {
     const name = paddockTool.name;
     const sdkApproval = options.approve === undefined && paddockTool.needsApproval !== undefined;
     set[name] = {
       description: paddockTool.description,
-      inputSchema: passThroughSchema(paddockTool.inputSchema),
+      inputSchema: passThroughSchema(paddockTool.inputSchema) as AISDKSchema,
       ...(sdkApproval
         ? {
-          needsApproval: async (input: unknown, { toolCallId }: CallOptions): Promise<boolean> => {
+          needsApproval: async (input: unknown, { toolCallId }: AISDKCallOptions): Promise<boolean> => {
             const needed = await toolNeedsApproval(paddockTool, input);
             if (needed) heldBySdk.add(toolCallId);
             return needed;
           },
         }
         : {}),
-      execute: async (input: unknown, { toolCallId, abortSignal }: CallOptions): Promise<unknown> => {
+      execute: async (input: unknown, { toolCallId, abortSignal }: AISDKCallOptions): Promise<AISDKJsonValue> => {
         const approvedBySdk = heldBySdk.delete(toolCallId);
         const result = await executeToolCall(
           registry,
@@ -104,15 +143,13 @@ export function toAISDKTools(tools: readonly AnyTool[] | ToolRegistry, options: 
         );
         return JSON.parse(result.content);
       },
-      toModelOutput: (argument: ModelOutputArgument): ModelOutput => {
+      toModelOutput: (argument: unknown): AISDKModelOutput => {
         const output = isWrappedOutput(argument) ? argument.output : argument;
-        return { type: isErrorBody(output) ? "error-json" : "json", value: (output ?? null) as never };
+        return { type: isErrorBody(output) ? "error-json" : "json", value: (output ?? null) as AISDKJsonValue };
       },
     };
   }
-  // The object has the fields every supported major reads; its exact `Tool`
-  // type differs per major (e.g. toModelOutput's argument), hence the cast.
-  return set as unknown as ToolSet;
+  return set;
 }
 
 /**
