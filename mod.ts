@@ -43,6 +43,7 @@ export type {
   BaseToolOptions,
   JsonSchema,
   Tool,
+  ToolArgumentsSchema,
   ToolDefinition,
   ToolExecuteOptions,
   WorkspaceSource,

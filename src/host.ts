@@ -72,6 +72,7 @@ export class HostError extends Error {
   /** The primitive that failed (`open`, `rename`, …). */
   readonly syscall: string;
 
+  /** Makes the error for primitive `syscall` failing with `code`; `cause` keeps the native error. */
   constructor(code: HostErrorCode, syscall: string, cause?: unknown) {
     super(`${syscall} failed: ${code}`, cause === undefined ? undefined : { cause });
     this.name = "HostError";

@@ -41,28 +41,39 @@ export type { ToolSource };
 
 /** The JSON Schema of a Messages API tool: always an object schema. */
 export interface AnthropicInputSchema {
+  /** Always `"object"`. */
   type: "object";
+  /** The rest of the JSON Schema (`properties`, `required`, …). */
   [key: string]: unknown;
 }
 
 /** A Messages API tool definition. */
 export interface AnthropicTool {
+  /** The tool's name. */
   name: string;
+  /** What it does, for the model. */
   description: string;
+  /** JSON Schema of the arguments. */
   input_schema: AnthropicInputSchema;
 }
 
 /** A `tool_use` content block of an assistant message. */
 export interface AnthropicToolUseBlock {
+  /** The block type. */
   type: "tool_use";
+  /** The call's id, echoed by the result. */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The arguments (an object). */
   input: unknown;
 }
 
 /** A `tool_result` content block, sent back in a user message. */
 export interface AnthropicToolResultBlock {
+  /** The block type. */
   type: "tool_result";
+  /** The id of the `tool_use` block this answers. */
   tool_use_id: string;
   /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
   content: string;
@@ -133,7 +144,9 @@ export function toAnthropicToolResult(result: ToolCallResult): AnthropicToolResu
 
 /** A text content block. */
 export interface AnthropicTextBlock {
+  /** The block type. */
   type: "text";
+  /** The text. */
   text: string;
 }
 

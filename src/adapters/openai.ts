@@ -35,14 +35,19 @@ export type { ToolSource };
 
 /** A Chat Completions function tool. */
 export interface OpenAITool {
+  /** The tool type. */
   type: "function";
+  /** The function: name, description and JSON Schema of its parameters. */
   function: { name: string; description: string; parameters: JsonSchema };
 }
 
 /** A function tool call, as Paddock writes it into an assistant message. */
 export interface OpenAIFunctionToolCall {
+  /** The call's id, echoed by the tool message. */
   id: string;
+  /** The tool-call type. */
   type: "function";
+  /** The function called and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 
@@ -57,7 +62,9 @@ export type OpenAIToolCall =
 
 /** A `role: "tool"` message answering one tool call. */
 export interface OpenAIToolMessage {
+  /** The message role. */
   role: "tool";
+  /** The id of the call this answers. */
   tool_call_id: string;
   /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
   content: string;

@@ -100,7 +100,8 @@ export interface WorkspaceErrorOptions {
  *
  * @example Matching on the code
  * ```ts
- * import { WorkspaceError } from "@paddock/tools";
+ * import { type AnyTool, WorkspaceError } from "@paddock/tools";
+ * declare const tool: AnyTool;
  * try {
  *   await tool.execute({ path: "../x" });
  * } catch (error) {
@@ -120,6 +121,7 @@ export class WorkspaceError extends Error {
   /** Structured, JSON-serialisable data about the failure, when there is some. */
   readonly details?: Record<string, unknown>;
 
+  /** Makes an error with a code from {@link ErrorCode}, a message, and optional hint, path, details and cause. */
   constructor(code: ErrorCode, message: string, options: WorkspaceErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "WorkspaceError";

@@ -238,6 +238,7 @@ export class Workspace {
   //    new folder was made wherever the link points (outside, maybe), and its
   //    identity, recorded only now, would pass every later check: refuse, and
   //    remove the folder if it is the one we just made.
+  /** Creates one missing folder during a walk (the steps are above). */
   private async createFolder(
     hostPath: string,
     parentHostPath: string,

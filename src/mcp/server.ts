@@ -54,10 +54,38 @@ export interface FlowControl {
   resume(): void;
 }
 
+/**
+ * An MCP transport, as far as {@link McpServerConnection.connect} needs it:
+ * any `Transport` of the MCP SDK (`StdioServerTransport`, an in-memory pair, …).
+ */
+export interface McpTransport {
+  /** Starts the transport. */
+  start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server's connection side: the MCP SDK's `Server`, typed by the two
+ * methods callers use, so Paddock's public types name none of the SDK's.
+ */
+export interface McpServerConnection {
+  /** Serves over `transport` until it closes. */
+  connect(transport: McpTransport): Promise<void>;
+  /** Closes the connection. */
+  close(): Promise<void>;
+  /** Called when the connection closes. @default undefined */
+  onclose?: () => void;
+  /** Called on a protocol or transport error. @default undefined */
+  onerror?: (error: Error) => void;
+}
+
 /** A ready MCP server and the registry behind it. */
 export interface PaddockMcpServer {
-  /** The SDK server; connect it to a transport. */
-  server: Server;
+  /** The server (the MCP SDK's `Server`); connect it to a transport. */
+  server: McpServerConnection;
   /** The tools it offers. */
   registry: ToolRegistry;
   /** The confined workspace. */
@@ -106,10 +134,10 @@ export function createMcpRegistry(
  *
  * @example Serving over stdio
  * ```ts
- * import { createPaddockMcpServer } from "@paddock/tools/mcp";
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import process from "node:process";
+ * import { BoundedStdioTransport, createPaddockMcpServer } from "@paddock/tools/mcp";
  * const { server } = await createPaddockMcpServer({ root: "./project", readOnly: true });
- * await server.connect(new StdioServerTransport());
+ * await server.connect(new BoundedStdioTransport(process.stdin, process.stdout));
  * ```
  */
 export async function createPaddockMcpServer(options: PaddockMcpServerOptions): Promise<PaddockMcpServer> {

@@ -15,7 +15,9 @@ export interface ToolCall {
 
 /** The outcome of a call, ready to hand back to the model. */
 export interface ToolCallResult {
+  /** The id of the call this answers. */
   toolCallId: string;
+  /** The tool that was called. */
   toolName: string;
   /** Whether `content` holds `{"error": …}`. */
   isError: boolean;
@@ -25,6 +27,7 @@ export interface ToolCallResult {
 
 /** The JSON body of an error result. */
 export interface ToolErrorBody {
+  /** What went wrong. */
   error: {
     code: ErrorCode;
     message: string;
@@ -221,7 +224,10 @@ export async function runPreparedToolCall(
  *
  * @example Asking a person before a call that needs approval
  * ```ts
- * import { denyShellByDefault, executeToolCall } from "@paddock/tools";
+ * import { denyShellByDefault, executeToolCall, type ToolCall, type ToolRegistry } from "@paddock/tools";
+ * declare const registry: ToolRegistry;
+ * declare const call: ToolCall;
+ * declare function askUser(question: string): Promise<boolean>;
  * const result = await executeToolCall(registry, call, undefined, {
  *   beforeToolCall: denyShellByDefault(),
  *   approve: async ({ toolName, arguments: args }) => await askUser(`Run ${toolName} ${JSON.stringify(args)}?`),

@@ -11,7 +11,9 @@ export type CreateDirectoryToolOptions = BaseToolOptions;
 
 /** Arguments of `create_directory`, validated. */
 export interface CreateDirectoryInput {
+  /** The workspace-relative path, normalized. */
   path: string;
+  /** The path's segments. */
   segments: string[];
 }
 
