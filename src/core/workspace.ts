@@ -1,10 +1,10 @@
 import { type Host, type HostStat, isHostError } from "../host.ts";
 import { defaultHost } from "./default_host.ts";
-import { childEnvironment } from "./environment.ts";
+import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "./environment.ts";
 import { WorkspaceError } from "./errors.ts";
 import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
 import { MAX_SYMLINK_HOPS } from "./limits.ts";
-import { mapHostError } from "./map_host_error.ts";
+import { mapEnvironmentError, mapHostError } from "./map_host_error.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
 import { stillSame } from "./still_same.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
@@ -114,7 +114,13 @@ export class Workspace {
 
   /** The environment for a child process: minimal variables, `inheritEnv`, then `env`. */
   childEnvironment(): Record<string, string> {
-    return childEnvironment(this.host.environment(), this.inheritEnv, this.env);
+    // Only the names picked are asked for, so a scoped --allow-env is enough under Deno.
+    const names = [...MINIMAL_ENVIRONMENT_NAMES, ...this.inheritEnv];
+    try {
+      return childEnvironment(this.host.environment(names), this.inheritEnv, this.env);
+    } catch (error) {
+      throw mapEnvironmentError(error);
+    }
   }
 
   /**

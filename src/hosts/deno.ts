@@ -23,6 +23,7 @@ import {
   type SpawnRequest,
 } from "../host.ts";
 import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
+import { denoEnvironment, type DenoEnv } from "./_deno_environment.ts";
 
 // The slice of the Deno namespace this host uses, declared here so the file
 // type-checks under tsc (no Deno types) and under `deno check` alike.
@@ -75,7 +76,7 @@ interface DenoApi {
   cwd(): string;
   umask?(mask?: number): number;
   kill(pid: number, signal: string): void;
-  env: { toObject(): Record<string, string> };
+  env: DenoEnv;
   Command: new (
     program: string,
     options: {
@@ -269,7 +270,7 @@ export function createDenoHost(): Host {
     spawn: (request) => spawnDeno(api, request),
     execPath: () => api.execPath(),
     scriptLaunch: (request) => denoScriptLaunch(api, request),
-    environment: () => api.env.toObject(),
+    environment: (names) => denoEnvironment(api.env, names),
     cwd: () => api.cwd(),
     umask: () => {
       if (typeof api.umask !== "function") return 0o022;
