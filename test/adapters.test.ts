@@ -336,11 +336,19 @@ describe("the AI SDK stays optional", () => {
     return packages;
   };
 
-  test.each(["mod.ts", "testing.ts", "src/adapters/openai.ts", "src/adapters/anthropic.ts", "src/adapters/ai_sdk.ts"])(
+  test.each([
+    "mod.ts",
+    "host.ts",
+    "node.ts",
+    "testing.ts",
+    "src/adapters/openai.ts",
+    "src/adapters/anthropic.ts",
+    "src/adapters/ai_sdk.ts",
+  ])(
     "%s never imports an SDK package, directly or through its files",
     (entry) => {
       const sdks = [...packagesReachedFrom(entry)].filter((name) =>
-        /^(ai|ai\/.*|openai|openai\/.*|@anthropic-ai\/.*)$/.test(name)
+        /^(ai|ai\/.*|openai|openai\/.*|@anthropic-ai\/.*|@modelcontextprotocol\/.*)$/.test(name)
       );
       expect(sdks).toEqual([]);
     },

@@ -25,6 +25,7 @@ import {
 } from "../testing.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { pathArgumentError } from "./helpers/codes.ts";
 import { OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { MEMORY_HOST, TEST_HOSTS } from "./helpers/hosts.ts";
 
@@ -551,9 +552,7 @@ describe("read_file and write_file replay the shared tables on a MemoryWorkspace
     for (
       const [name, args] of [["read_file", { path: hostile }], ["write_file", { path: hostile, content: "x" }]] as const
     ) {
-      expect(await call(ws, name, args)).toEqual({
-        error: { code: "TOOL_ARGUMENTS_INVALID", message: code },
-      });
+      expect(await call(ws, name, args)).toEqual({ error: pathArgumentError(hostile, code) });
     }
     expect(ws.snapshot()).toEqual(before);
   });

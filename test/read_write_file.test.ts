@@ -6,6 +6,7 @@ import { createReadTool, createWriteTool, executeToolCall, openWorkspace, ToolRe
 import { READ_FILE_MAX_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { pathArgumentError } from "./helpers/codes.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";
 import { TEST_HOSTS } from "./helpers/hosts.ts";
 import { callTool as call, withReadWriteWorkspace as withWorkspace } from "./helpers/tool_call.ts";
@@ -16,7 +17,7 @@ for (const host of TEST_HOSTS) {
       await withWorkspace(host.open, ["f", "d/"], async (_ws, registry) => {
         const { isError, body } = await call(registry, "read_file", { path: hostile });
         expect(isError).toBe(true);
-        expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: code } });
+        expect(body).toEqual({ error: pathArgumentError(hostile, code) });
       });
     });
 
@@ -25,7 +26,7 @@ for (const host of TEST_HOSTS) {
         const before = await ws.listAll();
         const { isError, body } = await call(registry, "write_file", { path: hostile, content: "x" });
         expect(isError).toBe(true);
-        expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: code } });
+        expect(body).toEqual({ error: pathArgumentError(hostile, code) });
         expect(await ws.listAll()).toEqual(before);
       });
     });

@@ -4,7 +4,7 @@ import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "./environment.ts";
 import { WorkspaceError } from "./errors.ts";
 import { isAbsoluteHostPath, joinHostPath, segmentsBelow, splitHostPath } from "./host_path.ts";
 import { MAX_SYMLINK_HOPS } from "./limits.ts";
-import { mapEnvironmentError, mapHostError } from "./map_host_error.ts";
+import { mapEnvironmentError, mapHostError, permissionDenied } from "./map_host_error.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
 import { stillSame } from "./still_same.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
@@ -293,14 +293,18 @@ export class Workspace {
  */
 export async function openWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
   const host = options.host ?? defaultHost();
+  // The root is the caller's own folder (not a model's path), so messages name it as given.
   const invalid = (detail: string, cause?: unknown) =>
-    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace: ${detail}`, { cause });
+    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace '${String(root)}': ${detail}`, { cause });
   if (typeof root !== "string" || root.length === 0 || root.includes("\0")) throw invalid("the root path is empty or invalid");
   const rootEntry = isAbsoluteHostPath(host.platform, root) ? root : joinHostPath(host.platform, host.cwd(), [root]);
   let canonical: string;
   try {
     canonical = await host.realpath(rootEntry);
   } catch (cause) {
+    if (isHostError(cause) && cause.missingPermission !== undefined) {
+      throw permissionDenied(`Cannot open workspace '${root}'`, cause.missingPermission, cause);
+    }
     throw invalid("the root folder does not exist or cannot be reached", cause);
   }
   const stat = await host.lstat(canonical).catch((cause) => {

@@ -13,6 +13,7 @@ import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts
 import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
+import { withRelativePathHint } from "./relative_path_hint.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
@@ -172,7 +173,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     });
     flow.update();
     try {
-      return toCallToolResult(await running);
+      return toCallToolResult(withRelativePathHint(await running, call.arguments, workspace.root));
     } finally {
       flow.update();
     }

@@ -47,8 +47,11 @@ export function toErrorBody(error: unknown): ToolErrorBody {
   if (error instanceof WorkspaceError) {
     if (error.isArgumentError) {
       const body: ToolErrorBody = { error: { code: "TOOL_ARGUMENTS_INVALID", message: error.code } };
-      // Only schema problems carry a hint: which property is wrong.
-      if (error.code === "INVALID_ARGUMENTS" && error.hint !== undefined) body.error.hint = error.hint;
+      // Schema problems carry a hint (which property is wrong), and so do path
+      // problems a model can fix by rewriting the path (absolute, `~`).
+      if ((error.code === "INVALID_ARGUMENTS" || error.code === "INVALID_RELATIVE_PATH") && error.hint !== undefined) {
+        body.error.hint = error.hint;
+      }
       return body;
     }
     const body: ToolErrorBody = { error: { code: error.code, message: error.message } };
