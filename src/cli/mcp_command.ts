@@ -1,3 +1,5 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
 import process from "node:process";
 import { serveStdio } from "../mcp/serve_stdio.ts";
 import type { McpShellMode } from "../mcp/shell_mode.ts";
@@ -11,7 +13,27 @@ const FLAGS = {
   "read-only": { value: false },
   "node-process": { value: true },
   shell: { value: true, repeat: true },
+  "allow-broad-root": { value: false },
 } as const;
+
+/**
+ * Why a canonical root is too broad to serve without `--allow-broad-root`:
+ * the filesystem root, or the user's home folder (keys, tokens, shell
+ * history). `undefined` for any other folder.
+ *
+ * @param canonical The workspace's canonical root.
+ * @returns The reason, for messages, or `undefined`.
+ */
+export function broadRootReason(canonical: string): string | undefined {
+  if (canonical === "/" || /^[A-Za-z]:[\\/]?$/.test(canonical)) return "the filesystem root";
+  let home: string | undefined;
+  try {
+    home = fs.realpathSync(os.homedir());
+  } catch {
+    home = undefined; // no home folder: nothing to compare with
+  }
+  return home !== undefined && canonical === home ? "your home folder" : undefined;
+}
 
 /**
  * Parses the `--shell` values: `off`, `ask`, or one or more `allow:PATTERN`.
@@ -59,8 +81,18 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const readOnly = flags.has("read-only");
   const nodeProcess = parseOnOff("node-process", flags.get("node-process")?.[0], true);
   const shell = parseShellMode(flags.get("shell") ?? []);
+  // No default: `cd / && paddock mcp` must not serve the whole disk.
+  const root = flags.get("root")?.[0];
+  if (root === undefined) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
   // One client per process: synchronous filesystem calls cut each call's latency (see node_sync.ts).
-  const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
+  const workspace = await openRoot(root, { syncFs: true });
+  const broad = broadRootReason(workspace.root);
+  if (broad !== undefined) {
+    if (!flags.has("allow-broad-root")) {
+      throw new UsageError(`--root '${root}' is ${broad}; pass --allow-broad-root to serve it anyway`);
+    }
+    io.stderr(`paddock mcp: warning: serving ${broad} (${workspace.root}); the client can read and change everything below it\n`);
+  }
   const options = { root: workspace, readOnly, nodeProcess, shell };
   await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));
   // The session is over: nothing else may keep the process alive.

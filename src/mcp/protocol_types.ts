@@ -33,7 +33,7 @@ export interface ListedTool {
   /** JSON Schema of the arguments. */
   inputSchema: { type: "object"; [key: string]: unknown };
   /** Hints about the tool's behaviour. */
-  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 /** The `tools/list` request (pagination is not needed: every tool fits in one page). */

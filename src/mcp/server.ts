@@ -14,6 +14,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { withRelativePathHint } from "./relative_path_hint.ts";
+import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
@@ -159,7 +160,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as ListedTool["inputSchema"],
-    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+    annotations: toolAnnotations(tool.name, tool.readOnly),
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
