@@ -68,6 +68,42 @@ describe("tool annotations", () => {
   });
 });
 
+describe("output schemas", () => {
+  test("every built-in tool advertises one, and every result (and error) matches it", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name)).toEqual([]);
+    // The SDK client checks structuredContent against the advertised schema on every call.
+    const calls: [string, Record<string, unknown>][] = [
+      ["read_file", { path: "src/a.ts" }],
+      ["read_file", { path: "src/a.ts", offset: 1, limit: 1 }],
+      ["write_file", { path: "b.txt", content: "one\ntwo\n" }],
+      ["edit_file", { path: "b.txt", old_string: "two", new_string: "three" }],
+      ["list_directory", { path: "." }],
+      ["find_files", { pattern: "**/*.ts" }],
+      ["grep", { pattern: "three" }],
+      ["grep", { pattern: "three", output_mode: "files_with_matches" }],
+      ["grep", { pattern: "three", output_mode: "count" }],
+      ["create_directory", { path: "d" }],
+      ["move_path", { source: "b.txt", destination: "d/b.txt" }],
+      ["delete_path", { path: "d", recursive: true }],
+      // Bun has no permission model, so the confined default cannot run there.
+      ...("Bun" in globalThis
+        ? []
+        : [["node_process", { source: "console.log(1)" }] as [string, Record<string, unknown>]]),
+      ["read_file", { path: "missing.txt" }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.structuredContent, `${name} ${JSON.stringify(args)}`).toBeDefined();
+      expect(result.isError, `${name} ${JSON.stringify(result.structuredContent)}`).toBe(
+        name === "read_file" && args.path === "missing.txt",
+      );
+    }
+    await client.close();
+  });
+});
+
 describe("absolute paths through the protocol", () => {
   test("an absolute path inside the root is refused with the relative form to use, and nothing is read", async () => {
     const { client, root } = await connect();

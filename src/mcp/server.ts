@@ -14,6 +14,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { withRelativePathHint } from "./relative_path_hint.ts";
+import { outputSchemaOf } from "./output_schemas.ts";
 import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
@@ -156,12 +157,16 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     },
   );
 
-  const tools: ListedTool[] = registry.list().map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema as ListedTool["inputSchema"],
-    annotations: toolAnnotations(tool.name, tool.readOnly),
-  }));
+  const tools: ListedTool[] = registry.list().map((tool) => {
+    const outputSchema = outputSchemaOf(tool.name);
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as ListedTool["inputSchema"],
+      ...(outputSchema === undefined ? {} : { outputSchema }),
+      annotations: toolAnnotations(tool.name, tool.readOnly),
+    };
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResultJson> => {
