@@ -354,7 +354,6 @@ describe("the AI SDK stays optional", () => {
     },
   );
 
-
   test("the adapters are entry points of both manifests, and ai is an optional peer of the tested majors", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
     const deno = JSON.parse(fs.readFileSync(path.join(repo, "deno.json"), "utf8"));

@@ -257,7 +257,11 @@ describe("link targets on a (simulated) Windows host", () => {
     [".. \\outside\\secret.txt", "'.. ' (dot dot space), which Win32 turns into '..'", "PATH_ESCAPES_WORKSPACE"],
     ["..  /outside/secret.txt", "'..' with two spaces and forward slashes", "PATH_ESCAPES_WORKSPACE"],
     ["d\\.. \\.. \\outside\\secret.txt", "'.. ' twice, from a folder", "PATH_ESCAPES_WORKSPACE"],
-    ["C:\\workspace\\.. \\outside\\secret.txt", "an absolute target under the root holding '.. '", "PATH_ESCAPES_WORKSPACE"],
+    [
+      "C:\\workspace\\.. \\outside\\secret.txt",
+      "an absolute target under the root holding '.. '",
+      "PATH_ESCAPES_WORKSPACE",
+    ],
     ["d.\\f.txt", "a folder name with a final dot (Win32 reads 'd')", "PATH_ESCAPES_WORKSPACE"],
     ["d\\f.txt:stream", "an alternate data stream", "PATH_ESCAPES_WORKSPACE"],
     ["d\\CON", "a device name", "PATH_ESCAPES_WORKSPACE"],
@@ -343,20 +347,65 @@ const ODD_LINK_CASES: Array<{ path: string; read: string | null; write: string |
   { path: "d/double-slash", read: null, write: null, why: "'//' inside a relative target is one separator" },
   { path: "d/parent/d/f.txt", read: null, write: null, why: "'..' from a folder back to the root" },
   { path: "d/parent/d/parent/d/parent/d/f.txt", read: null, write: null, why: "'..' links stacked" },
-  { path: "d/own-parent/own-parent/own-parent/f.txt", read: null, write: null, why: "a link to its own folder, repeated" },
+  {
+    path: "d/own-parent/own-parent/own-parent/f.txt",
+    read: null,
+    write: null,
+    why: "a link to its own folder, repeated",
+  },
   { path: "d/parent", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "'..' to the root is a folder" },
-  { path: "dip-out-and-back", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'..' may not climb above the root, even to come back" },
-  { path: "d/dip-out-and-back", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "the same from a folder" },
+  {
+    path: "dip-out-and-back",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    why: "'..' may not climb above the root, even to come back",
+  },
+  {
+    path: "d/dip-out-and-back",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    why: "the same from a folder",
+  },
   { path: "root-link/d/f.txt", read: null, write: null, why: "an absolute link to the root" },
   { path: "root-link-slash/d/f.txt", read: null, write: null, why: "an absolute link to the root with a final '/'" },
   { path: "root-link", read: "NOT_A_FILE", write: "NOT_A_FILE", why: "the root itself is a folder" },
-  { path: "abs-through-root-link", read: null, write: null, why: "an absolute target naming the root through another link" },
+  {
+    path: "abs-through-root-link",
+    read: null,
+    write: null,
+    why: "an absolute target naming the root through another link",
+  },
   { path: "abs-dotdot-inside", read: null, write: null, why: "'..' in an absolute target that stays under the root" },
-  { path: "abs-dotdot-out", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'..' in an absolute target that leaves the root" },
-  { path: "double-slash-abs", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE", why: "'//etc' is '/etc' on POSIX" },
-  { path: "backslash-out", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "on POSIX a backslash is part of the name" },
-  { path: "backslash-in", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "on POSIX 'd\\f.txt' is one (missing) name" },
-  { path: "d/dangling-dir/new.txt", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK", why: "a folder link to nothing is never followed, not even to create" },
+  {
+    path: "abs-dotdot-out",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    why: "'..' in an absolute target that leaves the root",
+  },
+  {
+    path: "double-slash-abs",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    why: "'//etc' is '/etc' on POSIX",
+  },
+  {
+    path: "backslash-out",
+    read: "DANGLING_SYMLINK",
+    write: "DANGLING_SYMLINK",
+    why: "on POSIX a backslash is part of the name",
+  },
+  {
+    path: "backslash-in",
+    read: "DANGLING_SYMLINK",
+    write: "DANGLING_SYMLINK",
+    why: "on POSIX 'd\\f.txt' is one (missing) name",
+  },
+  {
+    path: "d/dangling-dir/new.txt",
+    read: "DANGLING_SYMLINK",
+    write: "DANGLING_SYMLINK",
+    why: "a folder link to nothing is never followed, not even to create",
+  },
 ];
 
 for (const host of TEST_HOSTS) {
@@ -388,10 +437,16 @@ for (const host of TEST_HOSTS) {
     test(`a chain of exactly ${MAX_SYMLINK_HOPS} links is followed and one more link is SYMLINK_LOOP`, async () => {
       const chain = (n: number, prefix: string) =>
         Array.from({ length: n }, (_, i) => `${prefix}${i} => ${i + 1 < n ? `${prefix}${i + 1}` : "d/f.txt"}`);
-      await withHost(host.open, ["d/f.txt=inside", ...chain(MAX_SYMLINK_HOPS, "ok"), ...chain(MAX_SYMLINK_HOPS + 1, "long")], async (ws, registry) => {
+      await withHost(host.open, [
+        "d/f.txt=inside",
+        ...chain(MAX_SYMLINK_HOPS, "ok"),
+        ...chain(MAX_SYMLINK_HOPS + 1, "long"),
+      ], async (ws, registry) => {
         expect((await call(registry, "read_file", { path: "ok0" })).body.content).toBe("inside");
         expect((await call(registry, "read_file", { path: "long0" })).body.error.code).toBe("SYMLINK_LOOP");
-        expect((await call(registry, "write_file", { path: "long0", content: "x" })).body.error.code).toBe("SYMLINK_LOOP");
+        expect((await call(registry, "write_file", { path: "long0", content: "x" })).body.error.code).toBe(
+          "SYMLINK_LOOP",
+        );
         expect((await call(registry, "write_file", { path: "ok0", content: "end" })).body.error).toBeUndefined();
         expect(await ws.readRaw("d/f.txt")).toBe("end");
       });
@@ -411,7 +466,11 @@ for (const host of TEST_HOSTS) {
 test(`[${runtime}] the kernel agrees on the hop limit: ${MAX_SYMLINK_HOPS} links open, ${MAX_SYMLINK_HOPS + 1} are ELOOP`, async () => {
   const chain = (n: number, prefix: string) =>
     Array.from({ length: n }, (_, i) => `${prefix}${i} => ${i + 1 < n ? `${prefix}${i + 1}` : "d/f.txt"}`);
-  const fixture = await diskFixture(["d/f.txt=inside", ...chain(MAX_SYMLINK_HOPS, "ok"), ...chain(MAX_SYMLINK_HOPS + 1, "long")]);
+  const fixture = await diskFixture([
+    "d/f.txt=inside",
+    ...chain(MAX_SYMLINK_HOPS, "ok"),
+    ...chain(MAX_SYMLINK_HOPS + 1, "long"),
+  ]);
   try {
     expect(fs.readFileSync(fixture.abs("ok0"), "utf8")).toBe("inside");
     expect(() => fs.readFileSync(fixture.abs("long0"))).toThrow(expect.objectContaining({ code: "ELOOP" }));
@@ -476,7 +535,6 @@ describe("Unicode and case tricks", () => {
       });
     });
   }
-
 });
 
 // ---------------------------------------------------------------------------
@@ -503,14 +561,17 @@ describe("paths at exact length limits", () => {
     expect(() => normalizeWorkspacePath(exact + "a")).toThrow(expect.objectContaining({ code: "PATH_TOO_LONG" }));
     // Four-byte characters: 63 × 4 = 252 bytes pass; 64 × 4 = 256 fail (only 128 UTF-16 units).
     expect(normalizeWorkspacePath("\u{1F600}".repeat(63))).toHaveLength(1);
-    expect(() => normalizeWorkspacePath("\u{1F600}".repeat(64))).toThrow(expect.objectContaining({ code: "PATH_TOO_LONG" }));
+    expect(() => normalizeWorkspacePath("\u{1F600}".repeat(64))).toThrow(
+      expect.objectContaining({ code: "PATH_TOO_LONG" }),
+    );
   });
 
   for (const host of TEST_HOSTS) {
     test(`[${host.name}] write_file and read_file work with a ${MAX_SEGMENT_BYTES}-byte multi-byte name`, async () => {
       await withHost(host.open, [], async (_ws, registry) => {
         const name = "\u00E9".repeat(127) + "a";
-        expect((await call(registry, "write_file", { path: `d/${name}`, content: "long name" })).body.error).toBeUndefined();
+        expect((await call(registry, "write_file", { path: `d/${name}`, content: "long name" })).body.error)
+          .toBeUndefined();
         expect((await call(registry, "read_file", { path: `d/${name}` })).body.content).toBe("long name");
       });
     });
@@ -539,31 +600,46 @@ describe("odd objects in the way", () => {
     test(`[${host.name}] write_file under a file is NOT_A_DIRECTORY and under a dangling folder link is DANGLING_SYMLINK`, async () => {
       await withHost(host.open, ["f=file", "dl => missing-dir", "dl2 => missing-dir/"], async (ws, registry) => {
         const before = await ws.listAll();
-        expect((await call(registry, "write_file", { path: "f/x", content: "x" })).body.error.code).toBe("NOT_A_DIRECTORY");
-        expect((await call(registry, "write_file", { path: "f/x/y", content: "x" })).body.error.code).toBe("NOT_A_DIRECTORY");
-        expect((await call(registry, "write_file", { path: "dl/x", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
-        expect((await call(registry, "write_file", { path: "dl2/a/b", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
-        expect((await call(registry, "write_file", { path: "dl", content: "x" })).body.error.code).toBe("DANGLING_SYMLINK");
+        expect((await call(registry, "write_file", { path: "f/x", content: "x" })).body.error.code).toBe(
+          "NOT_A_DIRECTORY",
+        );
+        expect((await call(registry, "write_file", { path: "f/x/y", content: "x" })).body.error.code).toBe(
+          "NOT_A_DIRECTORY",
+        );
+        expect((await call(registry, "write_file", { path: "dl/x", content: "x" })).body.error.code).toBe(
+          "DANGLING_SYMLINK",
+        );
+        expect((await call(registry, "write_file", { path: "dl2/a/b", content: "x" })).body.error.code).toBe(
+          "DANGLING_SYMLINK",
+        );
+        expect((await call(registry, "write_file", { path: "dl", content: "x" })).body.error.code).toBe(
+          "DANGLING_SYMLINK",
+        );
         expect(await ws.listAll()).toEqual(before);
         expect(await ws.readRaw("f")).toBe("file");
       });
     });
   }
 
-  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] write_file and read_file refuse a FIFO at once, without blocking (skipped without mkfifo)`, async () => {
-    const fixture = await diskFixture([]);
-    try {
-      fs.mkdirSync(fixture.abs("d"));
-      execFileSyncQuiet("mkfifo", [fixture.abs("d/fifo")]);
-      const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
-      expect((await call(registry, "read_file", { path: "d/fifo" })).body.error.code).toBe("NOT_A_FILE");
-      expect((await call(registry, "write_file", { path: "d/fifo", content: "x" })).body.error.code).toBe("NOT_A_FILE");
-      expect(fs.lstatSync(fixture.abs("d/fifo")).isFIFO()).toBe(true);
-      expect(leftovers(fixture.root)).toEqual([]);
-    } finally {
-      fixture.cleanup();
-    }
-  });
+  test.skipIf(!hasProgram("mkfifo"))(
+    `[${runtime}] write_file and read_file refuse a FIFO at once, without blocking (skipped without mkfifo)`,
+    async () => {
+      const fixture = await diskFixture([]);
+      try {
+        fs.mkdirSync(fixture.abs("d"));
+        execFileSyncQuiet("mkfifo", [fixture.abs("d/fifo")]);
+        const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
+        expect((await call(registry, "read_file", { path: "d/fifo" })).body.error.code).toBe("NOT_A_FILE");
+        expect((await call(registry, "write_file", { path: "d/fifo", content: "x" })).body.error.code).toBe(
+          "NOT_A_FILE",
+        );
+        expect(fs.lstatSync(fixture.abs("d/fifo")).isFIFO()).toBe(true);
+        expect(leftovers(fixture.root)).toEqual([]);
+      } finally {
+        fixture.cleanup();
+      }
+    },
+  );
 
   test(`[${runtime}] write_file and read_file refuse a Unix socket`, async () => {
     const fixture = await diskFixture(["d/"]);
@@ -584,37 +660,40 @@ describe("odd objects in the way", () => {
     }
   });
 
-  test.skipIf(!hasProgram("mkfifo"))(`[${runtime}] read_file does not block when a FIFO is swapped in between the walk and the open (skipped without mkfifo)`, async () => {
-    const fixture = await diskFixture(["d/f.txt=inside"]);
-    try {
-      const base = fixture.host;
-      let swapped = false;
-      const host: Host = {
-        ...base,
-        open: async (at, options) => {
-          if (!swapped) {
-            swapped = true;
-            fs.unlinkSync(fixture.abs("d/f.txt"));
-            execFileSyncQuiet("mkfifo", [fixture.abs("d/f.txt")]);
-          }
-          return await base.open(at, options);
-        },
-      };
-      const workspace = await openWorkspace(fixture.root, { host });
-      const outcome = await Promise.race([
-        createReadTool(workspace).execute({ path: "d/f.txt" }).catch((e) => e),
-        new Promise((resolve) => setTimeout(() => resolve("blocked"), 3_000)),
-      ]);
-      if (outcome === "blocked") {
-        // Unblock the stuck open so the runtime can exit, then fail.
-        fs.writeFileSync(fixture.abs("d/f.txt"), "");
+  test.skipIf(!hasProgram("mkfifo"))(
+    `[${runtime}] read_file does not block when a FIFO is swapped in between the walk and the open (skipped without mkfifo)`,
+    async () => {
+      const fixture = await diskFixture(["d/f.txt=inside"]);
+      try {
+        const base = fixture.host;
+        let swapped = false;
+        const host: Host = {
+          ...base,
+          open: async (at, options) => {
+            if (!swapped) {
+              swapped = true;
+              fs.unlinkSync(fixture.abs("d/f.txt"));
+              execFileSyncQuiet("mkfifo", [fixture.abs("d/f.txt")]);
+            }
+            return await base.open(at, options);
+          },
+        };
+        const workspace = await openWorkspace(fixture.root, { host });
+        const outcome = await Promise.race([
+          createReadTool(workspace).execute({ path: "d/f.txt" }).catch((e) => e),
+          new Promise((resolve) => setTimeout(() => resolve("blocked"), 3_000)),
+        ]);
+        if (outcome === "blocked") {
+          // Unblock the stuck open so the runtime can exit, then fail.
+          fs.writeFileSync(fixture.abs("d/f.txt"), "");
+        }
+        expect(outcome).not.toBe("blocked");
+        expect(["PATH_CHANGED", "NOT_A_FILE"]).toContain((outcome as { code?: string }).code);
+      } finally {
+        fixture.cleanup();
       }
-      expect(outcome).not.toBe("blocked");
-      expect(["PATH_CHANGED", "NOT_A_FILE"]).toContain((outcome as { code?: string }).code);
-    } finally {
-      fixture.cleanup();
-    }
-  });
+    },
+  );
 });
 
 function execFileSyncQuiet(program: string, args: string[]): void {
@@ -645,8 +724,10 @@ for (const host of TEST_HOSTS) {
   test(`[${host.name}] concurrent write_file calls that all create the same missing folders succeed`, async () => {
     await withHost(host.open, [], async (ws, registry) => {
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          call(registry, "write_file", { path: i % 2 ? "n/m/o/x.txt" : "n\\m\\o\\x.txt", content: `writer ${i}` })
+        Array.from(
+          { length: 12 },
+          (_, i) =>
+            call(registry, "write_file", { path: i % 2 ? "n/m/o/x.txt" : "n\\m\\o\\x.txt", content: `writer ${i}` }),
         ),
       );
       for (const result of results) expect(result.body.error).toBeUndefined();
@@ -733,7 +814,10 @@ describe("node_process against its confinement", () => {
         "-",
         "",
       ];
-      const result = await tool.execute({ source: "console.log(JSON.stringify(process.argv.slice(1)))", arguments: args });
+      const result = await tool.execute({
+        source: "console.log(JSON.stringify(process.argv.slice(1)))",
+        arguments: args,
+      });
       expect(result).toMatchObject({ exitCode: 0, stderr: "", timedOut: false });
       expect(JSON.parse(result.stdout)).toEqual(args);
       expect(listAll(fixture.root)).toEqual([]);
@@ -830,38 +914,50 @@ new Promise((resolve) => {
 });
 `;
 
-  test.skipIf(!confinable)(`[${runtime}] sources that try to leave the permission model are refused by the runtime (skipped on Bun: no permission model)`, async () => {
-    const fixture = await diskFixture([]);
-    try {
-      const tool = createNodeProcessTool(fixture.workspace, { timeoutMs: 15_000 });
-      const secret = path.join(fixture.outside, "secret.txt");
-      const result = await tool.execute({ source: PROBES, arguments: [secret] });
-      expect(result).toMatchObject({ exitCode: 0, timedOut: false });
-      const { results, environment } = JSON.parse(result.stdout.trim().split("\n").at(-1) as string);
-      for (const [attempt, outcome] of Object.entries(results)) expect(`${attempt}: ${outcome}`).toBe(`${attempt}: blocked`);
-      expect(Object.keys(results).length).toBeGreaterThanOrEqual(15);
-      if (onDeno) expect(environment).toBe("blocked"); // Deno: no env permission
-      else for (const name of environment) expect(MINIMAL_ENVIRONMENT_NAMES).toContain(name); // Node: readable, but minimal
-      expect(fs.readFileSync(secret, "utf8")).toBe(OUTSIDE_SECRET);
-      expect(fs.statSync(secret).mode & 0o777).not.toBe(0o666);
-      expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
-      expect(leftovers(fixture.root)).toEqual([]);
-    } finally {
-      fixture.cleanup();
-    }
-  });
+  test.skipIf(!confinable)(
+    `[${runtime}] sources that try to leave the permission model are refused by the runtime (skipped on Bun: no permission model)`,
+    async () => {
+      const fixture = await diskFixture([]);
+      try {
+        const tool = createNodeProcessTool(fixture.workspace, { timeoutMs: 15_000 });
+        const secret = path.join(fixture.outside, "secret.txt");
+        const result = await tool.execute({ source: PROBES, arguments: [secret] });
+        expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+        const { results, environment } = JSON.parse(result.stdout.trim().split("\n").at(-1) as string);
+        for (const [attempt, outcome] of Object.entries(results)) {
+          expect(`${attempt}: ${outcome}`).toBe(`${attempt}: blocked`);
+        }
+        expect(Object.keys(results).length).toBeGreaterThanOrEqual(15);
+        if (onDeno) expect(environment).toBe("blocked"); // Deno: no env permission
+        else for (const name of environment) expect(MINIMAL_ENVIRONMENT_NAMES).toContain(name); // Node: readable, but minimal
+        expect(fs.readFileSync(secret, "utf8")).toBe(OUTSIDE_SECRET);
+        expect(fs.statSync(secret).mode & 0o777).not.toBe(0o666);
+        expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
+        expect(leftovers(fixture.root)).toEqual([]);
+      } finally {
+        fixture.cleanup();
+      }
+    },
+  );
 
-  test.skipIf(confinable)(`[${runtime}] node_process refuses a confined run on Bun (no permission model) instead of running unconfined`, async () => {
-    const fixture = await diskFixture([]);
-    try {
-      await expect(createNodeProcessTool(fixture.workspace).execute({ source: "require('fs').writeFileSync('../outside/x', 'x')" }))
-        .rejects.toMatchObject({ code: "NODE_PROCESS_PERMISSIONS_UNAVAILABLE" });
-      expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
-      expect(leftovers(fixture.root)).toEqual([]);
-    } finally {
-      fixture.cleanup();
-    }
-  });
+  test.skipIf(confinable)(
+    `[${runtime}] node_process refuses a confined run on Bun (no permission model) instead of running unconfined`,
+    async () => {
+      const fixture = await diskFixture([]);
+      try {
+        await expect(
+          createNodeProcessTool(fixture.workspace).execute({
+            source: "require('fs').writeFileSync('../outside/x', 'x')",
+          }),
+        )
+          .rejects.toMatchObject({ code: "NODE_PROCESS_PERMISSIONS_UNAVAILABLE" });
+        expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
+        expect(leftovers(fixture.root)).toEqual([]);
+      } finally {
+        fixture.cleanup();
+      }
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -879,7 +975,9 @@ describe("executeToolCall against hostile calls", () => {
     await withRegistry(async (registry) => {
       const json = JSON.stringify({ path: "big.txt", content: "x".repeat(16 * 1024 * 1024) });
       const result = await executeToolCall(registry, { id: "1", name: "write_file", arguments: json });
-      expect(JSON.parse(result.content)).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" } });
+      expect(JSON.parse(result.content)).toEqual({
+        error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" },
+      });
     });
   });
 
@@ -887,13 +985,17 @@ describe("executeToolCall against hostile calls", () => {
     await withRegistry(async (registry) => {
       const depth = 100_000;
       const text = `{"path":${"[".repeat(depth)}${"]".repeat(depth)},"content":"x"}`;
-      const fromText = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content);
+      const fromText = JSON.parse(
+        (await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content,
+      );
       expect(fromText.error.code).toBe("TOOL_ARGUMENTS_INVALID");
       expect(["INVALID_ARGUMENTS", "INVALID_JSON"]).toContain(fromText.error.message);
       let deep: unknown = "leaf";
       for (let i = 0; i < depth; i++) deep = { next: deep };
       for (const args of [{ path: deep, content: "x" }, { path: "a.txt", content: "x", extra: deep }]) {
-        const result = JSON.parse((await executeToolCall(registry, { id: "2", name: "write_file", arguments: args })).content);
+        const result = JSON.parse(
+          (await executeToolCall(registry, { id: "2", name: "write_file", arguments: args })).content,
+        );
         expect(result.error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" });
       }
     });
@@ -901,17 +1003,23 @@ describe("executeToolCall against hostile calls", () => {
 
   test("'__proto__', 'constructor' and 'toString' keys are unknown properties, not prototypes", async () => {
     await withRegistry(async (registry) => {
-      for (const text of [
-        `{"path":"p.txt","content":"x","__proto__":{"polluted":true}}`,
-        `{"__proto__":{"path":"p.txt","content":"x"}}`,
-        `{"path":"p.txt","content":"x","constructor":{"prototype":{"polluted":true}}}`,
-        `{"path":"p.txt","content":"x","toString":"boom"}`,
-      ]) {
-        const body = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content);
+      for (
+        const text of [
+          `{"path":"p.txt","content":"x","__proto__":{"polluted":true}}`,
+          `{"__proto__":{"path":"p.txt","content":"x"}}`,
+          `{"path":"p.txt","content":"x","constructor":{"prototype":{"polluted":true}}}`,
+          `{"path":"p.txt","content":"x","toString":"boom"}`,
+        ]
+      ) {
+        const body = JSON.parse(
+          (await executeToolCall(registry, { id: "1", name: "write_file", arguments: text })).content,
+        );
         expect(body.error, text).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" });
       }
       const proto = JSON.parse(`{"path":"p.txt","content":"x","__proto__":{"polluted":true}}`);
-      const body = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: proto })).content);
+      const body = JSON.parse(
+        (await executeToolCall(registry, { id: "1", name: "write_file", arguments: proto })).content,
+      );
       expect(body.error.hint).toBe("unknown property '__proto__'");
     });
   });
@@ -929,11 +1037,19 @@ describe("executeToolCall against hostile calls", () => {
     await withRegistry(async (registry) => {
       const codeOf = async (call: unknown) =>
         JSON.parse((await executeToolCall(registry, call as Parameters<typeof executeToolCall>[1])).content).error;
-      for (const text of ["null", "[]", "\"keep.txt\"", "1e999", "true"]) {
-        expect(await codeOf({ id: "1", name: "read_file", arguments: text }), text).toMatchObject({ message: "INVALID_ARGUMENTS" });
+      for (const text of ["null", "[]", '"keep.txt"', "1e999", "true"]) {
+        expect(await codeOf({ id: "1", name: "read_file", arguments: text }), text).toMatchObject({
+          message: "INVALID_ARGUMENTS",
+        });
       }
       expect(await codeOf({ id: "1", name: "read_file", arguments: "{" })).toMatchObject({ message: "INVALID_JSON" });
-      expect(await codeOf({ id: "1", name: "write_file", arguments: { path: { toString: () => "keep.txt" }, content: "x" } }))
+      expect(
+        await codeOf({
+          id: "1",
+          name: "write_file",
+          arguments: { path: { toString: () => "keep.txt" }, content: "x" },
+        }),
+      )
         .toMatchObject({ message: "INVALID_ARGUMENTS" });
       expect(await codeOf({ id: "1", name: "write_file", arguments: { path: ["keep.txt"], content: "x" } }))
         .toMatchObject({ message: "INVALID_ARGUMENTS" });
@@ -946,13 +1062,15 @@ describe("executeToolCall against hostile calls", () => {
     const fixture = await diskFixture(["d/", "f=x", "out => @outside/secret.txt", "loop => loop"]);
     try {
       const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
-      for (const [name, args] of [
-        ["read_file", { path: "missing/x" }],
-        ["read_file", { path: "d" }],
-        ["read_file", { path: "out" }],
-        ["write_file", { path: "loop", content: "x" }],
-        ["write_file", { path: "f/x", content: "x" }],
-      ] as const) {
+      for (
+        const [name, args] of [
+          ["read_file", { path: "missing/x" }],
+          ["read_file", { path: "d" }],
+          ["read_file", { path: "out" }],
+          ["write_file", { path: "loop", content: "x" }],
+          ["write_file", { path: "f/x", content: "x" }],
+        ] as const
+      ) {
         const result = await executeToolCall(registry, { id: "1", name, arguments: args });
         expect(result.isError).toBe(true);
         expect(result.content).not.toContain(fixture.parent);
@@ -964,23 +1082,27 @@ describe("executeToolCall against hostile calls", () => {
   });
 });
 
-test.skipIf(onBun)(`[${runtime}] a workspace whose path holds '*' does not widen node_process's permissions to its siblings (Node reads '*' as a wildcard; skipped on Bun: no permission model)`, async () => {
-  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-star-")));
-  try {
-    const root = path.join(parent, "ws*");
-    fs.mkdirSync(root);
-    fs.mkdirSync(path.join(parent, "ws-sibling"));
-    fs.writeFileSync(path.join(parent, "ws-sibling", "secret.txt"), OUTSIDE_SECRET);
-    const workspace = await openWorkspace(root);
-    const source = `try { console.log(require("fs").readFileSync(process.argv[1], "utf8")) } catch { console.log("blocked") }`;
-    const outcome = await createNodeProcessTool(workspace, { timeoutMs: 10_000 })
-      .execute({ source, arguments: [path.join(parent, "ws-sibling", "secret.txt")] })
-      .then((result) => result.stdout.trim(), (error) => error.code);
-    expect(["blocked", "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"]).toContain(outcome);
-  } finally {
-    fs.rmSync(parent, { recursive: true, force: true });
-  }
-});
+test.skipIf(onBun)(
+  `[${runtime}] a workspace whose path holds '*' does not widen node_process's permissions to its siblings (Node reads '*' as a wildcard; skipped on Bun: no permission model)`,
+  async () => {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-star-")));
+    try {
+      const root = path.join(parent, "ws*");
+      fs.mkdirSync(root);
+      fs.mkdirSync(path.join(parent, "ws-sibling"));
+      fs.writeFileSync(path.join(parent, "ws-sibling", "secret.txt"), OUTSIDE_SECRET);
+      const workspace = await openWorkspace(root);
+      const source =
+        `try { console.log(require("fs").readFileSync(process.argv[1], "utf8")) } catch { console.log("blocked") }`;
+      const outcome = await createNodeProcessTool(workspace, { timeoutMs: 10_000 })
+        .execute({ source, arguments: [path.join(parent, "ws-sibling", "secret.txt")] })
+        .then((result) => result.stdout.trim(), (error) => error.code);
+      expect(["blocked", "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"]).toContain(outcome);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  },
+);
 
 test(`[${runtime}] with the root opened through a link, absolute link targets through that link stay inside, and retargeting it is WORKSPACE_ROOT_CHANGED`, async () => {
   const fixture = await diskFixture(["d/f.txt=inside"]);
@@ -994,14 +1116,20 @@ test(`[${runtime}] with the root opened through a link, absolute link targets th
     const workspace = await openWorkspace(entry);
     const registry = new ToolRegistry([createReadTool(workspace), createWriteTool(workspace)]);
     expect((await call(registry, "read_file", { path: "via-entry" })).body.content).toBe("inside");
-    expect((await call(registry, "read_file", { path: "via-entry-out" })).body.error.code).toBe("PATH_ESCAPES_WORKSPACE");
+    expect((await call(registry, "read_file", { path: "via-entry-out" })).body.error.code).toBe(
+      "PATH_ESCAPES_WORKSPACE",
+    );
     // Another link to the root is not the root as given: refused, never followed.
-    expect((await call(registry, "read_file", { path: "via-other-entry" })).body.error.code).toBe("PATH_ESCAPES_WORKSPACE");
+    expect((await call(registry, "read_file", { path: "via-other-entry" })).body.error.code).toBe(
+      "PATH_ESCAPES_WORKSPACE",
+    );
     // The entry now leads outside: every call refuses.
     fs.unlinkSync(entry);
     fs.symlinkSync(fixture.outside, entry);
     expect((await call(registry, "read_file", { path: "secret.txt" })).body.error.code).toBe("WORKSPACE_ROOT_CHANGED");
-    expect((await call(registry, "write_file", { path: "secret.txt", content: "pwned" })).body.error.code).toBe("WORKSPACE_ROOT_CHANGED");
+    expect((await call(registry, "write_file", { path: "secret.txt", content: "pwned" })).body.error.code).toBe(
+      "WORKSPACE_ROOT_CHANGED",
+    );
     expect(listAll(fixture.outside)).toEqual(["secret.txt"]);
     expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
   } finally {
@@ -1028,7 +1156,8 @@ for (const host of TEST_HOSTS) {
       const { host: raw } = ws.workspace;
       await raw.chmod(ws.workspace.hostPath(["tool.sh"]), 0o6755);
       await raw.chmod(ws.workspace.hostPath(["sticky.txt"]), 0o1640);
-      expect((await call(registry, "write_file", { path: "tool.sh", content: "#!/bin/sh\necho pwned\n" })).body.error).toBeUndefined();
+      expect((await call(registry, "write_file", { path: "tool.sh", content: "#!/bin/sh\necho pwned\n" })).body.error)
+        .toBeUndefined();
       expect((await call(registry, "write_file", { path: "sticky.txt", content: "y" })).body.error).toBeUndefined();
       expect((await raw.lstat(ws.workspace.hostPath(["tool.sh"]))).mode).toBe(0o755);
       expect((await raw.lstat(ws.workspace.hostPath(["sticky.txt"]))).mode).toBe(0o1640);

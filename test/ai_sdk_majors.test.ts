@@ -126,7 +126,13 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
       { id: "tc1", output: { type: "json", value: { path: "notes/hello.txt", bytes: 3 } } },
       { id: "tc2", output: { type: "error-json", value: refused } },
     ]);
-    expect(fixture.listAll()).toEqual(["outside/", "outside/secret.txt", "workspace/", "workspace/notes/", "workspace/notes/hello.txt"]);
+    expect(fixture.listAll()).toEqual([
+      "outside/",
+      "outside/secret.txt",
+      "workspace/",
+      "workspace/notes/",
+      "workspace/notes/hello.txt",
+    ]);
   });
 
   test("an approve callback decides calls of a tool that needs approval", async () => {
@@ -138,7 +144,9 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
     ]);
     await major.generateText({
       model,
-      tools: toAISDKTools([gated.tool], { approve: ({ arguments: args }) => (args as { value: string }).value === "a" }),
+      tools: toAISDKTools([gated.tool], {
+        approve: ({ arguments: args }) => (args as { value: string }).value === "a",
+      }),
       stopWhen: major.stepCountIs(5),
       prompt: "go",
     });
@@ -151,43 +159,54 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
   test.runIf(!major.approvals)("without an approve callback a call that needs approval is not run", async () => {
     const gated = recordTool({ name: "gated", needsApproval: true });
     const { model, prompts } = major.mockModel([{ call: ["tc1", "gated", { value: "a" }] }, { text: "ok" }]);
-    await major.generateText({ model, tools: toAISDKTools([gated.tool]), stopWhen: major.stepCountIs(5), prompt: "go" });
-    expect(gated.log).toEqual([]);
-    expect(toolResults(prompts()[1])).toEqual([
-      { id: "tc1", output: { type: "error-json", value: { error: expect.objectContaining({ code: "TOOL_APPROVAL_REQUIRED" }) } } },
-    ]);
-  });
-
-  test.runIf(major.approvals)("without an approve callback the SDK holds the call until a person approves it", async () => {
-    const gated = recordTool({ name: "gated", needsApproval: (input) => input.value !== "free" });
-    const tools = toAISDKTools([gated.tool]);
-    const { model, prompts } = major.mockModel([
-      { call: ["tc1", "gated", { value: "a" }] },
-      { text: "ok" },
-    ]);
-    const first = await major.generateText({ model, tools, stopWhen: major.stepCountIs(5), prompt: "go" });
-    expect(gated.log).toEqual([]);
-    const requests = first.content.filter((part: { type: string }) => part.type === "tool-approval-request");
-    expect(requests).toHaveLength(1);
-    expect(requests[0].toolCall).toMatchObject({ toolCallId: "tc1", toolName: "gated" });
-
-    // A fresh tools object, as a server building them per request would have.
     await major.generateText({
       model,
       tools: toAISDKTools([gated.tool]),
       stopWhen: major.stepCountIs(5),
-      messages: [
-        { role: "user", content: "go" },
-        ...first.response.messages,
-        {
-          role: "tool",
-          content: [{ type: "tool-approval-response", approvalId: requests[0].approvalId, approved: true }],
-        },
-      ],
+      prompt: "go",
     });
-    expect(gated.log).toEqual(["a"]);
-    expect(toolResults(prompts()[1])).toEqual([{ id: "tc1", output: { type: "json", value: { recorded: "a" } } }]);
+    expect(gated.log).toEqual([]);
+    expect(toolResults(prompts()[1])).toEqual([
+      {
+        id: "tc1",
+        output: { type: "error-json", value: { error: expect.objectContaining({ code: "TOOL_APPROVAL_REQUIRED" }) } },
+      },
+    ]);
   });
+
+  test.runIf(major.approvals)(
+    "without an approve callback the SDK holds the call until a person approves it",
+    async () => {
+      const gated = recordTool({ name: "gated", needsApproval: (input) => input.value !== "free" });
+      const tools = toAISDKTools([gated.tool]);
+      const { model, prompts } = major.mockModel([
+        { call: ["tc1", "gated", { value: "a" }] },
+        { text: "ok" },
+      ]);
+      const first = await major.generateText({ model, tools, stopWhen: major.stepCountIs(5), prompt: "go" });
+      expect(gated.log).toEqual([]);
+      const requests = first.content.filter((part: { type: string }) => part.type === "tool-approval-request");
+      expect(requests).toHaveLength(1);
+      expect(requests[0].toolCall).toMatchObject({ toolCallId: "tc1", toolName: "gated" });
+
+      // A fresh tools object, as a server building them per request would have.
+      await major.generateText({
+        model,
+        tools: toAISDKTools([gated.tool]),
+        stopWhen: major.stepCountIs(5),
+        messages: [
+          { role: "user", content: "go" },
+          ...first.response.messages,
+          {
+            role: "tool",
+            content: [{ type: "tool-approval-response", approvalId: requests[0].approvalId, approved: true }],
+          },
+        ],
+      });
+      expect(gated.log).toEqual(["a"]);
+      expect(toolResults(prompts()[1])).toEqual([{ id: "tc1", output: { type: "json", value: { recorded: "a" } } }]);
+    },
+  );
 
   test.runIf(major.approvals)("a call the person denies is not run and the model is told", async () => {
     const gated = recordTool({ name: "gated", needsApproval: true });
@@ -200,10 +219,16 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
       messages: [
         { role: "user", content: "go" },
         ...first.response.messages,
-        { role: "tool", content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: false }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: false }],
+        },
       ],
     });
     expect(gated.log).toEqual([]);
-    expect(toolResults(prompts()[1])).toEqual([{ id: "tc1", output: expect.objectContaining({ type: "execution-denied" }) }]);
+    expect(toolResults(prompts()[1])).toEqual([{
+      id: "tc1",
+      output: expect.objectContaining({ type: "execution-denied" }),
+    }]);
   });
 });

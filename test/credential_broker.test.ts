@@ -8,8 +8,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   BubblewrapSandbox,
-  type CredentialBroker,
   createCredentialBroker,
+  type CredentialBroker,
   type EgressLogEntry,
   isPrivateAddress,
   SandboxShell,
@@ -53,7 +53,11 @@ function request(url: string, options: http.RequestOptions = {}): Promise<Reply>
 
 // A raw CONNECT through the broker; resolves with the status and, when the
 // tunnel opened, what came back after sending `payload` through it.
-function connectThrough(broker: CredentialBroker, target: string, payload: string): Promise<{ status: number; raw: string; echoed: string }> {
+function connectThrough(
+  broker: CredentialBroker,
+  target: string,
+  payload: string,
+): Promise<{ status: number; raw: string; echoed: string }> {
   const { port } = new URL(broker.url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), "127.0.0.1");
@@ -98,9 +102,23 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-broker-"));
     execFileSync("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"), "-days", "1",
-      "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
     ], { stdio: "ignore" });
     cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
     upstream = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {

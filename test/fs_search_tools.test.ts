@@ -460,7 +460,11 @@ function grepTests(host: TestHost): void {
           pattern: "needle",
           output_mode: "files_with_matches",
         }) as GrepFilesOutput;
-        expect(result).toEqual({ files: ["past.txt"], truncated: false, skipped: { binary: 4, tooLarge: 0, unreadable: 0 } });
+        expect(result).toEqual({
+          files: ["past.txt"],
+          truncated: false,
+          skipped: { binary: 4, tooLarge: 0, unreadable: 0 },
+        });
       } finally {
         await sniffed.cleanup();
       }

@@ -68,9 +68,26 @@ describe("node_process", () => {
   test("passes awkward arguments through exactly", async () => {
     const { workspace } = await setup();
     const tool = createNodeProcessTool(workspace, { ...ROOMY, ...PERMISSIONS });
-    const args = ["", " ", "a b", '"quoted"', "it's", "back\\slash\\", "tab\there", "naïve 日本語 🎉", "--flag", "-e", "$HOME", "`x`", "a\nb"];
+    const args = [
+      "",
+      " ",
+      "a b",
+      '"quoted"',
+      "it's",
+      "back\\slash\\",
+      "tab\there",
+      "naïve 日本語 🎉",
+      "--flag",
+      "-e",
+      "$HOME",
+      "`x`",
+      "a\nb",
+    ];
     while (args.length < NODE_PROCESS_MAX_ARGUMENTS) args.push(`arg${args.length}`);
-    const result = await tool.execute({ source: "console.log(JSON.stringify(process.argv.slice(1)))", arguments: args });
+    const result = await tool.execute({
+      source: "console.log(JSON.stringify(process.argv.slice(1)))",
+      arguments: args,
+    });
     expect(JSON.parse(result.stdout)).toEqual(args);
   });
 
@@ -93,7 +110,11 @@ describe("node_process", () => {
   test("reports the timeout as a recoverable result through executeToolCall", async () => {
     const { workspace } = await setup();
     const registry = new ToolRegistry([createNodeProcessTool(workspace, PERMISSIONS)]);
-    const result = await executeToolCall(registry, { id: "t", name: "node_process", arguments: { source: "for(;;){}" } });
+    const result = await executeToolCall(registry, {
+      id: "t",
+      name: "node_process",
+      arguments: { source: "for(;;){}" },
+    });
     expect(result.isError).toBe(true);
     expect(JSON.parse(result.content).error.code).toBe("NODE_PROCESS_TIMEOUT");
   });
@@ -117,7 +138,8 @@ describe("node_process", () => {
     const tool = createNodeProcessTool(workspace, { ...ROOMY, ...PERMISSIONS });
     const running = tool.execute(
       {
-        source: "require('fs').writeFileSync('started', ''); setInterval(() => require('fs').appendFileSync('ticks', 'x'), 20)",
+        source:
+          "require('fs').writeFileSync('started', ''); setInterval(() => require('fs').appendFileSync('ticks', 'x'), 20)",
       },
       { signal: controller.signal },
     );
@@ -125,9 +147,13 @@ describe("node_process", () => {
     controller.abort();
     const error = await rejection(running);
     expect((error as Error).name).toBe("AbortError");
-    const ticks = fs.existsSync(path.join(root, "ticks")) ? fs.readFileSync(path.join(root, "ticks"), "utf8").length : 0;
+    const ticks = fs.existsSync(path.join(root, "ticks"))
+      ? fs.readFileSync(path.join(root, "ticks"), "utf8").length
+      : 0;
     await sleep(200);
-    const later = fs.existsSync(path.join(root, "ticks")) ? fs.readFileSync(path.join(root, "ticks"), "utf8").length : 0;
+    const later = fs.existsSync(path.join(root, "ticks"))
+      ? fs.readFileSync(path.join(root, "ticks"), "utf8").length
+      : 0;
     expect(later).toBe(ticks);
   });
 
@@ -220,11 +246,12 @@ describe("node_process", () => {
   });
 });
 
-describe.skipIf(onBun)("node_process permissions: \"workspace\" (Bun has no permission model)", () => {
+describe.skipIf(onBun)('node_process permissions: "workspace" (Bun has no permission model)', () => {
   test("a script cannot read a file outside the workspace", async () => {
     const { workspace, outside } = await setup();
     const result = await createNodeProcessTool(workspace, ROOMY).execute({
-      source: "try { console.log(require('fs').readFileSync(process.argv[1], 'utf8')) } catch (e) { console.log('DENIED'); process.exit(7) }",
+      source:
+        "try { console.log(require('fs').readFileSync(process.argv[1], 'utf8')) } catch (e) { console.log('DENIED'); process.exit(7) }",
       arguments: [path.join(outside, "secret.txt")],
     });
     expect(result.stdout).toBe("DENIED\n");
@@ -269,7 +296,9 @@ describe.skipIf(onBun)("node_process permissions: \"workspace\" (Bun has no perm
         require('net').connect(9, '127.0.0.1').on('error', (e) => { out.push(/NotCapable|PermissionDenied|Requires net/.test(String(e) + e.name) ? 'NONET' : 'NET:' + e.code); console.log(out.join(' ')) })
           .on('connect', () => { console.log(out.join(' ') + ' CONNECTED') });`,
     }).catch((error) => error);
-    const text = result instanceof WorkspaceError ? "" : (result as NodeProcessOutput).stdout + (result as NodeProcessOutput).stderr;
+    const text = result instanceof WorkspaceError
+      ? ""
+      : (result as NodeProcessOutput).stdout + (result as NodeProcessOutput).stderr;
     expect(text).toMatch(/NOENV|NotCapable|Requires env/);
     expect(text).not.toContain("CONNECTED");
   });
@@ -286,8 +315,16 @@ describe("node_process argument limits", () => {
 
   test.each([
     ["source one byte over", { source: "x".repeat(NODE_PROCESS_MAX_SOURCE_BYTES + 1) }, "SOURCE_TOO_LARGE"],
-    ["source over in multi-byte characters", { source: "é".repeat(NODE_PROCESS_MAX_SOURCE_BYTES / 2 + 1) }, "SOURCE_TOO_LARGE"],
-    ["one argument too many", { source: "", arguments: Array(NODE_PROCESS_MAX_ARGUMENTS + 1).fill("a") }, "TOO_MANY_ARGUMENTS"],
+    [
+      "source over in multi-byte characters",
+      { source: "é".repeat(NODE_PROCESS_MAX_SOURCE_BYTES / 2 + 1) },
+      "SOURCE_TOO_LARGE",
+    ],
+    [
+      "one argument too many",
+      { source: "", arguments: Array(NODE_PROCESS_MAX_ARGUMENTS + 1).fill("a") },
+      "TOO_MANY_ARGUMENTS",
+    ],
     ["one argument one byte over", { source: "", arguments: [one + "a"] }, "ARGUMENT_TOO_LARGE"],
     [
       "all arguments one byte over",
@@ -325,7 +362,7 @@ describe("node_process argument limits", () => {
 });
 
 describe.runIf(onBun)("node_process under Bun (no permission model)", () => {
-  test("refuses permissions: \"workspace\" with NODE_PROCESS_PERMISSIONS_UNAVAILABLE and runs nothing", async () => {
+  test('refuses permissions: "workspace" with NODE_PROCESS_PERMISSIONS_UNAVAILABLE and runs nothing', async () => {
     const { workspace, root } = await setup();
     const error = await rejection(
       createNodeProcessTool(workspace).execute({ source: "require('fs').writeFileSync('ran', '')" }),

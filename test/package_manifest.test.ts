@@ -40,7 +40,9 @@ describe("runtime neutrality", () => {
   const files = neutral.flatMap((entry) => {
     const full = path.join(repo, entry);
     return fs.statSync(full).isDirectory()
-      ? fs.readdirSync(full, { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => path.join(entry, f))
+      ? fs.readdirSync(full, { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) =>
+        path.join(entry, f)
+      )
       : [entry];
   });
 

@@ -21,15 +21,18 @@ for (const host of TEST_HOSTS) {
       });
     });
 
-    test.each(HOSTILE_PATHS)("write_file refuses $name with $code and creates nothing", async ({ path: hostile, code }) => {
-      await withWorkspace(host.open, ["f", "d/"], async (ws, registry) => {
-        const before = await ws.listAll();
-        const { isError, body } = await call(registry, "write_file", { path: hostile, content: "x" });
-        expect(isError).toBe(true);
-        expect(body).toEqual({ error: pathArgumentError(hostile, code) });
-        expect(await ws.listAll()).toEqual(before);
-      });
-    });
+    test.each(HOSTILE_PATHS)(
+      "write_file refuses $name with $code and creates nothing",
+      async ({ path: hostile, code }) => {
+        await withWorkspace(host.open, ["f", "d/"], async (ws, registry) => {
+          const before = await ws.listAll();
+          const { isError, body } = await call(registry, "write_file", { path: hostile, content: "x" });
+          expect(isError).toBe(true);
+          expect(body).toEqual({ error: pathArgumentError(hostile, code) });
+          expect(await ws.listAll()).toEqual(before);
+        });
+      },
+    );
 
     test.each(SYMLINK_CASES)("read_file through $name ($path) gives $read", async ({ path: linkPath, read }) => {
       await withWorkspace(host.open, [...SYMLINK_TREE], async (_ws, registry) => {
@@ -67,7 +70,10 @@ for (const host of TEST_HOSTS) {
       await withWorkspace(host.open, [], async (ws, registry) => {
         const content = "line 1\r\nnaïve 日本語 🎉\n\u0000nul\n";
         const written = await call(registry, "write_file", { path: "a/b/c.txt", content });
-        expect(written).toEqual({ isError: false, body: { path: "a/b/c.txt", bytes: new TextEncoder().encode(content).length } });
+        expect(written).toEqual({
+          isError: false,
+          body: { path: "a/b/c.txt", bytes: new TextEncoder().encode(content).length },
+        });
         expect(await ws.readRaw("a/b/c.txt")).toBe(content);
         const read = await call(registry, "read_file", { path: "a\\b\\./c.txt" });
         expect(read.body).toEqual({ path: "a/b/c.txt", content, bytes: written.body.bytes });
@@ -97,7 +103,10 @@ for (const host of TEST_HOSTS) {
         const exact = await call(registry, "read_file", { path: "exact" });
         expect(exact.body.bytes).toBe(READ_FILE_MAX_BYTES);
         const big = ws.workspace;
-        const tools = new ToolRegistry([createReadTool(big), createWriteTool(big, { maxBytes: READ_FILE_MAX_BYTES + 1 })]);
+        const tools = new ToolRegistry([
+          createReadTool(big),
+          createWriteTool(big, { maxBytes: READ_FILE_MAX_BYTES + 1 }),
+        ]);
         await call(tools, "write_file", { path: "over", content: "a".repeat(READ_FILE_MAX_BYTES + 1) });
         const over = await call(tools, "read_file", { path: "over" });
         expect(over.body.error.code).toBe("FILE_TOO_LARGE");
@@ -121,7 +130,10 @@ for (const host of TEST_HOSTS) {
 
     test("read_file refuses invalid UTF-8 with INVALID_UTF8", async () => {
       await withWorkspace(host.open, [], async (ws, registry) => {
-        const file = await ws.workspace.host.open(ws.workspace.hostPath(["bin"]), { write: true, createExclusive: true });
+        const file = await ws.workspace.host.open(ws.workspace.hostPath(["bin"]), {
+          write: true,
+          createExclusive: true,
+        });
         await file.write(new Uint8Array([0x61, 0xff, 0xfe, 0x62]), 0);
         await file.close();
         expect((await call(registry, "read_file", { path: "bin" })).body.error.code).toBe("INVALID_UTF8");
@@ -131,7 +143,9 @@ for (const host of TEST_HOSTS) {
     test("concurrent writes to one target serialize: the result is one of them, whole", async () => {
       await withWorkspace(host.open, [], async (ws, registry) => {
         const contents = Array.from({ length: 12 }, (_, i) => String(i).repeat(5_000 + i));
-        const results = await Promise.all(contents.map((content) => call(registry, "write_file", { path: "t.txt", content })));
+        const results = await Promise.all(
+          contents.map((content) => call(registry, "write_file", { path: "t.txt", content })),
+        );
         for (const result of results) expect(result.isError).toBe(false);
         expect(contents).toContain(await ws.readRaw("t.txt"));
       });
@@ -244,7 +258,11 @@ describe("read_file and write_file on the real disk", () => {
       const registry = new ToolRegistry([createReadTool(fixture.workspace), createWriteTool(fixture.workspace)]);
       for (const { path: linkPath } of SYMLINK_CASES) {
         for (const name of ["read_file", "write_file"]) {
-          const result = await executeToolCall(registry, { id: "x", name, arguments: { path: linkPath, content: "x" } });
+          const result = await executeToolCall(registry, {
+            id: "x",
+            name,
+            arguments: { path: linkPath, content: "x" },
+          });
           expect(result.content).not.toContain(fixture.parent);
           expect(result.content).not.toContain("    at ");
         }

@@ -2,13 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import {
-  createCodingTools,
-  createReadOnlyTools,
-  createWriteTool,
-  executeToolCall,
-  ToolRegistry,
-} from "../mod.ts";
+import { createCodingTools, createReadOnlyTools, createWriteTool, executeToolCall, ToolRegistry } from "../mod.ts";
 import { diskFixture } from "./helpers/fixture.ts";
 
 describe("executeToolCall()", () => {
@@ -46,7 +40,11 @@ describe("executeToolCall()", () => {
     ["a missing content", { path: "a" }, "INVALID_ARGUMENTS"],
     ["a missing path", { content: "x" }, "INVALID_ARGUMENTS"],
     ["an extra property", { path: "a", content: "x", mode: 511 }, "INVALID_ARGUMENTS"],
-    ["a prototype-polluting property", JSON.parse('{"path":"a","content":"x","__proto__":{"admin":true}}'), "INVALID_ARGUMENTS"],
+    [
+      "a prototype-polluting property",
+      JSON.parse('{"path":"a","content":"x","__proto__":{"admin":true}}'),
+      "INVALID_ARGUMENTS",
+    ],
     ["null for the path", { path: null, content: "x" }, "INVALID_ARGUMENTS"],
   ];
 
@@ -73,11 +71,18 @@ describe("executeToolCall()", () => {
 
   test("names the offending property in the hint", async () => {
     const registry = new ToolRegistry([createWriteTool("/nonexistent")]);
-    const extra = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "a", content: "", x: 1 } })).content);
+    const extra = JSON.parse(
+      (await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "a", content: "", x: 1 } }))
+        .content,
+    );
     expect(extra.error.hint).toBe("unknown property 'x'");
-    const missing = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "a" } })).content);
+    const missing = JSON.parse(
+      (await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "a" } })).content,
+    );
     expect(missing.error.hint).toBe("missing property 'content'");
-    const wrong = JSON.parse((await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: 1, content: "" } })).content);
+    const wrong = JSON.parse(
+      (await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: 1, content: "" } })).content,
+    );
     expect(wrong.error.hint).toBe("property 'path': expected string");
   });
 
@@ -97,7 +102,10 @@ describe("executeToolCall()", () => {
     }
   });
 
-  test.each([["an unknown tool", "rm_rf"], ["an empty name", ""], ["a prototype key", "constructor"], ["toString", "toString"]])(
+  test.each([["an unknown tool", "rm_rf"], ["an empty name", ""], ["a prototype key", "constructor"], [
+    "toString",
+    "toString",
+  ]])(
     "reports %s as TOOL_NOT_FOUND",
     async (_label, name) => {
       const registry = new ToolRegistry(createCodingTools("/nonexistent"));

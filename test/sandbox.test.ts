@@ -84,27 +84,33 @@ describe("BubblewrapSandbox and SandboxShell", () => {
     expect(result.stderr).toMatch(/No such file/);
   });
 
-  test.skipIf(skip)(`a link in the workspace pointing out of it cannot be read by a command${sandboxSkipNote}`, async () => {
-    const shell = new SandboxShell(sandbox, { cwd: fx.root });
-    const result = await shell.exec({ command: "cat inside.txt; cat escape; ls outdir/", ...LIMITS });
-    expect(result.stdout).toBe("hello");
-    expect(result.stdout + result.stderr).not.toContain(OUTSIDE_SECRET);
-    expect(result.stderr).toMatch(/escape: No such file[^]*outdir\/.*No such file/);
-    expect(result.exitCode).not.toBe(0);
-  });
+  test.skipIf(skip)(
+    `a link in the workspace pointing out of it cannot be read by a command${sandboxSkipNote}`,
+    async () => {
+      const shell = new SandboxShell(sandbox, { cwd: fx.root });
+      const result = await shell.exec({ command: "cat inside.txt; cat escape; ls outdir/", ...LIMITS });
+      expect(result.stdout).toBe("hello");
+      expect(result.stdout + result.stderr).not.toContain(OUTSIDE_SECRET);
+      expect(result.stderr).toMatch(/escape: No such file[^]*outdir\/.*No such file/);
+      expect(result.exitCode).not.toBe(0);
+    },
+  );
 
-  test.skipIf(skip)(`node_process with the sandbox option cannot read a link pointing out${sandboxSkipNote}`, async () => {
-    // Bun has no permission model; the sandbox alone confines it there.
-    const permissions = onBun ? "inherit" : "workspace";
-    const tool = createNodeProcessTool(fx.workspace, { sandbox, permissions, timeoutMs: 15_000 });
-    const source = `const fs = require("fs");
+  test.skipIf(skip)(
+    `node_process with the sandbox option cannot read a link pointing out${sandboxSkipNote}`,
+    async () => {
+      // Bun has no permission model; the sandbox alone confines it there.
+      const permissions = onBun ? "inherit" : "workspace";
+      const tool = createNodeProcessTool(fx.workspace, { sandbox, permissions, timeoutMs: 15_000 });
+      const source = `const fs = require("fs");
 for (const name of ["inside.txt", "escape"]) {
   try { console.log(name, fs.readFileSync(name, "utf8")); } catch (error) { console.log(name, error.code); }
 }`;
-    const result = await tool.execute({ source });
-    expect(result.stdout).toBe("inside.txt hello\nescape ENOENT\n");
-    expect(leftovers(fx.root)).toEqual([]);
-  });
+      const result = await tool.execute({ source });
+      expect(result.stdout).toBe("inside.txt hello\nescape ENOENT\n");
+      expect(leftovers(fx.root)).toEqual([]);
+    },
+  );
 
   test.skipIf(skip || onBun)(
     `without the sandbox the runtime's permission model alone still reads that link (the hole the sandbox closes)${
@@ -117,56 +123,62 @@ for (const name of ["inside.txt", "escape"]) {
     },
   );
 
-  test.skipIf(skip)(`with network "none" there is only loopback and no host is reachable${sandboxSkipNote}`, async () => {
-    const server = net.createServer((socket) => socket.end("hi"));
-    const port = await listen(server);
-    cleanups.push(() => void server.close());
-    const shell = new SandboxShell(sandbox, { cwd: fx.root });
-    const result = await shell.exec({
-      command: clientCommand(fx.root, ["interfaces", `direct:127.0.0.1:${port}`, "direct:192.0.2.1:80"]),
-      ...LIMITS,
-    });
-    expect(result.stderr).toBe("");
-    expect(clientAnswers(result.stdout)).toEqual({
-      interfaces: "lo",
-      [`direct:127.0.0.1:${port}`]: "ECONNREFUSED", // the sandbox's own loopback, not the host's
-      "direct:192.0.2.1:80": UNREACHABLE,
-    });
-  });
+  test.skipIf(skip)(
+    `with network "none" there is only loopback and no host is reachable${sandboxSkipNote}`,
+    async () => {
+      const server = net.createServer((socket) => socket.end("hi"));
+      const port = await listen(server);
+      cleanups.push(() => void server.close());
+      const shell = new SandboxShell(sandbox, { cwd: fx.root });
+      const result = await shell.exec({
+        command: clientCommand(fx.root, ["interfaces", `direct:127.0.0.1:${port}`, "direct:192.0.2.1:80"]),
+        ...LIMITS,
+      });
+      expect(result.stderr).toBe("");
+      expect(clientAnswers(result.stdout)).toEqual({
+        interfaces: "lo",
+        [`direct:127.0.0.1:${port}`]: "ECONNREFUSED", // the sandbox's own loopback, not the host's
+        "direct:192.0.2.1:80": UNREACHABLE,
+      });
+    },
+  );
 
-  test.skipIf(skip)(`with an allowlist only the proxy leads out, and it refuses other hosts${sandboxSkipNote}`, async () => {
-    const requests: string[] = [];
-    const upstream = http.createServer((req, res) => {
-      requests.push(`${req.method} ${req.url}`);
-      res.end(`upstream-ok ${req.url}`);
-    });
-    const port = await listen(upstream);
-    cleanups.push(() => void upstream.close());
-    const allowed = new BubblewrapSandbox({ network: { allow: ["localhost"], allowPrivate: ["localhost"] } });
-    cleanups.push(() => allowed.close());
-    const shell = new SandboxShell(allowed, { cwd: fx.root });
-    const probes = [
-      `get:http://localhost:${port}/hello`,
-      "get:http://not-allowed.example/",
-      "connect:not-allowed.example:443",
-      `get:http://127.0.0.1:${port}/by-address`,
-      `direct:127.0.0.1:${port}`,
-      "direct:192.0.2.1:80",
-      "interfaces",
-    ];
-    const result = await shell.exec({ command: clientCommand(fx.root, probes), ...LIMITS });
-    expect(result.stderr).toBe("");
-    expect(clientAnswers(result.stdout)).toEqual({
-      [probes[0]]: "200 upstream-ok /hello",
-      [probes[1]]: "403 Host 'not-allowed.example' is not on the allowlist",
-      [probes[2]]: "403",
-      [probes[3]]: "403 Host '127.0.0.1' is not on the allowlist",
-      [probes[4]]: "ECONNREFUSED",
-      [probes[5]]: UNREACHABLE,
-      interfaces: "lo",
-    });
-    expect(requests).toEqual(["GET /hello"]);
-  });
+  test.skipIf(skip)(
+    `with an allowlist only the proxy leads out, and it refuses other hosts${sandboxSkipNote}`,
+    async () => {
+      const requests: string[] = [];
+      const upstream = http.createServer((req, res) => {
+        requests.push(`${req.method} ${req.url}`);
+        res.end(`upstream-ok ${req.url}`);
+      });
+      const port = await listen(upstream);
+      cleanups.push(() => void upstream.close());
+      const allowed = new BubblewrapSandbox({ network: { allow: ["localhost"], allowPrivate: ["localhost"] } });
+      cleanups.push(() => allowed.close());
+      const shell = new SandboxShell(allowed, { cwd: fx.root });
+      const probes = [
+        `get:http://localhost:${port}/hello`,
+        "get:http://not-allowed.example/",
+        "connect:not-allowed.example:443",
+        `get:http://127.0.0.1:${port}/by-address`,
+        `direct:127.0.0.1:${port}`,
+        "direct:192.0.2.1:80",
+        "interfaces",
+      ];
+      const result = await shell.exec({ command: clientCommand(fx.root, probes), ...LIMITS });
+      expect(result.stderr).toBe("");
+      expect(clientAnswers(result.stdout)).toEqual({
+        [probes[0]]: "200 upstream-ok /hello",
+        [probes[1]]: "403 Host 'not-allowed.example' is not on the allowlist",
+        [probes[2]]: "403",
+        [probes[3]]: "403 Host '127.0.0.1' is not on the allowlist",
+        [probes[4]]: "ECONNREFUSED",
+        [probes[5]]: UNREACHABLE,
+        interfaces: "lo",
+      });
+      expect(requests).toEqual(["GET /hello"]);
+    },
+  );
 
   test.skipIf(skip)(`a credential broker can be the sandbox's only way out${sandboxSkipNote}`, async () => {
     const upstream = http.createServer((_req, res) => res.end("via-broker"));
@@ -178,7 +190,10 @@ for (const name of ["inside.txt", "escape"]) {
     cleanups.push(() => brokered.close());
     const shell = new SandboxShell(brokered, { cwd: fx.root });
     const probes = [`get:http://localhost:${port}/`, "get:http://elsewhere.example/"];
-    const result = await shell.exec({ command: `${clientCommand(fx.root, probes)}; echo "$PADDOCK_BROKER_URL"`, ...LIMITS });
+    const result = await shell.exec({
+      command: `${clientCommand(fx.root, probes)}; echo "$PADDOCK_BROKER_URL"`,
+      ...LIMITS,
+    });
     expect(clientAnswers(result.stdout)).toEqual({
       [probes[0]]: "200 via-broker",
       [probes[1]]: "403 Host 'elsewhere.example' is not on the allowlist",
@@ -247,7 +262,9 @@ for (const name of ["inside.txt", "escape"]) {
           "the kernel does not allow non-privileged user namespaces. See <path>)",
       );
       expect(error.hint).toMatch(/user namespaces/);
-      await expectUnavailable(new SandboxShell(blocked, { cwd: fx.root }).exec({ command: "echo ran > ran.txt", ...LIMITS }));
+      await expectUnavailable(
+        new SandboxShell(blocked, { cwd: fx.root }).exec({ command: "echo ran > ran.txt", ...LIMITS }),
+      );
       expect(fs.existsSync(fx.abs("ran.txt"))).toBe(false);
     },
   );

@@ -39,7 +39,12 @@ describe("the OpenAI adapter through the openai client", () => {
     object: "chat.completion",
     created: 0,
     model: "gpt-test",
-    choices: [{ index: 0, message: { role: "assistant", refusal: null, ...message }, finish_reason: finish, logprobs: null }],
+    choices: [{
+      index: 0,
+      message: { role: "assistant", refusal: null, ...message },
+      finish_reason: finish,
+      logprobs: null,
+    }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
 
@@ -49,8 +54,16 @@ describe("the OpenAI adapter through the openai client", () => {
       completion({
         content: null,
         tool_calls: [
-          { id: "call_1", type: "function", function: { name: "write_file", arguments: '{"path":"a.txt","content":"hi"}' } },
-          { id: "call_2", type: "function", function: { name: "write_file", arguments: '{"path":"/etc/x","content":""}' } },
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "write_file", arguments: '{"path":"a.txt","content":"hi"}' },
+          },
+          {
+            id: "call_2",
+            type: "function",
+            function: { name: "write_file", arguments: '{"path":"/etc/x","content":""}' },
+          },
         ],
       }, "tool_calls"),
       completion({ content: "Wrote a.txt." }, "stop"),

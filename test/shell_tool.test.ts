@@ -609,4 +609,3 @@ function catchSync(action: () => unknown): unknown {
   }
   throw new Error("expected a throw");
 }
-

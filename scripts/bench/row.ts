@@ -20,7 +20,11 @@ export function median(values: number[]): number {
 }
 
 /** Runs `fn` `warmup` times, then `samples` times, and returns the median milliseconds per call. */
-export async function measure(fn: () => Promise<unknown>, samples: number, warmup = Math.ceil(samples / 10)): Promise<number> {
+export async function measure(
+  fn: () => Promise<unknown>,
+  samples: number,
+  warmup = Math.ceil(samples / 10),
+): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {

@@ -35,9 +35,24 @@ export async function benchSandbox(): Promise<BenchRow[]> {
     for (const [name, command] of commands) {
       const limits = { timeoutMs: 30_000, maxOutputBytes: OUTPUT_LIMIT };
       const paddockMs = await measure(() => shell.exec({ command, ...limits }), RUNS, 2);
-      const baselineMs = await measure(() =>
-        runProcess(host, { argv: ["/bin/sh", "-c", command], cwd: dir, env: { PATH: "/usr/bin:/bin" }, ...limits, truncation: "head-and-tail" }), RUNS, 2);
-      rows.push({ name: `SandboxShell (bubblewrap): ${name}`, paddockMs, baselineMs, baseline: "the same /bin/sh -c through runProcess, unsandboxed" });
+      const baselineMs = await measure(
+        () =>
+          runProcess(host, {
+            argv: ["/bin/sh", "-c", command],
+            cwd: dir,
+            env: { PATH: "/usr/bin:/bin" },
+            ...limits,
+            truncation: "head-and-tail",
+          }),
+        RUNS,
+        2,
+      );
+      rows.push({
+        name: `SandboxShell (bubblewrap): ${name}`,
+        paddockMs,
+        baselineMs,
+        baseline: "the same /bin/sh -c through runProcess, unsandboxed",
+      });
     }
   } finally {
     await sandbox.close();
@@ -48,6 +63,10 @@ export async function benchSandbox(): Promise<BenchRow[]> {
 
 if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop() ?? "")) {
   for (const row of await benchSandbox()) {
-    console.log(`${row.name}: ${row.paddockMs} ms vs ${row.baselineMs} ms (+${Math.round((row.paddockMs - row.baselineMs) * 10) / 10} ms)`);
+    console.log(
+      `${row.name}: ${row.paddockMs} ms vs ${row.baselineMs} ms (+${
+        Math.round((row.paddockMs - row.baselineMs) * 10) / 10
+      } ms)`,
+    );
   }
 }

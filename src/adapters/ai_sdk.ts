@@ -182,7 +182,8 @@ async function toolNeedsApproval(tool: AnyTool, input: unknown): Promise<boolean
 
 /** ai 6 and 7 call `toModelOutput({ toolCallId, input, output })`; no Paddock output has a `toolCallId`. */
 function isWrappedOutput(value: unknown): value is { toolCallId: string; output: unknown } {
-  return typeof value === "object" && value !== null && typeof (value as { toolCallId?: unknown }).toolCallId === "string" &&
+  return typeof value === "object" && value !== null &&
+    typeof (value as { toolCallId?: unknown }).toolCallId === "string" &&
     "output" in value;
 }
 

@@ -91,7 +91,9 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     if (!flags.has("allow-broad-root")) {
       throw new UsageError(`--root '${root}' is ${broad}; pass --allow-broad-root to serve it anyway`);
     }
-    io.stderr(`paddock mcp: warning: serving ${broad} (${workspace.root}); the client can read and change everything below it\n`);
+    io.stderr(
+      `paddock mcp: warning: serving ${broad} (${workspace.root}); the client can read and change everything below it\n`,
+    );
   }
   const options = { root: workspace, readOnly, nodeProcess, shell };
   await serveStdio(options, (line) => io.stderr(`paddock mcp: ${line}\n`));

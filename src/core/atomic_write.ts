@@ -86,7 +86,9 @@ export async function atomicWrite(
     } catch (error) {
       if (!isHostError(error, "ENOENT")) throw mapHostError(error, "write", display);
     }
-    if (before !== null && before.kind !== "file") throw fail("PATH_CHANGED", "the target changed while it was written");
+    if (before !== null && before.kind !== "file") {
+      throw fail("PATH_CHANGED", "the target changed while it was written");
+    }
     if (before !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
     await options.beforeWrite?.({ ...target, stat: before });
     const tempPath = joinHostPath(host.platform, target.parentHostPath, [TEMP_FILE_PREFIX + randomSuffix()]);

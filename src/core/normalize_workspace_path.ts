@@ -3,7 +3,6 @@ import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from "./limits.ts";
 import { utf8ByteLength } from "./utf8.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
 
-
 /**
  * Checks a workspace-relative path and splits it into segments. The same
  * rules hold on every platform, so a path that is safe on Linux is also safe
@@ -49,7 +48,11 @@ export function normalizeWorkspacePath(input: string): string[] {
   if (/^[A-Za-z]:/.test(input)) throw invalid(input, "drive paths are not allowed", ABSOLUTE_HINT);
   // `~` is a shell's home folder, not a name a model means to create.
   if (/^~(?:[/\\]|$)/.test(input)) {
-    throw invalid(input, "'~' is not expanded", "paths start at the workspace root; drop the leading '~/' and name the file inside the workspace");
+    throw invalid(
+      input,
+      "'~' is not expanded",
+      "paths start at the workspace root; drop the leading '~/' and name the file inside the workspace",
+    );
   }
 
   const segments: string[] = [];

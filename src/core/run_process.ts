@@ -90,7 +90,11 @@ class OutputCollector {
   finish(): CapturedOutput {
     const head = concat(this.head, this.headBytes);
     if (this.total <= this.limit) {
-      return { text: decodeUtf8Lenient(concat([head, this.tail], this.total).subarray(0, this.total)), truncated: false, totalBytes: this.total };
+      return {
+        text: decodeUtf8Lenient(concat([head, this.tail], this.total).subarray(0, this.total)),
+        truncated: false,
+        totalBytes: this.total,
+      };
     }
     const headCut = head.subarray(0, utf8BoundaryAtOrBefore(head, this.headLimit));
     if (this.mode === "head") {

@@ -184,7 +184,13 @@ export class Workspace {
           };
         }
         if (isFinal || !createParents) throw fail("NOT_FOUND", "no such file or folder");
-        stat = await this.createFolder(hostPath, this.hostPath(names), stats.at(-1) ?? this.rootIdentity, action, display);
+        stat = await this.createFolder(
+          hostPath,
+          this.hostPath(names),
+          stats.at(-1) ?? this.rootIdentity,
+          action,
+          display,
+        );
       }
 
       if (stat.kind === "symlink" && (!isFinal || followFinal)) {
@@ -210,7 +216,10 @@ export class Workspace {
         // and climbs out of the folder the walk believes it is in. The grammar
         // keeps such names out of the caller's paths; keep them out of link
         // targets too.
-        if (platform === "win32" && targetSegments.some((segment) => segment !== ".." && windowsNameProblem(segment) !== null)) {
+        if (
+          platform === "win32" &&
+          targetSegments.some((segment) => segment !== ".." && windowsNameProblem(segment) !== null)
+        ) {
           throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
         }
         pending.unshift(...targetSegments.map((segment) => ({ name: segment, fromLink: true })));
@@ -296,7 +305,9 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   // The root is the caller's own folder (not a model's path), so messages name it as given.
   const invalid = (detail: string, cause?: unknown) =>
     new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace '${String(root)}': ${detail}`, { cause });
-  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) throw invalid("the root path is empty or invalid");
+  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) {
+    throw invalid("the root path is empty or invalid");
+  }
   const rootEntry = isAbsoluteHostPath(host.platform, root) ? root : joinHostPath(host.platform, host.cwd(), [root]);
   let canonical: string;
   try {

@@ -23,7 +23,7 @@ import {
   type SpawnRequest,
 } from "../host.ts";
 import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
-import { denoEnvironment, type DenoEnv } from "./_deno_environment.ts";
+import { type DenoEnv, denoEnvironment } from "./_deno_environment.ts";
 
 // The slice of the Deno namespace this host uses, declared here so the file
 // type-checks under tsc (no Deno types) and under `deno check` alike.
@@ -304,7 +304,11 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
   // `process.argv.slice(1)` is exactly the arguments, then loads the script.
   const bootstrap = `"use strict";\nprocess.argv.splice(1, 1);\nrequire(${JSON.stringify(request.scriptPath)});\n`;
   // NO_COLOR: Deno's own error reports would otherwise reach the model as ANSI escapes.
-  return { argv: [api.execPath(), ...flags, request.bootstrapPath, ...request.args], bootstrap, env: { NO_COLOR: "1" } };
+  return {
+    argv: [api.execPath(), ...flags, request.bootstrapPath, ...request.args],
+    bootstrap,
+    env: { NO_COLOR: "1" },
+  };
 }
 
 function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {

@@ -14,8 +14,8 @@ import {
   openSync,
   promises as fsp,
   read as readCallback,
-  readSync,
   readlinkSync,
+  readSync,
   realpathSync,
   type Stats,
   statSync,
@@ -160,7 +160,10 @@ const NOTHING = new Uint8Array(0);
 // promise or handle object per file. The same calls as `openForReading`
 // (and the same SYNC_READ_MAX_BYTES bound on a synchronous read); grep runs
 // it once per file of a walk.
-function readSyncNode(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null {
+function readSyncNode(
+  path: string,
+  into: (stat: HostStat) => Uint8Array | null,
+): { stat: HostStat; bytes: Uint8Array } | null {
   // Without O_NOFOLLOW (Windows), refuse a link seen just before opening, as `open` does.
   if (constants.O_NOFOLLOW === undefined) {
     let before: Stats | undefined;

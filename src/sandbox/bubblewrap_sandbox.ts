@@ -126,7 +126,11 @@ interface NetworkSetup {
 }
 
 function unavailable(detail: string, hint?: string): WorkspaceError {
-  return new WorkspaceError("SANDBOX_UNAVAILABLE", `Cannot start the sandbox: ${detail}`, hint === undefined ? {} : { hint });
+  return new WorkspaceError(
+    "SANDBOX_UNAVAILABLE",
+    `Cannot start the sandbox: ${detail}`,
+    hint === undefined ? {} : { hint },
+  );
 }
 
 // Characters of bwrap's complaint quoted in a message.
@@ -219,7 +223,11 @@ export class BubblewrapSandbox implements Sandbox {
     this.network = options.network ?? "none";
     this.host = options.host ?? createAutoHost();
     if (this.network !== "none") {
-      const network = this.network as { allow?: readonly string[]; allowPrivate?: readonly string[]; proxy?: EgressEndpoint };
+      const network = this.network as {
+        allow?: readonly string[];
+        allowPrivate?: readonly string[];
+        proxy?: EgressEndpoint;
+      };
       if (network.proxy !== undefined && (network.allow !== undefined || network.allowPrivate !== undefined)) {
         throw new WorkspaceError(
           "INVALID_ARGUMENTS",
@@ -254,7 +262,10 @@ export class BubblewrapSandbox implements Sandbox {
   /** Finds bwrap and checks that a namespace can be made here. */
   private async runProbe(): Promise<Probe> {
     if (process.platform !== "linux") {
-      throw unavailable("bubblewrap runs only on Linux", "run the agent on Linux, or use a sandbox backend for this system");
+      throw unavailable(
+        "bubblewrap runs only on Linux",
+        "run the agent on Linux, or use a sandbox backend for this system",
+      );
     }
     const bwrap = this.options.bwrapPath ?? findOnPath("bwrap");
     if (bwrap === undefined || !isExecutableFile(bwrap)) {
@@ -318,8 +329,14 @@ export class BubblewrapSandbox implements Sandbox {
     const probe = await this.ready();
     for (const dir of request.writable) {
       // A writable root or system folder would undo the whole view.
-      if (!path.isAbsolute(dir) || dir === "/" || SANDBOX_SYSTEM_PATHS.some((system) => dir === system || system.startsWith(`${dir}/`))) {
-        throw new WorkspaceError("INVALID_ARGUMENTS", "Cannot sandbox the command: a writable folder must be an absolute path that is not the root and holds no system folder");
+      if (
+        !path.isAbsolute(dir) || dir === "/" ||
+        SANDBOX_SYSTEM_PATHS.some((system) => dir === system || system.startsWith(`${dir}/`))
+      ) {
+        throw new WorkspaceError(
+          "INVALID_ARGUMENTS",
+          "Cannot sandbox the command: a writable folder must be an absolute path that is not the root and holds no system folder",
+        );
       }
     }
     const args = [probe.bwrap, ...probe.base];

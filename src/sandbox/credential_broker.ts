@@ -10,8 +10,8 @@
 import { WorkspaceError } from "../core/errors.ts";
 import {
   BROKER_PATH_PREFIX,
-  EgressProxy,
   type EgressEndpoint,
+  EgressProxy,
   type EgressProxyOptions,
   type ListenTarget,
   type ProxyListener,

@@ -149,12 +149,22 @@ function plainResponse(res: http.ServerResponse, status: number, message: string
     return;
   }
   const body = `${message}\n`;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": body.length, connection: "close" });
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": body.length,
+    connection: "close",
+  });
   res.end(body);
 }
 
 function rawResponse(socket: Duplex, status: number, message: string): void {
-  const text = status === 403 ? "Forbidden" : status === 400 ? "Bad Request" : status === 504 ? "Gateway Timeout" : "Bad Gateway";
+  const text = status === 403
+    ? "Forbidden"
+    : status === 400
+    ? "Bad Request"
+    : status === 504
+    ? "Gateway Timeout"
+    : "Bad Gateway";
   const body = `${message}\n`;
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
@@ -168,7 +178,9 @@ function rawResponse(socket: Duplex, status: number, message: string): void {
 export class EgressProxy implements EgressEndpoint {
   private readonly allowed: HostPatternList;
   private readonly privateAllowed: HostPatternList;
-  private readonly rules: Array<{ pattern: HostPatternList; wildcard: boolean; headers: Readonly<Record<string, HeaderValue>> }>;
+  private readonly rules: Array<
+    { pattern: HostPatternList; wildcard: boolean; headers: Readonly<Record<string, HeaderValue>> }
+  >;
   private readonly ca: string[] | undefined;
   private readonly rejectUnauthorized: boolean;
   private readonly connectTimeoutMs: number;
@@ -187,9 +199,18 @@ export class EgressProxy implements EgressEndpoint {
     this.privateAllowed = new HostPatternList(options.allowPrivate ?? []);
     // Exact patterns win over wildcards; among wildcards the longest suffix wins.
     this.rules = rules
-      .map(([pattern, headers]) => ({ pattern: new HostPatternList([pattern]), wildcard: pattern.startsWith("*."), length: pattern.length, headers }))
+      .map(([pattern, headers]) => ({
+        pattern: new HostPatternList([pattern]),
+        wildcard: pattern.startsWith("*."),
+        length: pattern.length,
+        headers,
+      }))
       .sort((a, b) => Number(a.wildcard) - Number(b.wildcard) || b.length - a.length);
-    this.ca = options.upstreamCa === undefined ? undefined : typeof options.upstreamCa === "string" ? [options.upstreamCa] : [...options.upstreamCa];
+    this.ca = options.upstreamCa === undefined
+      ? undefined
+      : typeof options.upstreamCa === "string"
+      ? [options.upstreamCa]
+      : [...options.upstreamCa];
     this.rejectUnauthorized = options.rejectUnauthorized ?? true;
     this.connectTimeoutMs = options.connectTimeoutMs ?? EGRESS_PROXY_CONNECT_TIMEOUT_MS;
     this.logSink = options.log;
@@ -277,7 +298,11 @@ export class EgressProxy implements EgressEndpoint {
     }
     if (addresses.length === 0) return { ok: false, status: 502, reason: `Cannot resolve host '${target.host}'` };
     if (addresses.some(isPrivateAddress) && !this.privateAllowed.matches(target.host)) {
-      return { ok: false, status: 403, reason: `Host '${target.host}' resolves to a private, loopback or link-local address` };
+      return {
+        ok: false,
+        status: 403,
+        reason: `Host '${target.host}' resolves to a private, loopback or link-local address`,
+      };
     }
     return { ok: true, address: addresses[0] };
   }
@@ -294,7 +319,14 @@ export class EgressProxy implements EgressEndpoint {
     }
     const decision = await this.authorize(target);
     if (!decision.ok) {
-      this.log({ action: "refused", form: "connect", method, ...target, status: decision.status, reason: decision.reason });
+      this.log({
+        action: "refused",
+        form: "connect",
+        method,
+        ...target,
+        status: decision.status,
+        reason: decision.reason,
+      });
       rawResponse(client, decision.status, decision.reason);
       return;
     }
@@ -346,8 +378,20 @@ export class EgressProxy implements EgressEndpoint {
       target = parsed === null ? null : parseAuthority(parsed.host, 80);
       path = parsed === null ? "/" : `${parsed.pathname}${parsed.search}`;
     } else {
-      this.log({ action: "refused", form: "http", method, host: "", port: 0, status: 400, reason: "not a proxy request" });
-      plainResponse(res, 400, `This is a proxy: use CONNECT, an absolute http:// URL, or ${BROKER_PATH_PREFIX}<host>/<path>`);
+      this.log({
+        action: "refused",
+        form: "http",
+        method,
+        host: "",
+        port: 0,
+        status: 400,
+        reason: "not a proxy request",
+      });
+      plainResponse(
+        res,
+        400,
+        `This is a proxy: use CONNECT, an absolute http:// URL, or ${BROKER_PATH_PREFIX}<host>/<path>`,
+      );
       return;
     }
     if (target === null) {
@@ -399,7 +443,14 @@ export class EgressProxy implements EgressEndpoint {
     }
     upstreamRequest.on("timeout", () => upstreamRequest.destroy(new Error("timeout")));
     upstreamRequest.on("response", (upstream) => {
-      this.log({ action: "allowed", form, method, ...target, status: upstream.statusCode ?? 502, ...(injected ? { injected } : {}) });
+      this.log({
+        action: "allowed",
+        form,
+        method,
+        ...target,
+        status: upstream.statusCode ?? 502,
+        ...(injected ? { injected } : {}),
+      });
       res.writeHead(upstream.statusCode ?? 502, forwardable(upstream.headers));
       upstream.pipe(res);
       upstream.on("error", () => res.destroy());

@@ -21,7 +21,8 @@ export function canonicalHost(host: string): string {
 
 /** Whether `host` (already canonical) is a syntactically valid host name or IP literal. */
 export function isValidHost(host: string): boolean {
-  return host.length > 0 && host.length <= 253 && (HOST_NAME.test(host) || (host.includes(":") && IPV6_LITERAL.test(host)));
+  return host.length > 0 && host.length <= 253 &&
+    (HOST_NAME.test(host) || (host.includes(":") && IPV6_LITERAL.test(host)));
 }
 
 /**
@@ -47,7 +48,10 @@ export class HostPatternList {
       } else if (isValidHost(pattern)) {
         this.exact.add(pattern);
       } else {
-        throw new WorkspaceError("INVALID_ARGUMENTS", `Cannot use the host pattern '${raw}': expected a host name or '*.domain'`);
+        throw new WorkspaceError(
+          "INVALID_ARGUMENTS",
+          `Cannot use the host pattern '${raw}': expected a host name or '*.domain'`,
+        );
       }
     }
   }

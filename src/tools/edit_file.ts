@@ -16,7 +16,8 @@ import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
 import {
   type BaseToolOptions,
-  beginCall, defineTool,
+  beginCall,
+  defineTool,
   invalidArguments,
   type Tool,
   workspaceGetter,

@@ -4,7 +4,14 @@ import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createFindFilesTool}. */
 export interface FindFilesToolOptions extends BaseToolOptions {

@@ -19,7 +19,14 @@ import { decodeUtf8Lenient } from "../core/utf8.ts";
 import { type WalkEntry, walkWorkspace } from "../core/walk_workspace.ts";
 import type { Identity } from "../core/workspace.ts";
 import type { Host, HostStat } from "../host.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {
@@ -324,9 +331,13 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         for (const folder of reportedFolders) {
           const listed = listedFolders.get(folder);
           if (listed === undefined || !(await stillSame(ws.host, folder, listed, "directory"))) {
-            throw new WorkspaceError("PATH_CHANGED", `Cannot search '${display}': a folder changed while it was searched`, {
-              path: display,
-            });
+            throw new WorkspaceError(
+              "PATH_CHANGED",
+              `Cannot search '${display}': a folder changed while it was searched`,
+              {
+                path: display,
+              },
+            );
           }
         }
       }

@@ -8,7 +8,14 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
 import { stillSame } from "../core/still_same.ts";
 import type { EntryKind } from "../host.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createListDirectoryTool}. */
 export interface ListDirectoryToolOptions extends BaseToolOptions {

@@ -133,7 +133,9 @@ export function createNodeProcessTool(
       let total = 0;
       for (const argument of argv) {
         const bytes = utf8ByteLength(argument);
-        if (bytes > limits.each) throw argumentError("ARGUMENT_TOO_LARGE", `An argument is larger than ${limits.each} bytes`);
+        if (bytes > limits.each) {
+          throw argumentError("ARGUMENT_TOO_LARGE", `An argument is larger than ${limits.each} bytes`);
+        }
         if (argument.includes("\0")) throw argumentError("INVALID_ARGUMENTS", "An argument holds a NUL character");
         total += bytes;
       }
@@ -183,9 +185,13 @@ export function createNodeProcessTool(
           throw mapSpawnError(error, "the script");
         }).finally(() => command.cleanup?.());
         if (result.timedOut) {
-          throw new WorkspaceError("NODE_PROCESS_TIMEOUT", `Script ran longer than ${limits.timeoutMs} ms and was killed`, {
-            hint: "make the script finish sooner (no servers, watchers or endless loops)",
-          });
+          throw new WorkspaceError(
+            "NODE_PROCESS_TIMEOUT",
+            `Script ran longer than ${limits.timeoutMs} ms and was killed`,
+            {
+              hint: "make the script finish sooner (no servers, watchers or endless loops)",
+            },
+          );
         }
         return toExecResult(result);
       } finally {
@@ -209,7 +215,7 @@ function scriptLaunch(host: Host, request: ScriptLaunchRequest): ScriptLaunch {
       {
         hint: error.syscall === "permission-path"
           ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
-          : "this runtime has no permission model; use permissions: \"inherit\" to run unconfined",
+          : 'this runtime has no permission model; use permissions: "inherit" to run unconfined',
       },
     );
   }

@@ -11,7 +11,14 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
 import { readLineWindow } from "../core/read_line_window.ts";
 import { decodeUtf8Strict } from "../core/utf8.ts";
-import { type BaseToolOptions, beginCall, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import {
+  type BaseToolOptions,
+  beginCall,
+  defineTool,
+  type Tool,
+  workspaceGetter,
+  type WorkspaceSource,
+} from "./tool.ts";
 
 /** Options of {@link createReadTool}. */
 export interface ReadToolOptions extends BaseToolOptions {

@@ -10,7 +10,7 @@ import {
 } from "../core/limits.ts";
 import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
 import { utf8ByteLength } from "../core/utf8.ts";
-import { type ShellExecResult, isShellProvider, type ShellProvider } from "../shell_provider.ts";
+import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */

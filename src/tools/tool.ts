@@ -173,8 +173,9 @@ export function parseArguments<Schema extends z.ZodType>(schema: Schema, args: u
   const where = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
   let hint: string;
   if (issue.code === "unrecognized_keys") hint = `unknown property ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
-  else if (issue.code === "invalid_type" && valueAt(args, issue.path) === undefined) hint = `missing property '${where}'`;
-  else if (issue.code === "invalid_type") hint = `property '${where}': expected ${issue.expected}`;
+  else if (issue.code === "invalid_type" && valueAt(args, issue.path) === undefined) {
+    hint = `missing property '${where}'`;
+  } else if (issue.code === "invalid_type") hint = `property '${where}': expected ${issue.expected}`;
   else hint = `property '${where}': ${issue.message}`;
   throw invalidArguments(hint);
 }

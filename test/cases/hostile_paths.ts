@@ -26,7 +26,11 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute", path: "/etc/passwd", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute root", path: "/", code: "INVALID_RELATIVE_PATH" },
-  { name: "home tilde (a shell expands it; the grammar must not create a folder named '~')", path: "~/.ssh/id_rsa", code: "INVALID_RELATIVE_PATH" },
+  {
+    name: "home tilde (a shell expands it; the grammar must not create a folder named '~')",
+    path: "~/.ssh/id_rsa",
+    code: "INVALID_RELATIVE_PATH",
+  },
   { name: "lone tilde", path: "~", code: "INVALID_RELATIVE_PATH" },
   { name: "Windows root-relative", path: "\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
   { name: "drive absolute", path: "C:\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
@@ -52,7 +56,11 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "trailing dots", path: "d/...", code: "INVALID_RELATIVE_PATH" },
   { name: "trailing space", path: "f ", code: "INVALID_RELATIVE_PATH" },
   { name: "folder with trailing space", path: "d /f", code: "INVALID_RELATIVE_PATH" },
-  { name: "lone surrogate (stored as U+FFFD, a second spelling of another name)", path: "x\uD800.txt", code: "INVALID_RELATIVE_PATH" },
+  {
+    name: "lone surrogate (stored as U+FFFD, a second spelling of another name)",
+    path: "x\uD800.txt",
+    code: "INVALID_RELATIVE_PATH",
+  },
   { name: "over-long segment", path: long, code: "PATH_TOO_LONG" },
   { name: "over-long path", path: Array(900).fill("abcd").join("/"), code: "PATH_TOO_LONG" },
 ];
