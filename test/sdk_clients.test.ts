@@ -96,7 +96,13 @@ describe("the OpenAI adapter through the openai client", () => {
       .filter((message) => message.role === "tool");
     expect(toolMessages.map((message) => [message.tool_call_id, JSON.parse(message.content)])).toEqual([
       ["call_1", { path: "a.txt", bytes: 2 }],
-      ["call_2", { error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } }],
+      ["call_2", {
+        error: {
+          code: "TOOL_ARGUMENTS_INVALID",
+          message: "INVALID_RELATIVE_PATH",
+          hint: expect.stringContaining("relative"),
+        },
+      }],
     ]);
   });
 });
