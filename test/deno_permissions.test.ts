@@ -26,7 +26,8 @@ beforeAll(() => {
     `import { createCodingTools, executeToolCall, openWorkspace, ToolRegistry } from ${
       JSON.stringify(pathToFileURL(path.join(REPO, "mod.ts")).href)
     };
-const registry = new ToolRegistry(createCodingTools(await openWorkspace(Deno.args[0])));
+// A roomy timeout: a Deno child starts slowly on a loaded machine.
+const registry = new ToolRegistry(createCodingTools(await openWorkspace(Deno.args[0]), { nodeProcess: { timeoutMs: 20000 } }));
 const calls = [
   ["write_file", { path: "b.txt", content: "x" }],
   ["read_file", { path: "a.txt" }],
