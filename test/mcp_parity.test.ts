@@ -77,6 +77,7 @@ describe("output schemas", () => {
     const calls: [string, Record<string, unknown>][] = [
       ["read_file", { path: "src/a.ts" }],
       ["read_file", { path: "src/a.ts", offset: 1, limit: 1 }],
+      ["read_multiple_files", { paths: ["src/a.ts", "missing.txt", "../x"] }],
       ["write_file", { path: "b.txt", content: "one\ntwo\n" }],
       ["edit_file", { path: "b.txt", old_string: "two", new_string: "three" }],
       ["list_directory", { path: "." }],

@@ -21,9 +21,8 @@ function object(required: Record<string, Schema>, optional: Record<string, Schem
 }
 
 /** `{ error: { code, message, hint?, details? } }`, the body of every failed call. */
-const ERROR_BODY: Schema = object({
-  error: object({ code: string, message: string }, { hint: string, details: { type: "object" } }),
-});
+const ERROR: Schema = object({ code: string, message: string }, { hint: string, details: { type: "object" } });
+const ERROR_BODY: Schema = object({ error: ERROR });
 
 const PROCESS_RESULT: Record<string, Schema> = {
   exitCode: { type: ["integer", "null"] },
@@ -39,15 +38,20 @@ const GREP_BASE: Record<string, Schema> = {
   skipped: object({ binary: integer, tooLarge: integer, unreadable: integer }),
 };
 
+const READ_FILE: Schema = object({ path: string, content: string, bytes: integer }, {
+  startLine: integer,
+  endLine: integer,
+  totalLines: integer,
+  hasMore: boolean,
+  nextOffset: { type: ["integer", "null"] },
+  fileBytes: integer,
+  lineCut: boolean,
+});
+
 const RESULTS: Readonly<Record<string, Schema>> = {
-  read_file: object({ path: string, content: string, bytes: integer }, {
-    startLine: integer,
-    endLine: integer,
-    totalLines: integer,
-    hasMore: boolean,
-    nextOffset: { type: ["integer", "null"] },
-    fileBytes: integer,
-    lineCut: boolean,
+  read_file: READ_FILE,
+  read_multiple_files: object({
+    files: { type: "array", items: { anyOf: [READ_FILE, object({ path: string, error: ERROR })] } },
   }),
   write_file: object({ path: string, bytes: integer }),
   edit_file: object({

@@ -15,6 +15,7 @@ import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { withRelativePathHint } from "./relative_path_hint.ts";
 import { outputSchemaOf } from "./output_schemas.ts";
+import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
 import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
@@ -110,16 +111,18 @@ export function createMcpRegistry(
   options: Omit<PaddockMcpServerOptions, "root"> = {},
 ): ToolRegistry {
   const extra = options.tools ?? [];
+  // The reference filesystem server's batch read, composed from read_file.
+  const readMany = createReadMultipleFilesTool(workspace);
   if (options.readOnly === true) {
     const readOnly = createReadOnlyTools(workspace, { nodeProcess: false });
-    return new ToolRegistry([...readOnly, ...extra.filter((tool) => tool.readOnly)]);
+    return new ToolRegistry([...readOnly, readMany, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
   const tools: AnyTool[] = createCodingTools(workspace, {
     ...(options.nodeProcess === false ? { nodeProcess: false as const } : {}),
     ...(shell === undefined ? {} : { shell }),
   });
-  return new ToolRegistry([...tools, ...extra]);
+  return new ToolRegistry([...tools, readMany, ...extra]);
 }
 
 /**

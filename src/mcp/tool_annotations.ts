@@ -22,6 +22,7 @@ type Hints = Omit<McpToolAnnotations, "readOnlyHint">;
  */
 const BUILT_IN: Readonly<Record<string, Hints>> = {
   read_file: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  read_multiple_files: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   list_directory: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   find_files: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   grep: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
