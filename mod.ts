@@ -1,6 +1,12 @@
 /**
  * Paddock: coding tools for AI agents, fenced into one workspace folder.
  *
+ * The root entry holds what an application needs: the workspace, the tools
+ * with their options and outputs, the registry and `executeToolCall`, the
+ * agent loop, the errors and their codes, and the limits. The host seam is in
+ * `@paddock/tools/host`; the SDK adapters are in `@paddock/tools/openai`,
+ * `@paddock/tools/anthropic` and `@paddock/tools/ai-sdk`.
+ *
  * @example Quick start
  * ```ts
  * import { createCodingTools, executeToolCall, ToolRegistry } from "@paddock/tools";
@@ -10,6 +16,7 @@
  *   name: "write_file",
  *   arguments: { path: "hello.txt", content: "hi\n" },
  * });
+ * console.log(result.isError, JSON.parse(result.content));
  * ```
  *
  * @module
@@ -19,43 +26,35 @@ import { createAutoHost } from "./src/hosts/auto.ts";
 
 registerDefaultHost(createAutoHost);
 
-export * from "./src/host.ts";
-export * from "./src/core/errors.ts";
-export * from "./src/core/limits.ts";
-export { MINIMAL_ENVIRONMENT_NAMES } from "./src/core/environment.ts";
+// The workspace.
 export { openWorkspace, Workspace } from "./src/core/workspace.ts";
-export type { Identity, Resolved, ResolveOptions, WorkspaceOptions } from "./src/core/workspace.ts";
-export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
-export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
-export { registerDefaultHost } from "./src/core/default_host.ts";
-export { defineTool, LazyWorkspace, parseArguments } from "./src/tools/tool.ts";
+export type { WorkspaceOptions } from "./src/core/workspace.ts";
+
+// Errors and limits.
+export { ARGUMENT_ERROR_CODES, isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";
+export type { ErrorCode, WorkspaceErrorOptions } from "./src/core/errors.ts";
+export { LIMITS } from "./src/core/limits.ts";
+
+// Tools.
+export { defineTool, LazyWorkspace } from "./src/tools/tool.ts";
 export type {
   AnyTool,
   BaseToolOptions,
   JsonSchema,
   Tool,
+  ToolArgumentsSchema,
+  ToolDefinition,
   ToolExecuteOptions,
   WorkspaceSource,
 } from "./src/tools/tool.ts";
+export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
+export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { createReadTool } from "./src/tools/read_file.ts";
 export type { ReadFileInput, ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
 export { createWriteTool } from "./src/tools/write_file.ts";
-export type { WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
-export { createNodeProcessTool, NODE_SCRIPT_PREFIX } from "./src/tools/node_process.ts";
-export type { NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export type { WriteFileInput, WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
 export { createEditTool } from "./src/tools/edit_file.ts";
 export type { EditFileInput, EditFileOutput, EditOperation, EditToolOptions } from "./src/tools/edit_file.ts";
-export { createDeleteTool } from "./src/tools/delete_path.ts";
-export type { DeletePathInput, DeletePathOutput, DeleteToolOptions } from "./src/tools/delete_path.ts";
-export { createMoveTool } from "./src/tools/move_path.ts";
-export type { MovePathInput, MovePathOutput, MoveToolOptions } from "./src/tools/move_path.ts";
-export { createDirectoryTool } from "./src/tools/create_directory.ts";
-export type {
-  CreateDirectoryInput,
-  CreateDirectoryOutput,
-  CreateDirectoryToolOptions,
-} from "./src/tools/create_directory.ts";
-export type { ReportedKind } from "./src/core/entry_kind.ts";
 export { createListDirectoryTool } from "./src/tools/list_directory.ts";
 export type {
   ListDirectoryInput,
@@ -63,8 +62,7 @@ export type {
   ListDirectoryToolOptions,
   ListedEntry,
 } from "./src/tools/list_directory.ts";
-export type { GlobMatcher } from "./src/core/compile_glob.ts";
-export type { LineMatcher } from "./src/core/line_matcher.ts";
+export type { ReportedKind } from "./src/core/entry_kind.ts";
 export { createFindFilesTool } from "./src/tools/find_files.ts";
 export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
 export { createGrepTool } from "./src/tools/grep.ts";
@@ -80,32 +78,46 @@ export type {
   GrepSkipped,
   GrepToolOptions,
 } from "./src/tools/grep.ts";
-export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
-export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
+export type { GlobMatcher } from "./src/core/compile_glob.ts";
+export type { LineMatcher } from "./src/core/line_matcher.ts";
+export { createDeleteTool } from "./src/tools/delete_path.ts";
+export type { DeletePathInput, DeletePathOutput, DeleteToolOptions } from "./src/tools/delete_path.ts";
+export { createMoveTool } from "./src/tools/move_path.ts";
+export type { MovePathInput, MovePathOutput, MoveToolOptions } from "./src/tools/move_path.ts";
+export { createDirectoryTool } from "./src/tools/create_directory.ts";
+export type {
+  CreateDirectoryInput,
+  CreateDirectoryOutput,
+  CreateDirectoryToolOptions,
+} from "./src/tools/create_directory.ts";
+export { createNodeProcessTool } from "./src/tools/node_process.ts";
+export type { NodeProcessInput, NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export { createShellTool } from "./src/tools/shell.ts";
+export type { ShellApproval, ShellInput, ShellOutput, ShellSource, ShellToolOptions } from "./src/tools/shell.ts";
+export { evaluateShellPolicy } from "./src/core/shell_policy.ts";
+export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/shell_policy.ts";
+
+// The registry and the call layer.
 export { ToolRegistry } from "./src/registry/tool_registry.ts";
 export type { ToolDefinitionJson } from "./src/registry/tool_registry.ts";
 export { errorResult, executeToolCall, toErrorBody } from "./src/registry/execute_tool_call.ts";
-export type { ToolCall, ToolCallResult, ToolErrorBody } from "./src/registry/execute_tool_call.ts";
-export * from "./src/shell_provider.ts";
-export { evaluateShellPolicy, hasShellOperator } from "./src/core/shell_policy.ts";
-export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/shell_policy.ts";
-export { createHostShellProvider } from "./src/core/host_shell_provider.ts";
-export type { HostShellProviderOptions } from "./src/core/host_shell_provider.ts";
-export { createShellTool } from "./src/tools/shell.ts";
-export type { ShellApproval, ShellInput, ShellOutput, ShellSource, ShellToolOptions } from "./src/tools/shell.ts";
-export { denyShellByDefault } from "./src/registry/deny_shell_by_default.ts";
-export type { DenyShellByDefaultOptions } from "./src/registry/deny_shell_by_default.ts";
+export type {
+  ApprovalRequest,
+  ExecuteToolCallOptions,
+  ToolCall,
+  ToolCallResult,
+  ToolErrorBody,
+} from "./src/registry/execute_tool_call.ts";
 export type {
   BeforeToolCallContext,
   BeforeToolCallDecision,
   BeforeToolCallHook,
   BeforeToolCallHooks,
 } from "./src/registry/before_tool_call.ts";
-export type { ApprovalRequest, ExecuteToolCallOptions } from "./src/registry/execute_tool_call.ts";
-export type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "./src/agent/agent_message.ts";
-export type { ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./src/agent/model_provider.ts";
-export type { ApprovalRule, ApprovalStore, RememberedApproval } from "./src/agent/approval_store.ts";
-export { InMemoryApprovalStore } from "./src/agent/in_memory_approval_store.ts";
+export { denyShellByDefault } from "./src/registry/deny_shell_by_default.ts";
+export type { DenyShellByDefaultOptions } from "./src/registry/deny_shell_by_default.ts";
+
+// The agent loop.
 export { AgentExecutor } from "./src/agent/agent_executor.ts";
 export type {
   AgentDefinition,
@@ -117,32 +129,13 @@ export type {
   ApprovalDecision,
   PausedToolCall,
 } from "./src/agent/agent_executor.ts";
-export { ApprovalRequiredError } from "./src/agent/approval_required_error.ts";
 export { createAgent } from "./src/agent/create_agent.ts";
 export type { Agent, AgentReply, AgentSendOptions, CreateAgentOptions } from "./src/agent/create_agent.ts";
-export {
-  fromOpenAIMessage,
-  fromOpenAIToolCall,
-  toOpenAIMessages,
-  toOpenAIToolMessage,
-  toOpenAITools,
-} from "./src/adapters/openai.ts";
-export type { OpenAIChatMessage, OpenAITool, OpenAIToolCall, OpenAIToolMessage } from "./src/adapters/openai.ts";
-export {
-  fromAnthropicMessage,
-  fromAnthropicToolUse,
-  toAnthropicMessages,
-  toAnthropicToolResult,
-  toAnthropicTools,
-} from "./src/adapters/anthropic.ts";
-export type {
-  AnthropicMessage,
-  AnthropicTextBlock,
-  AnthropicTool,
-  AnthropicToolResultBlock,
-  AnthropicToolUseBlock,
-} from "./src/adapters/anthropic.ts";
-export type { ToolSource } from "./src/adapters/_tool_source.ts";
+export type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "./src/agent/agent_message.ts";
+export type { ModelProvider, ModelRequest, ModelResponse, ModelToolCall } from "./src/agent/model_provider.ts";
+export type { ApprovalRule, ApprovalStore, RememberedApproval } from "./src/agent/approval_store.ts";
+export { InMemoryApprovalStore } from "./src/agent/in_memory_approval_store.ts";
+export { ApprovalRequiredError } from "./src/agent/approval_required_error.ts";
 
 // The seed documents' names ------------------------------------------------
 // What the three seed documents import from the package root, over the core
@@ -155,6 +148,13 @@ export type { PathFlavor } from "./src/seed/normalize_workspace_path.ts";
 export { NodeWorkspace } from "./src/seed/node_workspace.ts";
 export type { NodeWorkspaceOptions } from "./src/seed/node_workspace.ts";
 export type { FlexibleShellProvider } from "./src/core/host_shell_provider.ts";
+export type {
+  ShellExecOptions,
+  ShellExecOutcome,
+  ShellExecRequest,
+  ShellExecResult,
+  ShellProvider,
+} from "./src/shell_provider.ts";
 export { createFsTools } from "./src/seed/create_fs_tools.ts";
 export type { FsToolsOptions } from "./src/seed/create_fs_tools.ts";
 export { isFsProvider } from "./src/seed/fs_provider.ts";
@@ -164,7 +164,7 @@ export { MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "./src/testing/memory_wor
 export type { ExecRecord, ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";
 export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
 export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
-// Placeholder until the container sandbox lands: constructs, and fails with SANDBOX_UNAVAILABLE when used.
+// The container sandbox; loads its module (node:http) on first use, not at import.
 export { SubprocessSandbox } from "./src/seed/subprocess_sandbox.ts";
 export type { SubprocessSandboxOptions } from "./src/seed/subprocess_sandbox.ts";
 // Loads node:http / node:net on first call, not at import.

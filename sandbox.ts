@@ -8,7 +8,7 @@
  * ```ts
  * import { BubblewrapSandbox, createCredentialBroker, SandboxShell } from "@paddock/tools/sandbox";
  * const broker = await createCredentialBroker({
- *   rules: { "api.github.com": { Authorization: `Bearer ${token}` } },
+ *   rules: { "api.github.com": { Authorization: `Bearer ${Deno.env.get("GITHUB_TOKEN")}` } },
  *   allow: ["registry.npmjs.org"],
  * });
  * const sandbox = new BubblewrapSandbox({ network: { proxy: broker } });

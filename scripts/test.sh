@@ -8,6 +8,19 @@ bin=node_modules/.bin
 echo "== tsc: core without Node/Deno types, then everything"
 "$bin/tsc" -p tsconfig.core.json
 "$bin/tsc" -p tsconfig.test.json
+echo "== tsc: the AI SDK adapter against ai 6 and ai 7 (ai 5 is in tsconfig.test.json)"
+"$bin/tsc" -p tsconfig.ai6.json
+"$bin/tsc" -p tsconfig.ai7.json
+
+echo "== deno doc --lint over every entry of deno.json (what JSR's score reads), then every @example type-checked"
+entries=$(node -e 'console.log(Object.values(require("./deno.json").exports).join(" "))')
+# deno doc prints a warning per unresolved @types/node reference; show the output only when it fails.
+# shellcheck disable=SC2086
+if ! lint=$("$bin/deno" doc --lint $entries 2>&1); then
+  printf '%s\n' "$lint" | grep -v -e '^.\{0,12\}Warning' -e 'node_modules/@types/node/index.d.ts'
+  exit 1
+fi
+"$bin/deno" check --quiet --doc mod.ts host.ts node.ts testing.ts sandbox.ts cli.ts src/
 
 echo "== vitest under Node $(node --version)"
 "$bin/vitest" run

@@ -71,12 +71,22 @@ export class HostError extends Error {
   readonly code: HostErrorCode;
   /** The primitive that failed (`open`, `rename`, …). */
   readonly syscall: string;
+  /**
+   * The runtime permission flag that was missing when the runtime itself
+   * refused (Deno's `NotCapable`), e.g. `--allow-write`; the code is then `EACCES`.
+   */
+  readonly missingPermission?: string;
 
-  constructor(code: HostErrorCode, syscall: string, cause?: unknown) {
+  /**
+   * Makes the error for primitive `syscall` failing with `code`; `cause` keeps
+   * the native error, `missingPermission` names a runtime permission flag.
+   */
+  constructor(code: HostErrorCode, syscall: string, cause?: unknown, missingPermission?: string) {
     super(`${syscall} failed: ${code}`, cause === undefined ? undefined : { cause });
     this.name = "HostError";
     this.code = code;
     this.syscall = syscall;
+    if (missingPermission !== undefined) this.missingPermission = missingPermission;
   }
 }
 
@@ -269,8 +279,13 @@ export interface Host {
   execPath(): string;
   /** The command line to run a CommonJS file with this runtime; throws `UNSUPPORTED` when `confineTo` cannot be enforced. */
   scriptLaunch(request: ScriptLaunchRequest): ScriptLaunch;
-  /** The parent process's environment (read only to pick documented variables). */
-  environment(): Record<string, string>;
+  /**
+   * The parent process's environment (read only to pick documented variables).
+   * `names` are the variables the caller will pick; a host whose runtime
+   * grants only some variables (Deno's `--allow-env=PATH,HOME`) reads just
+   * those, and treats a variable it may not read as unset.
+   */
+  environment(names?: readonly string[]): Record<string, string>;
   /** The process's file-creation mask. */
   umask(): number;
   /** The current working directory, to make a relative workspace root absolute. */

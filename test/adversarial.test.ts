@@ -13,16 +13,13 @@ import {
   createReadTool,
   createWriteTool,
   executeToolCall,
-  type Host,
-  type HostFile,
-  MAX_PATH_BYTES,
-  MAX_SEGMENT_BYTES,
-  MAX_SYMLINK_HOPS,
-  MINIMAL_ENVIRONMENT_NAMES,
   normalizeWorkspacePath,
   openWorkspace,
   ToolRegistry,
 } from "../mod.ts";
+import type { Host, HostFile } from "../host.ts";
+import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, MAX_SYMLINK_HOPS } from "../src/core/limits.ts";
+import { MINIMAL_ENVIRONMENT_NAMES } from "../src/core/environment.ts";
 import { type MemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, hasProgram, leftovers, listAll, OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
 import { MEMORY_OUTSIDE, TEST_HOSTS } from "./helpers/hosts.ts";

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
 import {
-  AGENT_MAX_STEPS,
   AgentExecutor,
   type AgentMessage,
   type AgentRunResult,
@@ -13,6 +12,7 @@ import {
   ToolRegistry,
   WorkspaceError,
 } from "../mod.ts";
+import { AGENT_MAX_STEPS } from "../src/core/limits.ts";
 import { mockModel } from "../testing.ts";
 import { recordTool } from "./helpers/record_tool.ts";
 

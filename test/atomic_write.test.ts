@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { createWriteTool, type Host, HostError, type HostFile, openWorkspace } from "../mod.ts";
+import { createWriteTool, openWorkspace } from "../mod.ts";
+import { type Host, HostError, type HostFile } from "../host.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";
 

@@ -140,6 +140,9 @@ describe("paddock, in-process", () => {
     ["call with an extra argument", ["call", "read_file", "{}", "more"]],
     ["a --root that does not exist", ["call", "read_file", "{}", "--root", "/nonexistent/paddock-test"]],
     ["a --root that is a file", ["mcp", "--root", "package.json"]],
+    ["mcp without --root", ["mcp"]],
+    ["mcp serving the filesystem root without --allow-broad-root", ["mcp", "--root", "/"]],
+    ["mcp serving the home folder without --allow-broad-root", ["mcp", "--root", os.homedir()]],
     ["an extra demo argument", ["demo", "now"]],
   ])("%s is a usage error: one line on stderr, exit 2", async (_name, args) => {
     const run = await runInProcess(args);
@@ -187,7 +190,8 @@ describe("paddock, in-process", () => {
   test("the package ships the paddock bin, the ./cli and ./mcp exports, and a start script for the demo", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
     const deno = JSON.parse(fs.readFileSync(path.join(REPO, "deno.json"), "utf8"));
-    expect(pkg.bin).toEqual({ paddock: "./dist/cli.js" });
+    // The form npm keeps as is (it rewrites "./dist/cli.js" and warns on publish).
+    expect(pkg.bin).toEqual({ paddock: "dist/cli.js" });
     expect(pkg.exports["./cli"]).toEqual({ types: "./dist/cli.d.ts", default: "./dist/cli.js" });
     expect(pkg.exports["./mcp"]).toEqual({ types: "./dist/src/mcp/mod.d.ts", default: "./dist/src/mcp/mod.js" });
     expect(deno.exports["./cli"]).toBe("./cli.ts");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { createDeleteTool, createEditTool, createMoveTool, type Host, type HostFile, openWorkspace } from "../mod.ts";
+import { createDeleteTool, createEditTool, createMoveTool, openWorkspace } from "../mod.ts";
+import type { Host, HostFile } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 

@@ -12,13 +12,13 @@ import {
   type GrepContentOutput,
   type GrepCountOutput,
   type GrepFilesOutput,
-  type Host,
   type ListDirectoryOutput,
   openWorkspace,
   ToolRegistry,
   type Workspace,
   WorkspaceError,
 } from "../mod.ts";
+import type { Host } from "../host.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";

@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import { createGrepTool, type Host, openWorkspace } from "../mod.ts";
+import { createGrepTool, openWorkspace } from "../mod.ts";
+import type { Host } from "../host.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { diskFixture } from "./helpers/fixture.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { createEditTool, createReadTool, createWriteTool, type Host, openWorkspace } from "../mod.ts";
+import type { Host } from "../host.ts";
+import { createEditTool, createReadTool, createWriteTool, openWorkspace } from "../mod.ts";
 import { diskFixture } from "./helpers/fixture.ts";
 import { runtime } from "./helpers/runtime.ts";
 

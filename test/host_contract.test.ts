@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Host, HostError } from "../mod.ts";
+import { type Host, HostError } from "../host.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { createNodeHost } from "../src/hosts/node.ts";
 import { runtime } from "./helpers/runtime.ts";

@@ -7,17 +7,12 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createCodingTools,
-  defineTool,
-  executeToolCall,
-  MCP_MAX_MESSAGE_BYTES,
-  ToolRegistry,
-  WRITE_FILE_MAX_BYTES,
-} from "../mod.ts";
+import { createCodingTools, defineTool, executeToolCall, ToolRegistry } from "../mod.ts";
+import { MCP_MAX_MESSAGE_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { pathArgumentError } from "./helpers/codes.ts";
 import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import type { RuntimeName } from "./helpers/runtime.ts";
@@ -173,7 +168,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
           row: row.name,
           name,
           isError: true,
-          error: { code: "TOOL_ARGUMENTS_INVALID", message: row.code },
+          error: pathArgumentError(row.path, row.code),
         });
       }
     }

@@ -7,15 +7,12 @@ import {
   createReadTool,
   createWriteTool,
   executeToolCall,
-  type Host,
-  type HostErrorCode,
-  isHostError,
-  isShellProvider,
-  MAX_SYMLINK_HOPS,
   openWorkspace,
   ToolRegistry,
   Workspace,
 } from "../mod.ts";
+import { type Host, type HostErrorCode, isHostError, isShellProvider } from "../host.ts";
+import { MAX_SYMLINK_HOPS } from "../src/core/limits.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import {
   createMemoryHost,
@@ -28,6 +25,7 @@ import {
 } from "../testing.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { pathArgumentError } from "./helpers/codes.ts";
 import { OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { MEMORY_HOST, TEST_HOSTS } from "./helpers/hosts.ts";
 
@@ -554,9 +552,7 @@ describe("read_file and write_file replay the shared tables on a MemoryWorkspace
     for (
       const [name, args] of [["read_file", { path: hostile }], ["write_file", { path: hostile, content: "x" }]] as const
     ) {
-      expect(await call(ws, name, args)).toEqual({
-        error: { code: "TOOL_ARGUMENTS_INVALID", message: code },
-      });
+      expect(await call(ws, name, args)).toEqual({ error: pathArgumentError(hostile, code) });
     }
     expect(ws.snapshot()).toEqual(before);
   });

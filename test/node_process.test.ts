@@ -4,15 +4,17 @@ import { afterEach, describe, expect, test } from "vitest";
 import {
   createNodeProcessTool,
   executeToolCall,
+  type NodeProcessOutput,
+  ToolRegistry,
+  WorkspaceError,
+} from "../mod.ts";
+import {
   NODE_PROCESS_MAX_ARGUMENT_BYTES,
   NODE_PROCESS_MAX_ARGUMENTS,
   NODE_PROCESS_MAX_ARGUMENTS_TOTAL_BYTES,
   NODE_PROCESS_MAX_OUTPUT_BYTES,
   NODE_PROCESS_MAX_SOURCE_BYTES,
-  type NodeProcessOutput,
-  ToolRegistry,
-  WorkspaceError,
-} from "../mod.ts";
+} from "../src/core/limits.ts";
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { onBun, onDeno } from "./helpers/runtime.ts";
 import { deleteEnv, isAlive, rejection, setEnv, sleep, waitFor } from "./helpers/process.ts";

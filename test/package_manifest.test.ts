@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { LIMITS } from "../mod.ts";
+import { VERSION } from "../src/version.ts";
 
 const repo = path.resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repo, file), "utf8"));
@@ -23,6 +24,7 @@ describe("package manifests", () => {
     expect(pkg.name).toBe("@paddock/tools");
     expect(deno.name).toBe(pkg.name);
     expect(deno.version).toBe(pkg.version);
+    expect(VERSION).toBe(pkg.version);
   });
 
   test("no runtime dependency is loaded from the network: every import map entry is an npm: specifier of a package.json dependency", () => {

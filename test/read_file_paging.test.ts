@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { createReadTool, type Host, type HostFile, openWorkspace, type Workspace } from "../mod.ts";
+import { createReadTool, openWorkspace, type Workspace } from "../mod.ts";
+import type { Host, HostFile } from "../host.ts";
 import { codeOf, errorOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 

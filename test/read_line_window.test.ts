@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { HostFile } from "../mod.ts";
+import type { HostFile } from "../host.ts";
 import { readLineWindow } from "../src/core/read_line_window.ts";
 
 // A file in memory, behind the HostFile interface.

@@ -2,17 +2,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import {
-  createReadTool,
-  createWriteTool,
-  executeToolCall,
-  openWorkspace,
-  READ_FILE_MAX_BYTES,
-  ToolRegistry,
-  WRITE_FILE_MAX_BYTES,
-} from "../mod.ts";
+import { createReadTool, createWriteTool, executeToolCall, openWorkspace, ToolRegistry } from "../mod.ts";
+import { READ_FILE_MAX_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { pathArgumentError } from "./helpers/codes.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";
 import { TEST_HOSTS } from "./helpers/hosts.ts";
 import { callTool as call, withReadWriteWorkspace as withWorkspace } from "./helpers/tool_call.ts";
@@ -23,7 +17,7 @@ for (const host of TEST_HOSTS) {
       await withWorkspace(host.open, ["f", "d/"], async (_ws, registry) => {
         const { isError, body } = await call(registry, "read_file", { path: hostile });
         expect(isError).toBe(true);
-        expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: code } });
+        expect(body).toEqual({ error: pathArgumentError(hostile, code) });
       });
     });
 
@@ -34,7 +28,7 @@ for (const host of TEST_HOSTS) {
           const before = await ws.listAll();
           const { isError, body } = await call(registry, "write_file", { path: hostile, content: "x" });
           expect(isError).toBe(true);
-          expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: code } });
+          expect(body).toEqual({ error: pathArgumentError(hostile, code) });
           expect(await ws.listAll()).toEqual(before);
         });
       },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { ByteReader, ExitStatus, Host, HostChild } from "../mod.ts";
+import type { ByteReader, ExitStatus, Host, HostChild } from "../host.ts";
 import { omittedMarker, runProcess, type TruncationMode } from "../src/core/run_process.ts";
 
 const encoder = new TextEncoder();

@@ -5,23 +5,17 @@ import {
   createCodingTools,
   createShellTool,
   executeToolCall,
-  type Host,
   normalizeWorkspacePath,
   openWorkspace,
-  SHELL_MAX_COMMAND_BYTES,
-  SHELL_MAX_TIMEOUT_MS,
-  SHELL_TIMEOUT_MS,
-  type ShellExecOptions,
-  type ShellExecRequest,
-  type ShellExecResult,
   type ShellInput,
   type ShellOutput,
-  type ShellProvider,
   toErrorBody,
   ToolRegistry,
   Workspace,
   WorkspaceError,
 } from "../mod.ts";
+import type { FsProvider, Host, ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../host.ts";
+import { SHELL_MAX_COMMAND_BYTES, SHELL_MAX_TIMEOUT_MS, SHELL_TIMEOUT_MS } from "../src/core/limits.ts";
 import { shellArgv } from "../src/core/host_shell_provider.ts";
 import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";

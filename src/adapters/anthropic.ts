@@ -1,6 +1,33 @@
 /**
- * Adapters to the Anthropic Messages API: tool definitions, `tool_use`
- * blocks in, `tool_result` blocks out. Plain JSON; no dependency on the SDK.
+ * The Anthropic adapter (`@paddock/tools/anthropic`): Messages API tool
+ * definitions, `tool_use` blocks in, `tool_result` blocks out (failures with
+ * `is_error: true`). The types are plain JSON shapes with no import of
+ * `@anthropic-ai/sdk`; the suite checks them against the SDK's own types
+ * (`Tool`, `MessageParam`, `ContentBlock`) and runs a round trip through its
+ * client.
+ *
+ * @example A ModelProvider over the Anthropic API
+ * ```ts
+ * import Anthropic from "@anthropic-ai/sdk";
+ * import type { ModelProvider } from "@paddock/tools";
+ * import { fromAnthropicMessage, toAnthropicMessages, toAnthropicTools } from "@paddock/tools/anthropic";
+ * const anthropic = new Anthropic();
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const reply = await anthropic.messages.create(
+ *       {
+ *         model: "claude-sonnet-4-5",
+ *         max_tokens: 4096,
+ *         system: instructions,
+ *         messages: toAnthropicMessages(messages),
+ *         tools: toAnthropicTools(tools),
+ *       },
+ *       { signal },
+ *     );
+ *     return fromAnthropicMessage(reply.content);
+ *   },
+ * };
+ * ```
  *
  * @module
  */
@@ -10,24 +37,43 @@ import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts"
 import type { JsonSchema } from "../tools/tool.ts";
 import { definitionsOf, type ToolSource } from "./_tool_source.ts";
 
+export type { ToolSource };
+
+/** The JSON Schema of a Messages API tool: always an object schema. */
+export interface AnthropicInputSchema {
+  /** Always `"object"`. */
+  type: "object";
+  /** The rest of the JSON Schema (`properties`, `required`, …). */
+  [key: string]: unknown;
+}
+
 /** A Messages API tool definition. */
 export interface AnthropicTool {
+  /** The tool's name. */
   name: string;
+  /** What it does, for the model. */
   description: string;
-  input_schema: JsonSchema;
+  /** JSON Schema of the arguments. */
+  input_schema: AnthropicInputSchema;
 }
 
 /** A `tool_use` content block of an assistant message. */
 export interface AnthropicToolUseBlock {
+  /** The block type. */
   type: "tool_use";
+  /** The call's id, echoed by the result. */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The arguments (an object). */
   input: unknown;
 }
 
 /** A `tool_result` content block, sent back in a user message. */
 export interface AnthropicToolResultBlock {
+  /** The block type. */
   type: "tool_result";
+  /** The id of the `tool_use` block this answers. */
   tool_use_id: string;
   /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
   content: string;
@@ -43,10 +89,19 @@ export interface AnthropicToolResultBlock {
  *
  * @example Calling the Anthropic API with Paddock's tools
  * ```ts
- * import { createCodingTools, executeToolCall, fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools, ToolRegistry } from "@paddock/tools";
+ * import Anthropic from "@anthropic-ai/sdk";
+ * import { createCodingTools, executeToolCall, ToolRegistry } from "@paddock/tools";
+ * import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from "@paddock/tools/anthropic";
+ * const anthropic = new Anthropic();
  * const registry = new ToolRegistry(createCodingTools("./project"));
- * const reply = await anthropic.messages.create({ model, max_tokens: 4096, messages, tools: toAnthropicTools(registry) });
- * const results = [];
+ * const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Fix the failing test" }];
+ * const reply = await anthropic.messages.create({
+ *   model: "claude-sonnet-4-5",
+ *   max_tokens: 4096,
+ *   messages,
+ *   tools: toAnthropicTools(registry),
+ * });
+ * const results: Anthropic.ToolResultBlockParam[] = [];
  * for (const block of reply.content) {
  *   if (block.type === "tool_use") results.push(toAnthropicToolResult(await executeToolCall(registry, fromAnthropicToolUse(block))));
  * }
@@ -57,8 +112,13 @@ export function toAnthropicTools(tools: ToolSource): AnthropicTool[] {
   return definitionsOf(tools).map(({ name, description, inputSchema }) => ({
     name,
     description,
-    input_schema: inputSchema,
+    input_schema: objectSchema(inputSchema),
   }));
+}
+
+/** `schema` with `type: "object"` stated, as the API requires (Paddock's schemas already say it). */
+function objectSchema(schema: JsonSchema): AnthropicInputSchema {
+  return { ...schema, type: "object" };
 }
 
 /**
@@ -84,7 +144,9 @@ export function toAnthropicToolResult(result: ToolCallResult): AnthropicToolResu
 
 /** A text content block. */
 export interface AnthropicTextBlock {
+  /** The block type. */
   type: "text";
+  /** The text. */
   text: string;
 }
 
@@ -110,20 +172,6 @@ function argumentsObject(args: unknown): unknown {
  *
  * @param messages The conversation.
  * @returns The request's `messages`.
- *
- * @example A ModelProvider over the Anthropic API
- * ```ts
- * import { fromAnthropicMessage, type ModelProvider, toAnthropicMessages, toAnthropicTools } from "@paddock/tools";
- * const provider: ModelProvider = {
- *   async generate({ instructions, messages, tools, signal }) {
- *     const reply = await anthropic.messages.create(
- *       { model: "claude-sonnet-4-5", max_tokens: 4096, system: instructions, messages: toAnthropicMessages(messages), tools: toAnthropicTools(tools) },
- *       { signal },
- *     );
- *     return fromAnthropicMessage(reply.content);
- *   },
- * };
- * ```
  */
 export function toAnthropicMessages(messages: readonly AgentMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];

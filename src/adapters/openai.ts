@@ -1,6 +1,27 @@
 /**
- * Adapters to the OpenAI Chat Completions API: tool definitions, tool calls
- * in, tool results out. Plain JSON; no dependency on the `openai` package.
+ * The OpenAI adapter (`@paddock/tools/openai`): Chat Completions tool
+ * definitions, tool calls in, tool results out. The types are plain JSON
+ * shapes with no import of the `openai` package; the suite checks them
+ * against openai 6's own types (`ChatCompletionTool`,
+ * `ChatCompletionMessageParam`, `ChatCompletionMessage`) and runs a round trip
+ * through its client.
+ *
+ * @example A ModelProvider over the OpenAI API
+ * ```ts
+ * import OpenAI from "openai";
+ * import type { ModelProvider } from "@paddock/tools";
+ * import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from "@paddock/tools/openai";
+ * const openai = new OpenAI();
+ * const provider: ModelProvider = {
+ *   async generate({ instructions, messages, tools, signal }) {
+ *     const completion = await openai.chat.completions.create(
+ *       { model: "gpt-4.1", messages: toOpenAIMessages(instructions, messages), tools: toOpenAITools(tools) },
+ *       { signal },
+ *     );
+ *     return fromOpenAIMessage(completion.choices[0].message);
+ *   },
+ * };
+ * ```
  *
  * @module
  */
@@ -10,22 +31,40 @@ import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts"
 import type { JsonSchema } from "../tools/tool.ts";
 import { definitionsOf, type ToolSource } from "./_tool_source.ts";
 
+export type { ToolSource };
+
 /** A Chat Completions function tool. */
 export interface OpenAITool {
+  /** The tool type. */
   type: "function";
+  /** The function: name, description and JSON Schema of its parameters. */
   function: { name: string; description: string; parameters: JsonSchema };
 }
 
-/** A tool call in an assistant message of Chat Completions. */
-export interface OpenAIToolCall {
+/** A function tool call, as Paddock writes it into an assistant message. */
+export interface OpenAIFunctionToolCall {
+  /** The call's id, echoed by the tool message. */
   id: string;
-  type?: "function";
+  /** The tool-call type. */
+  type: "function";
+  /** The function called and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 
+/**
+ * A tool call as read from an assistant message: a function call (`type` may
+ * be left out), or a custom tool call, whose free-form `input` becomes the
+ * call's arguments text.
+ */
+export type OpenAIToolCall =
+  | { id: string; type?: "function"; function: { name: string; arguments: string } }
+  | { id: string; type: "custom"; custom: { name: string; input: string } };
+
 /** A `role: "tool"` message answering one tool call. */
 export interface OpenAIToolMessage {
+  /** The message role. */
   role: "tool";
+  /** The id of the call this answers. */
   tool_call_id: string;
   /** The result's JSON text; an error is `{"error": {"code", "message", "hint"?}}`. */
   content: string;
@@ -39,10 +78,16 @@ export interface OpenAIToolMessage {
  *
  * @example Calling the OpenAI API with Paddock's tools
  * ```ts
- * import { createCodingTools, executeToolCall, fromOpenAIToolCall, toOpenAIToolMessage, toOpenAITools, ToolRegistry } from "@paddock/tools";
+ * import OpenAI from "openai";
+ * import { createCodingTools, executeToolCall, ToolRegistry } from "@paddock/tools";
+ * import { fromOpenAIToolCall, toOpenAIMessages, toOpenAIToolMessage, toOpenAITools } from "@paddock/tools/openai";
+ * const openai = new OpenAI();
  * const registry = new ToolRegistry(createCodingTools("./project"));
- * const completion = await openai.chat.completions.create({ model, messages, tools: toOpenAITools(registry) });
- * for (const call of completion.choices[0].message.tool_calls ?? []) {
+ * const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "Fix the failing test" }];
+ * const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: toOpenAITools(registry) });
+ * const reply = completion.choices[0].message;
+ * messages.push(reply);
+ * for (const call of reply.tool_calls ?? []) {
  *   messages.push(toOpenAIToolMessage(await executeToolCall(registry, fromOpenAIToolCall(call))));
  * }
  * ```
@@ -62,6 +107,7 @@ export function toOpenAITools(tools: ToolSource): OpenAITool[] {
  * @returns The call.
  */
 export function fromOpenAIToolCall(call: OpenAIToolCall): ToolCall {
+  if (call.type === "custom") return { id: call.id, name: call.custom.name, arguments: call.custom.input };
   return { id: call.id, name: call.function.name, arguments: call.function.arguments };
 }
 
@@ -80,7 +126,7 @@ export function toOpenAIToolMessage(result: ToolCallResult): OpenAIToolMessage {
 export type OpenAIChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIFunctionToolCall[] }
   | OpenAIToolMessage;
 
 /** JSON text of a call's arguments (OpenAI sends and expects text). */
@@ -95,20 +141,6 @@ function argumentsText(args: unknown): string {
  * @param instructions The system prompt (left out when empty).
  * @param messages The conversation.
  * @returns The request's `messages`.
- *
- * @example A ModelProvider over the OpenAI API
- * ```ts
- * import { fromOpenAIMessage, type ModelProvider, toOpenAIMessages, toOpenAITools } from "@paddock/tools";
- * const provider: ModelProvider = {
- *   async generate({ instructions, messages, tools, signal }) {
- *     const completion = await openai.chat.completions.create(
- *       { model: "gpt-4.1", messages: toOpenAIMessages(instructions, messages), tools: toOpenAITools(tools) },
- *       { signal },
- *     );
- *     return fromOpenAIMessage(completion.choices[0].message);
- *   },
- * };
- * ```
  */
 export function toOpenAIMessages(instructions: string, messages: readonly AgentMessage[]): OpenAIChatMessage[] {
   const out: OpenAIChatMessage[] = instructions === "" ? [] : [{ role: "system", content: instructions }];

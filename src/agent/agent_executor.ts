@@ -122,13 +122,17 @@ export interface AgentResumeOptions extends AgentRunContext {
  *
  * @example Pausing for approval and resuming later
  * ```ts
- * import { AgentExecutor, ToolRegistry } from "@paddock/tools";
+ * import { AgentExecutor, type AgentDefinition, type AgentRunState, type ModelProvider, ToolRegistry } from "@paddock/tools";
+ * declare const agent: AgentDefinition;
+ * declare const provider: ModelProvider;
+ * declare const toolRegistry: ToolRegistry;
+ * declare const db: { save(text: string): Promise<void>; load(): Promise<string> };
  * const executor = new AgentExecutor();
  * const run = await executor.execute({ agent, input: "run the tests", provider, toolRegistry });
  * if (run.finishReason === "awaiting-approval") {
  *   await db.save(JSON.stringify(run.state));
  *   // … later, maybe in another process:
- *   const state = JSON.parse(await db.load());
+ *   const state: AgentRunState = JSON.parse(await db.load());
  *   const decisions = state.toolCalls.flatMap((c) => c.status === "awaiting-approval" ? [{ toolCallId: c.call.id, approved: true }] : []);
  *   const done = await new AgentExecutor().resumeAfterApproval({ agent, state, decisions, provider, toolRegistry });
  * }
@@ -229,6 +233,7 @@ export class AgentExecutor {
     return await this.loop(options, messages, state.steps);
   }
 
+  /** Calls the model and runs its tool calls until it stops, pauses for approval or runs out of steps. */
   private async loop(context: AgentRunContext, messages: AgentMessage[], steps: number): Promise<AgentRunResult> {
     const { agent, provider, toolRegistry, signal } = context;
     const maxSteps = agent.maxSteps ?? AGENT_MAX_STEPS;

@@ -2,12 +2,15 @@ import type { ToolCall, ToolCallResult } from "../registry/execute_tool_call.ts"
 
 /** A message from the user. */
 export interface UserMessage {
+  /** The message role. */
   role: "user";
+  /** What the user wrote. */
   content: string;
 }
 
 /** A model turn: text, tool calls, or both. */
 export interface AssistantMessage {
+  /** The message role. */
   role: "assistant";
   /** The model's text, if any. */
   content?: string;
@@ -17,6 +20,7 @@ export interface AssistantMessage {
 
 /** The result of one tool call, in the order the calls were made. */
 export interface ToolResultMessage extends ToolCallResult {
+  /** The message role. */
   role: "tool";
 }
 

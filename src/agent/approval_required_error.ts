@@ -14,6 +14,8 @@ export class ApprovalRequiredError extends WorkspaceError {
   readonly state: AgentRunState;
 
   /**
+   * Makes the error for a run paused on `pendingApprovals`.
+   *
    * @param pendingApprovals The calls waiting for a decision.
    * @param state The paused run.
    */

@@ -69,7 +69,8 @@ export interface Agent extends AgentDefinition {
  *
  * @example Talking to an agent
  * ```ts
- * import { createAgent, createCodingTools } from "@paddock/tools";
+ * import { createAgent, createCodingTools, type ModelProvider } from "@paddock/tools";
+ * declare const provider: ModelProvider;
  * const agent = createAgent({ instructions: "You fix bugs.", provider, tools: createCodingTools("./project") });
  * const { text } = await agent.send("The add function subtracts; fix it.");
  * ```

@@ -39,7 +39,13 @@ export interface ModelResponse {
  *
  * @example A provider over a chat API
  * ```ts
- * import type { ModelProvider } from "@paddock/tools";
+ * import type { AgentMessage, ModelProvider, ModelToolCall, ToolDefinitionJson } from "@paddock/tools";
+ * declare function myChatApi(request: {
+ *   system: string;
+ *   messages: readonly AgentMessage[];
+ *   tools: readonly ToolDefinitionJson[];
+ *   signal?: AbortSignal;
+ * }): Promise<{ text: string; calls: ModelToolCall[] }>;
  * const provider: ModelProvider = {
  *   async generate({ instructions, messages, tools, signal }) {
  *     const reply = await myChatApi({ system: instructions, messages, tools, signal });

@@ -1,3 +1,5 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
 import process from "node:process";
 import { isWorkspaceError } from "../core/errors.ts";
 import { BubblewrapSandbox } from "../sandbox/bubblewrap_sandbox.ts";
@@ -17,7 +19,27 @@ const FLAGS = {
   "node-process-timeout": { value: true },
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
+  "allow-broad-root": { value: false },
 } as const;
+
+/**
+ * Why a canonical root is too broad to serve without `--allow-broad-root`:
+ * the filesystem root, or the user's home folder (keys, tokens, shell
+ * history). `undefined` for any other folder.
+ *
+ * @param canonical The workspace's canonical root.
+ * @returns The reason, for messages, or `undefined`.
+ */
+export function broadRootReason(canonical: string): string | undefined {
+  if (canonical === "/" || /^[A-Za-z]:[\\/]?$/.test(canonical)) return "the filesystem root";
+  let home: string | undefined;
+  try {
+    home = fs.realpathSync(os.homedir());
+  } catch {
+    home = undefined; // no home folder: nothing to compare with
+  }
+  return home !== undefined && canonical === home ? "your home folder" : undefined;
+}
 
 /**
  * Parses the `--shell` values: `off`, `ask`, or one or more `allow:PATTERN`.
@@ -70,9 +92,19 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     unsandboxed: flags.has("unsandboxed"),
   };
   const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
+  // No default: `cd / && paddock mcp` must not serve the whole disk.
+  const root = flags.get("root")?.[0];
+  if (root === undefined) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
   // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
-  const workspace = await openRoot(flags.get("root")?.[0] ?? ".", { syncFs: true });
+  const workspace = await openRoot(root, { syncFs: true });
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
+  const broad = broadRootReason(workspace.root);
+  if (broad !== undefined) {
+    if (!flags.has("allow-broad-root")) {
+      throw new UsageError(`--root '${root}' is ${broad}; pass --allow-broad-root to serve it anyway`);
+    }
+    log(`warning: serving ${broad} (${workspace.root}); the client can read and change everything below it`);
+  }
   const wantsProcesses = !readOnly && (requested.nodeProcess || requested.shell.mode !== "off");
   const sandbox = wantsProcesses ? new BubblewrapSandbox() : undefined;
   const sandboxUnavailable = sandbox === undefined ? undefined : await probe(sandbox);

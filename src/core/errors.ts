@@ -113,7 +113,8 @@ export interface WorkspaceErrorOptions {
  *
  * @example Matching on the code
  * ```ts
- * import { WorkspaceError } from "@paddock/tools";
+ * import { type AnyTool, WorkspaceError } from "@paddock/tools";
+ * declare const tool: AnyTool;
  * try {
  *   await tool.execute({ path: "../x" });
  * } catch (error) {

@@ -66,7 +66,8 @@ export interface FlexibleShellProvider {
  *
  * @example Wrapping the host shell to log every command
  * ```ts
- * import { createHostShellProvider, createShellTool, openWorkspace } from "@paddock/tools";
+ * import { createShellTool, openWorkspace } from "@paddock/tools";
+ * import { createHostShellProvider } from "@paddock/tools/host";
  * const workspace = await openWorkspace("./project");
  * const host = createHostShellProvider(workspace);
  * const shell = createShellTool({

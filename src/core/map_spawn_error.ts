@@ -1,5 +1,6 @@
 import { isHostError } from "../host.ts";
 import { WorkspaceError } from "./errors.ts";
+import { permissionDenied } from "./map_host_error.ts";
 
 /** What {@link mapSpawnError} says about a program that could not be started. */
 export interface SpawnFailureWording {
@@ -21,6 +22,9 @@ export interface SpawnFailureWording {
  */
 export function mapSpawnError(error: unknown, subject: string, wording: SpawnFailureWording = {}): unknown {
   if (!isHostError(error)) return error;
+  if (error.missingPermission !== undefined) {
+    return permissionDenied(`Cannot run ${subject}`, error.missingPermission, error);
+  }
   const reason = wording.detail === undefined ? error.code : `${wording.detail} (${error.code})`;
   return new WorkspaceError("SPAWN_FAILED", `Cannot run ${subject}: ${reason}`, { hint: wording.hint, cause: error });
 }

@@ -43,9 +43,17 @@ export function normalizeWorkspacePath(input: string): string[] {
   // in-process write lock, keyed by the spelling, would not see it).
   if (/[\uD800-\uDFFF]/u.test(input)) throw invalid(input, "the path is not well-formed Unicode");
   if (input[0] === "/" || input[0] === "\\") {
-    throw invalid(input, "absolute, UNC and device paths are not allowed");
+    throw invalid(input, "absolute, UNC and device paths are not allowed", ABSOLUTE_HINT);
   }
-  if (/^[A-Za-z]:/.test(input)) throw invalid(input, "drive paths are not allowed");
+  if (/^[A-Za-z]:/.test(input)) throw invalid(input, "drive paths are not allowed", ABSOLUTE_HINT);
+  // `~` is a shell's home folder, not a name a model means to create.
+  if (/^~(?:[/\\]|$)/.test(input)) {
+    throw invalid(
+      input,
+      "'~' is not expanded",
+      "paths start at the workspace root; drop the leading '~/' and name the file inside the workspace",
+    );
+  }
 
   const segments: string[] = [];
   for (const segment of input.split(/[/\\]/)) {
@@ -61,8 +69,12 @@ export function normalizeWorkspacePath(input: string): string[] {
   return segments;
 }
 
-function invalid(input: string, why: string): WorkspaceError {
+/** The hint for an absolute path (the workspace root is not known here; the MCP server names the relative form). */
+const ABSOLUTE_HINT = "give the path relative to the workspace root, e.g. 'src/index.ts' (no leading '/' or drive)";
+
+function invalid(input: string, why: string, hint?: string): WorkspaceError {
   return new WorkspaceError("INVALID_RELATIVE_PATH", `Invalid workspace path: ${why}`, {
     path: typeof input === "string" && !input.includes("\0") ? input : undefined,
+    hint,
   });
 }

@@ -1,7 +1,10 @@
 /** The identity of a filesystem object: device, inode and (where known) birth time. */
 export interface Identity {
+  /** The device number. */
   dev: number;
+  /** The inode number. */
   ino: number;
+  /** The birth time in milliseconds, where the filesystem reports it. */
   birthtimeMs?: number;
 }
 

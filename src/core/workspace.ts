@@ -1,11 +1,12 @@
 import { type Host, type HostDir, type HostStat, isHostError } from "../host.ts";
 import { defaultHost } from "./default_host.ts";
-import { childEnvironment } from "./environment.ts";
+import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "./environment.ts";
 import { WorkspaceError } from "./errors.ts";
 import { closeFolder, type Confinement, type Folder } from "./folder.ts";
 import { isAbsoluteHostPath, joinHostPath, separatorOf } from "./host_path.ts";
 import { MAX_WALK_DEPTH } from "./limits.ts";
 import { type Resolved, resolvePath } from "./resolve_path.ts";
+import { mapEnvironmentError, permissionDenied } from "./map_host_error.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
 
 export { type Identity, sameIdentity } from "./same_identity.ts";
@@ -199,7 +200,13 @@ export class Workspace {
 
   /** The environment for a child process: minimal variables, `inheritEnv`, then `env`. */
   childEnvironment(): Record<string, string> {
-    return childEnvironment(this.host.environment(), this.inheritEnv, this.env);
+    // Only the names picked are asked for, so a scoped --allow-env is enough under Deno.
+    const names = [...MINIMAL_ENVIRONMENT_NAMES, ...this.inheritEnv];
+    try {
+      return childEnvironment(this.host.environment(names), this.inheritEnv, this.env);
+    } catch (error) {
+      throw mapEnvironmentError(error);
+    }
   }
 
   /**
@@ -349,8 +356,9 @@ function tooDeep(display: string): WorkspaceError {
  */
 export async function openWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
   const host = options.host ?? defaultHost();
+  // The root is the caller's own folder (not a model's path), so messages name it as given.
   const invalid = (detail: string, cause?: unknown) =>
-    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace: ${detail}`, { cause });
+    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace '${String(root)}': ${detail}`, { cause });
   if (typeof root !== "string" || root.length === 0 || root.includes("\0")) {
     throw invalid("the root path is empty or invalid");
   }
@@ -359,6 +367,9 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   try {
     canonical = await host.realpath(rootEntry);
   } catch (cause) {
+    if (isHostError(cause) && cause.missingPermission !== undefined) {
+      throw permissionDenied(`Cannot open workspace '${root}'`, cause.missingPermission, cause);
+    }
     throw invalid("the root folder does not exist or cannot be reached", cause);
   }
   const stat = await host.lstat(canonical).catch((cause) => {

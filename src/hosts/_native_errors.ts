@@ -19,6 +19,24 @@ export const ERRNO_CODES: Readonly<Record<string, HostErrorCode>> = {
   EAGAIN: "EAGAIN",
 };
 
+/**
+ * The permission flag a runtime refusal names: Deno 2 throws `NotCapable`
+ * ("Requires write access to "…", run again with the --allow-write flag").
+ * Only the flag is kept; the message also holds the host path, which must
+ * not reach a model.
+ *
+ * @param error Anything thrown.
+ * @returns The flag, e.g. `--allow-write`, or undefined when `error` is not such a refusal.
+ */
+export function missingPermissionFlag(error: unknown): string | undefined {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name !== "NotCapable") return undefined;
+  const text = typeof message === "string" ? message : "";
+  const flag = /--allow-[a-z-]+/.exec(text)?.[0];
+  const kind = /Requires (\w+) access/.exec(text)?.[1];
+  return flag ?? (kind === undefined ? "--allow-all" : `--allow-${kind}`);
+}
+
 /** One host's mapping of native errors, and the wrappers that apply it. */
 export interface NativeErrors {
   /** A native error → a {@link HostError} (a HostError passes through). */
@@ -42,6 +60,8 @@ export function nativeErrors(table: Readonly<Record<string, HostErrorCode>>): Na
     typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
   const mapError = (error: unknown, syscall: string): HostError => {
     if (error instanceof HostError) return error;
+    const flag = missingPermissionFlag(error);
+    if (flag !== undefined) return new HostError("EACCES", syscall, error, flag);
     const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
     return new HostError(lookup(code) ?? lookup(name) ?? "EIO", syscall, error);
   };

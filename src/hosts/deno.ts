@@ -23,6 +23,7 @@ import {
 import { denoScriptBootstrap } from "./_deno_script_bootstrap.ts";
 import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
+import { type DenoEnv, denoEnvironment } from "./_deno_environment.ts";
 
 // The slice of the Deno namespace this host uses, declared here so the file
 // type-checks under tsc (no Deno types) and under `deno check` alike.
@@ -38,7 +39,7 @@ interface DenoApi {
   cwd(): string;
   umask?(mask?: number): number;
   kill(pid: number, signal: string): void;
-  env: { toObject(): Record<string, string> };
+  env: DenoEnv;
   Command: new (
     program: string,
     options: {
@@ -112,7 +113,7 @@ export function createDenoHost(): Host {
     spawn: (request) => spawnDeno(api, request),
     execPath: () => api.execPath(),
     scriptLaunch: (request) => denoScriptLaunch(api, request),
-    environment: () => api.env.toObject(),
+    environment: (names) => denoEnvironment(api.env, names),
     cwd: () => api.cwd(),
     umask: () => {
       if (typeof api.umask !== "function") return 0o022;

@@ -69,7 +69,9 @@ export interface MemoryHostOptions {
  * {@link HostError}s as the asynchronous primitives.
  */
 export interface MemoryHost extends Host {
+  /** Always `"memory"`. */
   readonly runtime: "memory";
+  /** Always `"posix"`. */
   readonly platform: "posix";
   /** Creates a symbolic link at `path` holding `target` verbatim (relative or absolute; not checked). */
   symlink(target: string, path: string): Promise<void>;

@@ -16,6 +16,10 @@ export interface CallLimiter {
  *
  * @example Bounding a burst
  * ```ts
+ * import { executeToolCall, type ToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { createCallLimiter } from "@paddock/tools/mcp";
+ * declare const registry: ToolRegistry;
+ * declare const calls: ToolCall[];
  * const limiter = createCallLimiter(16);
  * await Promise.all(calls.map((call) => limiter.run(() => executeToolCall(registry, call))));
  * ```

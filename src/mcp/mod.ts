@@ -16,7 +16,13 @@ import { createAutoHost } from "../hosts/auto.ts";
 registerDefaultHost(createAutoHost);
 
 export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply, toCallToolResult } from "./server.ts";
-export type { FlowControl, PaddockMcpServer, PaddockMcpServerOptions } from "./server.ts";
+export type {
+  FlowControl,
+  McpServerConnection,
+  McpTransport,
+  PaddockMcpServer,
+  PaddockMcpServerOptions,
+} from "./server.ts";
 export { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 export type { McpShellMode } from "./shell_mode.ts";
 export { BoundedStdioTransport } from "./stdio_transport.ts";

@@ -12,19 +12,28 @@ export type JsonRpcMessage = { jsonrpc: "2.0" } & Record<string, unknown>;
 
 /** The result of `tools/call`: the JSON as text, the same as structured content, and the error flag. */
 export interface CallToolResultJson {
+  /** Other result fields the protocol allows. */
   [key: string]: unknown;
+  /** The result's JSON, as one text block. */
   content: { type: "text"; text: string }[];
+  /** Whether the call failed. */
   isError: boolean;
+  /** The same result as structured JSON. */
   structuredContent?: Record<string, unknown>;
 }
 
 /** One tool as `tools/list` advertises it. */
 export interface ListedTool {
+  /** Other tool fields the protocol allows. */
   [key: string]: unknown;
+  /** The tool's name. */
   name: string;
+  /** What it does, for the model. */
   description: string;
+  /** JSON Schema of the arguments. */
   inputSchema: { type: "object"; [key: string]: unknown };
-  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
+  /** Hints about the tool's behaviour. */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 /** The `tools/list` request (pagination is not needed: every tool fits in one page). */

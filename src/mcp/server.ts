@@ -17,6 +17,10 @@ import type { AnyTool } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { approvalSummary } from "./approval_summary.ts";
+import { withRelativePathHint } from "./relative_path_hint.ts";
+import { outputSchemaOf } from "./output_schemas.ts";
+import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
+import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 import {
@@ -66,10 +70,38 @@ export interface FlowControl {
   resume(): void;
 }
 
+/**
+ * An MCP transport, as far as {@link McpServerConnection.connect} needs it:
+ * any `Transport` of the MCP SDK (`StdioServerTransport`, an in-memory pair, …).
+ */
+export interface McpTransport {
+  /** Starts the transport. */
+  start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server's connection side: the MCP SDK's `Server`, typed by the two
+ * methods callers use, so Paddock's public types name none of the SDK's.
+ */
+export interface McpServerConnection {
+  /** Serves over `transport` until it closes. */
+  connect(transport: McpTransport): Promise<void>;
+  /** Closes the connection. */
+  close(): Promise<void>;
+  /** Called when the connection closes. @default undefined */
+  onclose?: () => void;
+  /** Called on a protocol or transport error. @default undefined */
+  onerror?: (error: Error) => void;
+}
+
 /** A ready MCP server and the registry behind it. */
 export interface PaddockMcpServer {
-  /** The SDK server; connect it to a transport. */
-  server: Server;
+  /** The server (the MCP SDK's `Server`); connect it to a transport. */
+  server: McpServerConnection;
   /** The tools it offers. */
   registry: ToolRegistry;
   /** The confined workspace. */
@@ -91,9 +123,11 @@ export function createMcpRegistry(
   options: Omit<PaddockMcpServerOptions, "root"> = {},
 ): ToolRegistry {
   const extra = options.tools ?? [];
+  // The reference filesystem server's batch read, composed from read_file.
+  const readMany = createReadMultipleFilesTool(workspace);
   if (options.readOnly === true) {
     const readOnly = createReadOnlyTools(workspace, { nodeProcess: false });
-    return new ToolRegistry([...readOnly, ...extra.filter((tool) => tool.readOnly)]);
+    return new ToolRegistry([...readOnly, readMany, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
   const sandbox = options.sandbox;
@@ -112,7 +146,7 @@ export function createMcpRegistry(
   if (shell !== undefined && sandbox !== undefined) {
     tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));
   }
-  return new ToolRegistry([...tools, ...extra]);
+  return new ToolRegistry([...tools, readMany, ...extra]);
 }
 
 /**
@@ -130,10 +164,10 @@ export function createMcpRegistry(
  *
  * @example Serving over stdio
  * ```ts
- * import { createPaddockMcpServer } from "@paddock/tools/mcp";
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import process from "node:process";
+ * import { BoundedStdioTransport, createPaddockMcpServer } from "@paddock/tools/mcp";
  * const { server } = await createPaddockMcpServer({ root: "./project", readOnly: true });
- * await server.connect(new StdioServerTransport());
+ * await server.connect(new BoundedStdioTransport(process.stdin, process.stdout));
  * ```
  */
 export async function createPaddockMcpServer(options: PaddockMcpServerOptions): Promise<PaddockMcpServer> {
@@ -150,12 +184,16 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     },
   );
 
-  const tools: ListedTool[] = registry.list().map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema as ListedTool["inputSchema"],
-    annotations: { readOnlyHint: tool.readOnly, openWorldHint: tool.openWorld ?? false },
-  }));
+  const tools: ListedTool[] = registry.list().map((tool) => {
+    const outputSchema = outputSchemaOf(tool.name);
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as ListedTool["inputSchema"],
+      ...(outputSchema === undefined ? {} : { outputSchema }),
+      annotations: toolAnnotations(tool.name, tool.readOnly),
+    };
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResultJson> => {
@@ -168,7 +206,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     });
     flow.update();
     try {
-      return toCallToolResult(await running);
+      return toCallToolResult(withRelativePathHint(await running, call.arguments, workspace.root));
     } finally {
       flow.update();
     }

@@ -149,6 +149,7 @@ export class BoundedStdioTransport {
     return Promise.resolve();
   }
 
+  /** Parses one line and hands a JSON-RPC message on; anything else gets a JSON-RPC error reply. */
   private receive(text: string): void {
     let message: unknown;
     try {
@@ -166,6 +167,7 @@ export class BoundedStdioTransport {
     this.onmessage?.(message as JsonRpcMessage);
   }
 
+  /** Reports a line over the size limit and answers it when it had an id. */
   private receiveOversized(line: OversizedLine): void {
     this.onerror?.(
       new Error(`Cannot read a message: it has ${line.bytes} bytes, more than ${this.maxMessageBytes}`),

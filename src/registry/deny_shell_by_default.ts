@@ -27,7 +27,9 @@ export interface DenyShellByDefaultOptions {
  *
  * @example Turning the shell off, except for the test command
  * ```ts
- * import { denyShellByDefault, executeToolCall } from "@paddock/tools";
+ * import { denyShellByDefault, executeToolCall, type ToolCall, type ToolRegistry } from "@paddock/tools";
+ * declare const registry: ToolRegistry;
+ * declare const call: ToolCall;
  * const hook = denyShellByDefault({
  *   except: ({ call }) => (call.arguments as { command: string }).command === "npm test",
  * });

@@ -17,7 +17,9 @@ export interface ToolCall {
 
 /** The outcome of a call, ready to hand back to the model. */
 export interface ToolCallResult {
+  /** The id of the call this answers. */
   toolCallId: string;
+  /** The tool that was called. */
   toolName: string;
   /** Whether `content` holds `{"error": …}`. */
   isError: boolean;
@@ -27,6 +29,7 @@ export interface ToolCallResult {
 
 /** The JSON body of an error result. */
 export interface ToolErrorBody {
+  /** What went wrong. */
   error: {
     code: ErrorCode;
     message: string;
@@ -46,8 +49,11 @@ export function toErrorBody(error: unknown): ToolErrorBody {
   if (error instanceof WorkspaceError) {
     if (error.isArgumentError) {
       const body: ToolErrorBody = { error: { code: "TOOL_ARGUMENTS_INVALID", message: error.code } };
-      // Only schema problems carry a hint: which property is wrong.
-      if (error.code === "INVALID_ARGUMENTS" && error.hint !== undefined) body.error.hint = error.hint;
+      // Schema problems carry a hint (which property is wrong), and so do path
+      // problems a model can fix by rewriting the path (absolute, `~`).
+      if ((error.code === "INVALID_ARGUMENTS" || error.code === "INVALID_RELATIVE_PATH") && error.hint !== undefined) {
+        body.error.hint = error.hint;
+      }
       return body;
     }
     const body: ToolErrorBody = { error: { code: error.code, message: error.message } };
@@ -223,7 +229,10 @@ export async function runPreparedToolCall(
  *
  * @example Asking a person before a call that needs approval
  * ```ts
- * import { denyShellByDefault, executeToolCall } from "@paddock/tools";
+ * import { denyShellByDefault, executeToolCall, type ToolCall, type ToolRegistry } from "@paddock/tools";
+ * declare const registry: ToolRegistry;
+ * declare const call: ToolCall;
+ * declare function askUser(question: string): Promise<boolean>;
  * const result = await executeToolCall(registry, call, undefined, {
  *   beforeToolCall: denyShellByDefault(),
  *   approve: async ({ toolName, arguments: args }) => await askUser(`Run ${toolName} ${JSON.stringify(args)}?`),

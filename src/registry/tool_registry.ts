@@ -2,8 +2,11 @@ import type { AnyTool, JsonSchema } from "../tools/tool.ts";
 
 /** A tool's definition as advertised to a model. */
 export interface ToolDefinitionJson {
+  /** The tool's name. */
   name: string;
+  /** What it does, for the model. */
   description: string;
+  /** JSON Schema of the arguments. */
   inputSchema: JsonSchema;
 }
 
@@ -20,7 +23,11 @@ export interface ToolDefinitionJson {
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
 
-  /** @param tools Tools to register at once. */
+  /**
+   * Makes a registry holding `tools`.
+   *
+   * @param tools Tools to register at once.
+   */
   constructor(tools: Iterable<AnyTool> = []) {
     for (const tool of tools) this.register(tool);
   }

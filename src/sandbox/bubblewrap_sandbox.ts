@@ -218,6 +218,8 @@ export class BubblewrapSandbox implements Sandbox {
   }
 
   /**
+   * Makes a sandbox; nothing runs until the first command (or `check()`).
+   *
    * @param options bwrap path, network, extra read-only paths.
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a malformed host pattern or both `allow` and `proxy`.
    */
@@ -253,6 +255,7 @@ export class BubblewrapSandbox implements Sandbox {
     await this.ready();
   }
 
+  /** Probes once and shares the result; a failed probe is tried again next time. */
   private ready(): Promise<Probe> {
     this.probe ??= this.runProbe().catch((error: unknown) => {
       this.probe = undefined;
@@ -261,6 +264,7 @@ export class BubblewrapSandbox implements Sandbox {
     return this.probe;
   }
 
+  /** Finds bwrap and checks that a namespace can be made here. */
   private async runProbe(): Promise<Probe> {
     if (process.platform !== "linux") {
       throw unavailable(
@@ -293,6 +297,7 @@ export class BubblewrapSandbox implements Sandbox {
     return { bwrap, base };
   }
 
+  /** The bwrap arguments every command shares. */
   private baseArguments(disableUserns: boolean): string[] {
     const args = ["--unshare-all", "--new-session", "--die-with-parent", "--cap-drop", "ALL"];
     // Explicit user namespace, so nested ones can be refused (bwrap 0.8+).
@@ -383,6 +388,7 @@ export class BubblewrapSandbox implements Sandbox {
 
   // The proxy's Unix socket and the forwarder script, in a private folder on
   // the host, made once per sandbox.
+  /** Starts the network plumbing once (see above). */
   private startNetwork(): Promise<NetworkSetup> {
     this.networkSetup ??= (async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-sandbox-"));

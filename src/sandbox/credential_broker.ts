@@ -95,6 +95,7 @@ export function proxyEnvironment(url: string): Record<string, string> {
  * @example Injecting a GitHub token
  * ```ts
  * import { createCredentialBroker } from "@paddock/tools/sandbox";
+ * declare function readToken(): string;
  * const broker = await createCredentialBroker({
  *   rules: { "api.github.com": { Authorization: () => `Bearer ${readToken()}` } },
  *   allow: ["registry.npmjs.org"],

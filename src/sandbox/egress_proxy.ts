@@ -211,6 +211,8 @@ export class EgressProxy implements EgressEndpoint {
   private readonly listeners = new Set<ProxyListener>();
 
   /**
+   * Makes a proxy; it listens once `listen()` is called.
+   *
    * @param options Allowlist, private-address exceptions, rules and logging.
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a malformed host pattern.
    */
@@ -307,6 +309,7 @@ export class EgressProxy implements EgressEndpoint {
     await Promise.all([...this.listeners].map((listener) => listener.close()));
   }
 
+  /** Hands an entry to the log sink, if any. */
   private log(entry: EgressLogEntry): void {
     try {
       this.logSink?.(entry);
@@ -317,6 +320,7 @@ export class EgressProxy implements EgressEndpoint {
 
   // Allowlist, then resolution, then the private-address check; only an
   // allowed target is ever resolved, and nothing connects before this passes.
+  /** Decides whether a target may be reached by a listener whose allowlist is `allowed` (see above). */
   private async authorize(target: Target, allowed: HostPatternList): Promise<Decision> {
     if (!allowed.matches(target.host)) {
       return { ok: false, status: 403, reason: `Host '${target.host}' is not on the allowlist` };
@@ -343,6 +347,7 @@ export class EgressProxy implements EgressEndpoint {
     return { ok: true, address: addresses[0] };
   }
 
+  /** Serves a CONNECT tunnel to an allowed host. */
   private async handleConnect(
     req: http.IncomingMessage,
     client: Duplex,
@@ -394,6 +399,7 @@ export class EgressProxy implements EgressEndpoint {
     client.on("close", () => upstream.destroy());
   }
 
+  /** Serves a plain HTTP request, or a credential broker request. */
   private async handleRequest(
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -508,6 +514,7 @@ export class EgressProxy implements EgressEndpoint {
     req.pipe(upstreamRequest);
   }
 
+  /** Opens the request to the checked address. */
   private openUpstream(form: "http" | "broker", target: Target, options: https.RequestOptions): http.ClientRequest {
     if (form === "http") return http.request(options);
     return https.request({
@@ -521,6 +528,7 @@ export class EgressProxy implements EgressEndpoint {
 
   // Replaces any client header of the same name (an existing Authorization
   // included) with the rule's value; returns the names injected.
+  /** Injects the matching rule's headers (see above). */
   private async inject(host: string, headers: Record<string, string | string[]>): Promise<string[] | undefined> {
     const rule = this.rules.find((candidate) => candidate.pattern.matches(host));
     if (rule === undefined) return undefined;

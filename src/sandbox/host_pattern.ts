@@ -35,6 +35,8 @@ export class HostPatternList {
   private readonly suffixes: string[] = [];
 
   /**
+   * Parses `patterns`.
+   *
    * @param patterns Host patterns.
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a pattern that is neither a host nor `*.suffix`.
    */

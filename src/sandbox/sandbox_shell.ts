@@ -54,6 +54,8 @@ export class SandboxShell implements ShellProvider {
   private root: Promise<string> | undefined;
 
   /**
+   * Makes a shell that runs each command in `sandbox`.
+   *
    * @param sandbox The sandbox commands run in.
    * @param options Working folder, environment, shell.
    */

@@ -132,8 +132,10 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     }
   }
 
-  // Runs one step of building the tree; a clash (a file where a folder is
-  // needed, a name given twice) becomes a WorkspaceError naming the key.
+  /**
+   * Runs one step of building the tree; a clash (a file where a folder is
+   * needed, a name given twice) becomes a WorkspaceError naming the key.
+   */
   private seed(key: string, step: () => void): void {
     try {
       step();
@@ -242,7 +244,7 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     return out;
   }
 
-  // Every entry below the root, depth first, sorted by path; never through a link.
+  /** Every entry below the root, depth first, sorted by path; never through a link. */
   private walk(): Array<[string, string]> {
     const out: Array<[string, string]> = [];
     const visit = (segments: string[]): void => {

@@ -14,8 +14,11 @@ export type MockModelStep =
 
 /** A request the mock model saw (a copy, without the signal). */
 export interface RecordedModelRequest {
+  /** The agent's instructions. */
   instructions: string;
+  /** The conversation so far. */
   messages: AgentMessage[];
+  /** The tools offered. */
   tools: ToolDefinitionJson[];
 }
 

@@ -24,7 +24,9 @@ export interface CreateDirectoryToolOptions extends BaseToolOptions {
 
 /** Arguments of `create_directory`, validated. */
 export interface CreateDirectoryInput {
+  /** The workspace-relative path, normalized. */
   path: string;
+  /** The path's segments. */
   segments: string[];
 }
 

@@ -31,7 +31,9 @@ export interface DeleteToolOptions extends BaseToolOptions {
 
 /** Arguments of `delete_path`, validated. */
 export interface DeletePathInput {
+  /** The workspace-relative path, normalized. */
   path: string;
+  /** The path's segments. */
   segments: string[];
   /** Remove a folder with everything in it. */
   recursive: boolean;

@@ -54,7 +54,9 @@ export interface EditOperation {
 
 /** Arguments of `edit_file`, validated. */
 export interface EditFileInput {
+  /** The workspace-relative path, normalized. */
   path: string;
+  /** The path's segments. */
   segments: string[];
   /** The edits, applied in order. */
   edits: EditOperation[];

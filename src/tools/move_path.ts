@@ -32,9 +32,13 @@ export interface MoveToolOptions extends BaseToolOptions {
 
 /** Arguments of `move_path`, validated. */
 export interface MovePathInput {
+  /** The workspace-relative source path, normalized. */
   source: string;
+  /** The source path's segments. */
   sourceSegments: string[];
+  /** The workspace-relative destination path, normalized. */
   destination: string;
+  /** The destination path's segments. */
   destinationSegments: string[];
   /** Replace an existing file or link at the destination. */
   overwrite: boolean;

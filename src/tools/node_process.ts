@@ -63,7 +63,9 @@ export interface NodeProcessToolOptions extends BaseToolOptions {
 
 /** Arguments of `node_process`, validated. */
 export interface NodeProcessInput {
+  /** The script's source as UTF-8 bytes. */
   source: Uint8Array;
+  /** The script's arguments. */
   args: string[];
 }
 

@@ -58,7 +58,11 @@ export type AnyTool = Tool<any, any>;
 export class LazyWorkspace {
   private opened: Promise<Workspace> | undefined;
 
-  /** @param root The root folder, opened with the default host at first use. */
+  /**
+   * Makes a workspace source for `root`; nothing is opened yet.
+   *
+   * @param root The root folder, opened with the default host at first use.
+   */
   constructor(readonly root: string) {}
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
@@ -88,26 +92,64 @@ export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspac
   return () => lazy.open();
 }
 
-interface ToolDefinition<Schema extends z.ZodType, Input, Output> {
+/**
+ * A zod 4 schema, as {@link defineTool} takes it: seen through the Standard
+ * Schema interface zod implements, so that Paddock's public types name none
+ * of zod's. `Args` is the type it parses to.
+ */
+export interface ToolArgumentsSchema<Args> {
+  /** The Standard Schema properties (zod 4 sets them on every schema). */
+  readonly "~standard": { readonly vendor: string; readonly types?: { readonly output: Args } | undefined };
+}
+
+/** What {@link defineTool} builds a tool from. */
+export interface ToolDefinition<Args, Input, Output> {
+  /** The name the model calls it by. */
   name: string;
+  /** What it does, for the model. */
   description: string;
+  /** Whether the tool never changes anything. */
   readOnly: boolean;
-  schema: Schema;
+  /** The zod 4 schema of the arguments (an object schema, usually `.strict()`). */
+  schema: ToolArgumentsSchema<Args>;
   /** Checks beyond the schema (path grammar, sizes); returns the prepared input. */
-  prepare: (args: z.infer<Schema>) => Input;
+  prepare: (args: Args) => Input;
+  /** Runs with the prepared input. */
   run: (input: Input, options: ToolExecuteOptions) => Promise<Output>;
 }
 
 /**
  * Builds a {@link Tool} from a zod schema: the advertised JSON Schema and the
  * validation come from the same definition.
+ *
+ * @param definition The name, description, schema and the steps.
+ * @returns The tool.
+ * @throws {TypeError} when `schema` is not a zod schema.
+ *
+ * @example A tool that says hello
+ * ```ts
+ * import * as z from "zod";
+ * import { defineTool } from "@paddock/tools";
+ * const hello = defineTool({
+ *   name: "hello",
+ *   description: "Greets someone",
+ *   readOnly: true,
+ *   schema: z.object({ name: z.string() }).strict(),
+ *   prepare: (args) => args,
+ *   run: (input) => Promise.resolve({ greeting: `Hello, ${input.name}` }),
+ * });
+ * ```
  */
-export function defineTool<Schema extends z.ZodType, Input, Output>(
-  definition: ToolDefinition<Schema, Input, Output>,
+export function defineTool<Args, Input, Output>(
+  definition: ToolDefinition<Args, Input, Output>,
 ): Tool<Input, Output> {
-  const inputSchema = z.toJSONSchema(definition.schema, { target: "draft-7", io: "input" }) as JsonSchema;
+  if (definition.schema?.["~standard"]?.vendor !== "zod") {
+    throw new TypeError(`defineTool('${definition.name}'): schema must be a zod 4 schema`);
+  }
+  const schema = definition.schema as unknown as z.ZodType<Args>;
+  const inputSchema = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as JsonSchema;
   delete inputSchema.$schema;
-  const validate = (args: unknown): Input => definition.prepare(parseArguments(definition.schema, args));
+  const validate = (args: unknown): Input => definition.prepare(parseArguments(schema, args));
   const run = (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options);
   return {
     name: definition.name,

@@ -27,8 +27,11 @@ export interface WriteToolOptions extends BaseToolOptions {
 
 /** Arguments of `write_file`, validated. */
 export interface WriteFileInput {
+  /** The workspace-relative path, normalized. */
   path: string;
+  /** The path's segments. */
   segments: string[];
+  /** The content as UTF-8 bytes. */
   data: Uint8Array;
 }
 

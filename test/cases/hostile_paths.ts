@@ -26,6 +26,12 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute", path: "/etc/passwd", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute root", path: "/", code: "INVALID_RELATIVE_PATH" },
+  {
+    name: "home tilde (a shell expands it; the grammar must not create a folder named '~')",
+    path: "~/.ssh/id_rsa",
+    code: "INVALID_RELATIVE_PATH",
+  },
+  { name: "lone tilde", path: "~", code: "INVALID_RELATIVE_PATH" },
   { name: "Windows root-relative", path: "\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
   { name: "drive absolute", path: "C:\\Windows\\win.ini", code: "INVALID_RELATIVE_PATH" },
   { name: "drive absolute forward", path: "c:/x", code: "INVALID_RELATIVE_PATH" },

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { WorkspaceError } from "../../mod.ts";
 
 /** The code a call fails with, or `null` when it succeeds; anything but a WorkspaceError is rethrown. */
@@ -20,4 +21,13 @@ export async function errorOf(call: Promise<unknown>): Promise<WorkspaceError> {
     throw error;
   }
   throw new Error("expected the call to fail");
+}
+
+/**
+ * The body of an argument error for a path in the hostile table: an absolute,
+ * drive or `~` path also carries a hint on how to write it (any text).
+ */
+export function pathArgumentError(path: string, code: string): { code: string; message: string; hint?: unknown } {
+  const fixable = /^[/\\]|^[A-Za-z]:|^~(?:[/\\]|$)/.test(path) && code === "INVALID_RELATIVE_PATH";
+  return { code: "TOOL_ARGUMENTS_INVALID", message: code, ...(fixable ? { hint: expect.any(String) } : {}) };
 }

@@ -1,0 +1,38 @@
+import type { ToolCallResult } from "../registry/execute_tool_call.ts";
+
+/**
+ * An MCP client's model often sends absolute paths (other filesystem servers
+ * take them). When a call was refused as `INVALID_RELATIVE_PATH` and one of
+ * its string arguments is an absolute path inside the workspace root, the
+ * hint names the relative form to use instead. Paths outside the root keep
+ * the generic hint (the root is not revealed for them).
+ *
+ * @param result The call's result.
+ * @param args The call's arguments.
+ * @param root The workspace's canonical root (POSIX or Windows form).
+ * @returns The result, with the hint rewritten when it applies.
+ */
+export function withRelativePathHint(result: ToolCallResult, args: unknown, root: string): ToolCallResult {
+  if (!result.isError || typeof args !== "object" || args === null) return result;
+  const body = JSON.parse(result.content) as { error?: { message?: string; hint?: string } };
+  if (body.error?.message !== "INVALID_RELATIVE_PATH") return result;
+  for (const value of Object.values(args)) {
+    const relative = typeof value === "string" ? relativeInside(value, root) : undefined;
+    if (relative === undefined) continue;
+    body.error.hint = `use the workspace-relative path '${relative}' (paths start at the workspace root)`;
+    return { ...result, content: JSON.stringify(body) };
+  }
+  return result;
+}
+
+/** `path` relative to `root` when `path` is absolute and lies inside it (or is it: `.`); otherwise undefined. */
+function relativeInside(path: string, root: string): string | undefined {
+  const windows = /^[A-Za-z]:[\\/]/.test(root);
+  const normalize = (p: string) => (windows ? p.replace(/\\/g, "/").toLowerCase() : p).replace(/\/+$/, "");
+  const base = normalize(root);
+  const target = normalize(path);
+  if (target === base) return ".";
+  if (!target.startsWith(base + "/")) return undefined;
+  const rest = (windows ? path.replace(/\\/g, "/") : path).slice(base.length + 1).replace(/\/+$/, "");
+  return rest.split("/").some((segment) => segment === "..") ? undefined : rest;
+}
