@@ -191,7 +191,7 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
       description: tool.description,
       inputSchema: tool.inputSchema as ListedTool["inputSchema"],
       ...(outputSchema === undefined ? {} : { outputSchema }),
-      annotations: toolAnnotations(tool.name, tool.readOnly),
+      annotations: toolAnnotations(tool.name, tool.readOnly, tool.openWorld),
     };
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -42,11 +42,20 @@ const BUILT_IN: Readonly<Record<string, Hints>> = {
  *
  * @param name The tool's name.
  * @param readOnly Whether the tool changes nothing.
+ * @param openWorld What the tool says its programs can reach under the configuration in force (`Tool.openWorld`), when it says.
  * @returns The annotations.
  */
-export function toolAnnotations(name: string, readOnly: boolean): McpToolAnnotations {
+export function toolAnnotations(name: string, readOnly: boolean, openWorld?: boolean): McpToolAnnotations {
   const known = Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined;
-  if (known !== undefined) return { readOnlyHint: readOnly, ...known, ...(readOnly ? { destructiveHint: false } : {}) };
+  if (known !== undefined) {
+    return {
+      readOnlyHint: readOnly,
+      ...known,
+      ...(readOnly ? { destructiveHint: false } : {}),
+      // What the configuration in force lets the programs reach (e.g. a network-less sandbox), where the tool says.
+      ...(openWorld === undefined ? {} : { openWorldHint: openWorld }),
+    };
+  }
   return readOnly
     ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
     : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
