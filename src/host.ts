@@ -147,6 +147,17 @@ export interface HostDirEntry {
   kind: EntryKind;
 }
 
+/**
+ * Substring search on raw bytes (for grep's fast path: a file without the
+ * needle is ruled out before it is decoded).
+ */
+export interface ByteSearch {
+  /** The index of `needle` (bytes, or one byte value) in `haystack` from `from`, or -1. */
+  indexOf(haystack: Uint8Array, needle: Uint8Array | number, from: number): number;
+  /** The bytes as a string of one character per byte (Latin-1), for a JavaScript RegExp. */
+  latin1(bytes: Uint8Array): string;
+}
+
 /** A stream of output bytes from a child process. */
 export interface ByteReader {
   /** The next chunk, or `null` at the end of the stream. */
@@ -263,6 +274,8 @@ export interface Host {
   readSync?(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null;
   /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
+  /** Optional: a native {@link ByteSearch} (Node's `Buffer`); without one grep uses a portable one. */
+  byteSearch?: ByteSearch;
   /** Starts a process in its own process group. */
   spawn(request: SpawnRequest): Promise<HostChild>;
   /** The running runtime's own executable. */

@@ -31,6 +31,8 @@ export interface WalkOptions {
    * @default undefined (entries are only collected)
    */
   onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
+  /** Keep the entries for the result (`false`: a visitor sees them and the result's `entries` is empty). @default true */
+  collect?: boolean;
   /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
 }
@@ -92,6 +94,7 @@ export async function walkWorkspace(
   const maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
   const { signal, onEntry } = options;
+  const collect = options.collect ?? true;
   const startDisplay = start.segments.join("/") || ".";
   const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
   const entries: WalkEntry[] = [];
@@ -99,9 +102,11 @@ export async function walkWorkspace(
   let limitReached = false;
   let stopped = false;
   let sliceStart = Date.now();
+  // Between two entries: gives the event loop a turn once the slice is used up.
+  const sliceUsed = (): boolean => Date.now() - sliceStart >= WALK_SLICE_MS;
   const breathe = async (): Promise<void> => {
     throwIfAborted(signal);
-    if (Date.now() - sliceStart < WALK_SLICE_MS) return;
+    if (!sliceUsed()) return;
     await new Promise((resolve) => setTimeout(resolve, 0));
     sliceStart = Date.now();
     throwIfAborted(signal);
@@ -138,7 +143,8 @@ export async function walkWorkspace(
       const entryPath = pathPrefix + entry.name;
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
-        entries.push(found);
+        if (collect) entries.push(found);
+        if (onEntry !== undefined && sliceUsed()) await breathe();
         if (onEntry !== undefined && (await onEntry(found, folder)) === false) {
           stopped = true;
           return false;

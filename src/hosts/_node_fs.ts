@@ -49,6 +49,7 @@ import {
   type OpenOptions,
 } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
+import { nodeByteSearch } from "./_node_byte_search.ts";
 
 /** The filesystem primitives of a {@link Host}. */
 export type HostFileSystem = Pick<
@@ -66,6 +67,7 @@ export type HostFileSystem = Pick<
   | "readdir"
   | "readlink"
   | "readSync"
+  | "byteSearch"
 >;
 
 /** Options of {@link nodeFileSystem}. */
@@ -254,6 +256,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
     readlink: (path: string) => callSync("readlink", () => readlinkSync(path)),
     openDir,
     readSync: readSyncWith(mapError),
+    byteSearch: nodeByteSearch,
   };
   if (sync) {
     return {
