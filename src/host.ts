@@ -148,14 +148,20 @@ export interface HostDirEntry {
 }
 
 /**
- * Substring search on raw bytes (for grep's fast path: a file without the
- * needle is ruled out before it is decoded).
+ * Native searches on raw bytes, for grep's fast path (a file without the
+ * needle is ruled out before it is decoded): Node's `Buffer` is one.
  */
+export interface ByteView {
+  /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
+  indexOf(needle: number | Uint8Array, from: number): number;
+  /** The bytes from `start` to `end` as a string of one character per byte (Latin-1), for a JavaScript RegExp. */
+  toString(encoding: "latin1", start?: number, end?: number): string;
+}
+
+/** Makes {@link ByteView}s: views of the caller's bytes, never copies. */
 export interface ByteSearch {
-  /** The index of `needle` (bytes, or one byte value) in `haystack` from `from`, or -1. */
-  indexOf(haystack: Uint8Array, needle: Uint8Array | number, from: number): number;
-  /** The bytes as a string of one character per byte (Latin-1), for a JavaScript RegExp. */
-  latin1(bytes: Uint8Array): string;
+  /** A view of `bytes` with native searches. */
+  view(bytes: Uint8Array): ByteView;
 }
 
 /** A stream of output bytes from a child process. */

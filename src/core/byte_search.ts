@@ -1,25 +1,92 @@
 /**
  * Substring search on raw bytes, for grep's fast path: a file that does not
- * hold the needle is ruled out without being decoded. A host gives a native
- * one (`Host.byteSearch`, Node's `Buffer`: memchr-style); this module's
- * {@link portableByteSearch} works anywhere through a Latin-1 view.
+ * hold the needle is ruled out without being decoded. A host gives native
+ * views (`Host.byteSearch`, Node's `Buffer`); {@link portableByteSearch}
+ * works anywhere.
+ *
+ * A needle is found as ripgrep finds one: a memchr-style scan for its rarest
+ * byte (by a fixed table of how common bytes are in source text), each hit
+ * confirmed by comparing the whole needle. A needle made only of common bytes
+ * goes to the view's own substring search.
  *
  * @module
  */
-import type { ByteSearch } from "../host.ts";
+import type { ByteSearch, ByteView } from "../host.ts";
 
-export type { ByteSearch } from "../host.ts";
+export type { ByteSearch, ByteView } from "../host.ts";
 
-// Windows-1252 (what "latin1" decodes as) also has one character per byte, and
-// maps bytes 0x00-0x7f to ASCII and the rest to non-ASCII characters: the
-// properties the prefilters rely on.
+/** A byte sequence to search for, with the byte to scan for. */
+export interface Needle {
+  /** The bytes. */
+  readonly bytes: Uint8Array;
+  /** The index in `bytes` of its rarest byte, or -1 to use the view's substring search. */
+  readonly rare: number;
+}
+
+// Bytes from the most common in source code and prose to the less common;
+// every byte not listed (other punctuation, non-ASCII) counts as rarer still.
+const BY_FREQUENCY = " etaoinsrlcdupmh_\n\t()f;,.=gb*yx-v0/1kw>\"'2:3<{}[]ESTAIRCNLODPM4#8!5&6+79|FUBGHVWXKYJQZqjz@$%?^`~\\";
+const RANK = new Uint8Array(256).fill(255);
+for (let i = 0; i < BY_FREQUENCY.length; i++) RANK[BY_FREQUENCY.charCodeAt(i)] = i;
+// A scan byte at least this rare; below it, the view's own substring search does better.
+const RARE_ENOUGH = BY_FREQUENCY.indexOf("-");
+
+/**
+ * Prepares a needle: picks the byte to scan for.
+ *
+ * @param bytes The needle, not empty.
+ * @returns The prepared needle.
+ */
+export function needleOf(bytes: Uint8Array): Needle {
+  let rare = 0;
+  for (let i = 1; i < bytes.length; i++) if (RANK[bytes[i]] > RANK[bytes[rare]]) rare = i;
+  return { bytes, rare: RANK[bytes[rare]] >= RARE_ENOUGH ? rare : -1 };
+}
+
+/**
+ * Finds a needle in bytes.
+ *
+ * @param data The bytes searched.
+ * @param view A view of `data` (from the same {@link ByteSearch}).
+ * @param needle The needle.
+ * @param from Where to start.
+ * @returns The index of the first occurrence at or after `from`, or -1.
+ */
+export function findNeedle(data: Uint8Array, view: ByteView, needle: Needle, from: number): number {
+  const { bytes, rare } = needle;
+  if (rare < 0) return view.indexOf(bytes, from);
+  const scan = bytes[rare];
+  const length = bytes.length;
+  for (let at = view.indexOf(scan, from + rare); at >= 0; at = view.indexOf(scan, at + 1)) {
+    const start = at - rare;
+    if (start + length > data.length) return -1;
+    let k = 0;
+    while (k < length && data[start + k] === bytes[k]) k++;
+    if (k === length) return start;
+  }
+  return -1;
+}
+
 const LATIN1 = new TextDecoder("latin1");
 
-/** A {@link ByteSearch} for any runtime: the bytes seen as Latin-1, searched as strings. */
+/**
+ * A {@link ByteSearch} for any runtime: typed-array `indexOf` for one byte, a
+ * scan for a sequence, Latin-1 by `TextDecoder` (its "latin1" is
+ * windows-1252: also one character per byte, ASCII as ASCII and every other
+ * byte a non-ASCII character, which is what the prefilters rely on).
+ */
 export const portableByteSearch: ByteSearch = {
-  indexOf: (haystack, needle, from) => {
-    if (typeof needle === "number") return haystack.indexOf(needle, from);
-    return LATIN1.decode(haystack).indexOf(LATIN1.decode(needle), from);
-  },
-  latin1: (bytes) => LATIN1.decode(bytes),
+  view: (data) => ({
+    indexOf: (needle, from) => {
+      if (typeof needle === "number") return data.indexOf(needle, from);
+      if (needle.length === 0) return Math.min(from, data.length);
+      for (let at = data.indexOf(needle[0], from); at >= 0 && at + needle.length <= data.length; at = data.indexOf(needle[0], at + 1)) {
+        let k = 1;
+        while (k < needle.length && data[at + k] === needle[k]) k++;
+        if (k === needle.length) return at;
+      }
+      return -1;
+    },
+    toString: (_encoding, start = 0, end = data.length) => LATIN1.decode(data.subarray(start, end)),
+  }),
 };

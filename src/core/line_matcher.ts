@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { type Needle, needleOf } from "./byte_search.ts";
 import { invalidPattern } from "./compile_glob.ts";
 import { SEARCH_MAX_PATTERN_BYTES } from "./limits.ts";
 import { requiredLiterals } from "./required_literal.ts";
@@ -25,7 +26,7 @@ export interface LineMatcherOptions {
  */
 export type BytePrefilter =
   | { kind: "none" }
-  | { kind: "bytes"; needles: Uint8Array[] }
+  | { kind: "bytes"; needles: Needle[] }
   | { kind: "ascii-fold"; needle: string; regex: RegExp; beyondAscii: boolean };
 
 /** A compiled search pattern, applied to one line at a time. */
@@ -129,7 +130,7 @@ function bytesPrefilter(runs: readonly string[]): BytePrefilter {
   const usable = runs.filter((run) => run.length > 0 && !NOT_IN_RAW_LINES.test(run));
   if (usable.length === 0) return { kind: "none" };
   // Longest first: the likeliest to rule a file out at the first search.
-  const needles = usable.sort((a, b) => b.length - a.length).map((run) => ENCODER.encode(run));
+  const needles = usable.sort((a, b) => b.length - a.length).map((run) => needleOf(ENCODER.encode(run)));
   return { kind: "bytes", needles };
 }
 

@@ -28,8 +28,8 @@ export interface FileSearchRequest extends TextSearchRequest {
 /**
  * Reads (no-follow, non-blocking, a regular file only, at most
  * `maxFileBytes`) and searches one file a walk listed, in one synchronous
- * step on a host that reads synchronously; the bytes go into `scratch` when
- * they fit and are not kept.
+ * step on a host that reads synchronously; the bytes go into `scratch` (grown
+ * when a file does not fit) and are not kept.
  *
  * @param host The host.
  * @param hostPath Where the file is reached: one name at its held folder.
@@ -38,7 +38,12 @@ export interface FileSearchRequest extends TextSearchRequest {
  * @returns What was found, or `null` when the host cannot read this file synchronously (use {@link searchFile}).
  * @throws {HostError} When the file cannot be opened or read.
  */
-export function searchFileSync(host: Host, hostPath: string, request: FileSearchRequest, scratch: Uint8Array): FileOutcome | null {
+export function searchFileSync(
+  host: Host,
+  hostPath: string,
+  request: FileSearchRequest,
+  scratch: { buffer: Uint8Array },
+): FileOutcome | null {
   const read = readRegularFileSync(host, hostPath, request.maxFileBytes, scratch);
   return read === null ? null : searchRead(read, request, hostPath);
 }

@@ -1,4 +1,4 @@
-import type { ByteSearch } from "./byte_search.ts";
+import { type ByteSearch, type ByteView, findNeedle, type Needle, needleOf } from "./byte_search.ts";
 import { GREP_BINARY_SNIFF_BYTES } from "./limits.ts";
 import type { LineMatcher } from "./line_matcher.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
@@ -48,8 +48,8 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 const NONE: TextSearchOutcome = Object.freeze({ matches: Object.freeze([]) as unknown as LineMatch[], count: 0 });
 // The UTF-8 encodings of K (U+212A) and ſ (U+017F): RE2 folds them with k and s.
-const KELVIN = new Uint8Array([0xe2, 0x84, 0xaa]);
-const LONG_S = new Uint8Array([0xc5, 0xbf]);
+const KELVIN = needleOf(new Uint8Array([0xe2, 0x84, 0xaa]));
+const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
 
 /**
  * Searches one file's bytes line by line. Lines split on `\n`; a `\r` before
@@ -72,20 +72,21 @@ const LONG_S = new Uint8Array([0xc5, 0xbf]);
  * @returns The matching lines, or that the file is binary.
  */
 export function searchText(bytes: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
-  const sniff = bytes.length > GREP_BINARY_SNIFF_BYTES ? bytes.subarray(0, GREP_BINARY_SNIFF_BYTES) : bytes;
-  if (search.indexOf(sniff, 0, 0) >= 0) return { binary: true, matches: [], count: 0 };
+  const view = search.view(bytes);
+  const nul = bytes.length > GREP_BINARY_SNIFF_BYTES ? search.view(bytes.subarray(0, GREP_BINARY_SNIFF_BYTES)) : view;
+  if (nul.indexOf(0, 0) >= 0) return { binary: true, matches: [], count: 0 };
   const { matcher, outputMode } = request;
   const prefilter = matcher.prefilter;
   if (prefilter.kind === "bytes") {
-    for (const needle of prefilter.needles) if (search.indexOf(bytes, needle, 0) < 0) return NONE;
+    for (const needle of prefilter.needles) if (findNeedle(bytes, view, needle, 0) < 0) return NONE;
     if (outputMode !== "content") {
-      if (matcher.exact) return countLinesHolding(bytes, prefilter.needles[0], outputMode, search);
-      return countMatchingLines(bytes, prefilter.needles[0], request, search);
+      if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode);
+      return countMatchingLines(bytes, view, prefilter.needles[0], request);
     }
   } else if (prefilter.kind === "ascii-fold") {
-    const held = prefilter.regex.test(search.latin1(bytes));
+    const held = prefilter.regex.test(view.toString("latin1"));
     const folds = prefilter.beyondAscii &&
-      (search.indexOf(bytes, KELVIN, 0) >= 0 || search.indexOf(bytes, LONG_S, 0) >= 0);
+      (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0);
     if (!held && !folds) return NONE;
   }
   return searchDecoded(bytes, request);
@@ -93,14 +94,14 @@ export function searchText(bytes: Uint8Array, request: TextSearchRequest, search
 
 // A plain text: the lines holding it, counted on the bytes (a needle has no
 // line ending, no BOM and no U+FFFD, so where its bytes are the line holds it).
-function countLinesHolding(bytes: Uint8Array, needle: Uint8Array, mode: GrepOutputMode, search: ByteSearch): TextSearchOutcome {
+function countLinesHolding(bytes: Uint8Array, view: ByteView, needle: Needle, mode: GrepOutputMode): TextSearchOutcome {
   let count = 0;
-  for (let at = search.indexOf(bytes, needle, 0); at >= 0;) {
+  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
     count++;
     if (mode === "files_with_matches") break;
-    const end = search.indexOf(bytes, NEWLINE, at + needle.length);
+    const end = view.indexOf(NEWLINE, at + needle.bytes.length);
     if (end < 0) break;
-    at = search.indexOf(bytes, needle, end + 1);
+    at = findNeedle(bytes, view, needle, end + 1);
   }
   return { matches: [], count };
 }
@@ -109,21 +110,21 @@ function countLinesHolding(bytes: Uint8Array, needle: Uint8Array, mode: GrepOutp
 // decoded and matched, one at a time.
 function countMatchingLines(
   bytes: Uint8Array,
-  needle: Uint8Array,
+  view: ByteView,
+  needle: Needle,
   request: TextSearchRequest,
-  search: ByteSearch,
 ): TextSearchOutcome {
   let count = 0;
-  for (let at = search.indexOf(bytes, needle, 0); at >= 0;) {
+  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
-    const newline = search.indexOf(bytes, NEWLINE, at + needle.length);
+    const newline = view.indexOf(NEWLINE, at + needle.bytes.length);
     const end = newline < 0 ? bytes.length : newline;
     if (request.matcher.find(lineText(bytes, start, end)) >= 0) {
       count++;
       if (request.outputMode === "files_with_matches") break;
     }
     if (newline < 0) break;
-    at = search.indexOf(bytes, needle, newline + 1);
+    at = findNeedle(bytes, view, needle, newline + 1);
   }
   return { matches: [], count };
 }

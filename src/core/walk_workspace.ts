@@ -5,6 +5,7 @@ import { closeFolder, type Folder } from "./folder.ts";
 import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { readRegularFile } from "./read_regular_file.ts";
+import { yieldTurn } from "./yield_turn.ts";
 import type { HeldFolder } from "./resolve_folder.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
@@ -107,7 +108,7 @@ export async function walkWorkspace(
   const breathe = async (): Promise<void> => {
     throwIfAborted(signal);
     if (!sliceUsed()) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await yieldTurn();
     sliceStart = Date.now();
     throwIfAborted(signal);
   };
@@ -144,6 +145,7 @@ export async function walkWorkspace(
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
         if (collect) entries.push(found);
+        throwIfAborted(signal); // a property read per entry: an abort ends the walk at the next entry
         if (onEntry !== undefined && sliceUsed()) await breathe();
         if (onEntry !== undefined && (await onEntry(found, folder)) === false) {
           stopped = true;

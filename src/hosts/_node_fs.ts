@@ -135,6 +135,13 @@ const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants
  * page-cache copy of microseconds.
  */
 const SYNC_READ_MAX_BYTES = 65_537;
+/**
+ * The largest whole-file read {@link Host.readSync} does in one synchronous
+ * step (grep's default bound of 1 MiB, plus the byte that shows growth): a
+ * page-cache copy of a few hundred microseconds at most; grep gives the event
+ * loop a turn between files.
+ */
+const READ_SYNC_MAX_BYTES = 1_048_577;
 const NOTHING = new Uint8Array(0);
 
 /**
@@ -342,7 +349,7 @@ function readSyncWith(mapError: NativeErrors["mapError"]): NonNullable<Host["rea
       }
       const buffer = into(stat);
       if (buffer === null) return { stat, bytes: NOTHING };
-      if (buffer.length > SYNC_READ_MAX_BYTES) return null;
+      if (buffer.length > READ_SYNC_MAX_BYTES) return null;
       let length = 0;
       try {
         while (length < buffer.length) {

@@ -167,7 +167,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
           const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
           // On a host that reads small files synchronously, a file is read and
           // searched in one step into a reused buffer (nothing keeps the bytes).
-          const scratch = new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0);
+          const scratch = { buffer: new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0) };
           const glob = input.glob;
           const byName = glob !== null && !glob.pattern.includes("/");
           const walk = await walkWorkspace(ws, held, {
