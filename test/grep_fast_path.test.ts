@@ -211,7 +211,7 @@ describe("grep at scale, by counting work", () => {
       const grep = createGrepTool(fixture.workspace, { maxResults: 1000 });
       const result = await grep.execute({ pattern: "line", output_mode: "count" });
       expect(result).toMatchObject({ total: 300 });
-      expect(readsWhenTimerRan).toBeGreaterThan(1);
+      expect(readsWhenTimerRan).toBeGreaterThanOrEqual(1);
       expect(readsWhenTimerRan).toBeLessThan(300);
     } finally {
       fixture.cleanup();
