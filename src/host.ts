@@ -154,8 +154,6 @@ export interface HostDirEntry {
 export interface ByteView {
   /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
   indexOf(needle: number | Uint8Array, from: number): number;
-  /** The bytes from `start` to `end` as a string of one character per byte (Latin-1), for a JavaScript RegExp. */
-  toString(encoding: "latin1", start?: number, end?: number): string;
 }
 
 /** Makes {@link ByteView}s: views of the caller's bytes, never copies. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { createGrepTool, type Host, isAbortError } from "../mod.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { nodeByteSearch } from "../src/hosts/_node_byte_search.ts";
-import { findNeedle, needleOf, portableByteSearch } from "../src/core/byte_search.ts";
+import { findFolded, findNeedle, foldedNeedleOf, needleOf, portableByteSearch } from "../src/core/byte_search.ts";
 import { compileLineMatcher, type LineMatcher } from "../src/core/line_matcher.ts";
 import { requiredLiterals } from "../src/core/required_literal.ts";
 import { type GrepOutputMode, searchText } from "../src/core/search_text.ts";
@@ -40,6 +40,30 @@ describe("requiredLiterals()", () => {
     expect(requiredLiterals(pattern)).toEqual([]);
   });
 });
+
+describe("findFolded()", () => {
+  test.each([["native", nodeByteSearch], ["portable", portableByteSearch]] as const)("finds an ASCII needle in any ASCII case, and only in ASCII (%s)", (_name, search) => {
+    const text = "x Use-After-FREE; use-after-free \u00e9 USE-AFTER-FRE";
+    const data = encode(text);
+    const lowered = new TextDecoder().decode(data.map((byte) => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte)));
+    const view = search.view(data);
+    for (const needle of ["use-after-free", "USE", "-", "e ", "after-fre", "zz"]) {
+      const prepared = foldedNeedleOf(needle);
+      for (let from = 0; from <= data.length; from++) {
+        const bytesLowered = new TextEncoder().encode(lowered);
+        const expected = indexOfBytes(bytesLowered, encode(needle.toLowerCase()), from);
+        expect(findFolded(data, view, prepared, from)).toBe(expected);
+      }
+    }
+  });
+});
+
+function indexOfBytes(data: Uint8Array, needle: Uint8Array, from: number): number {
+  for (let at = from; at + needle.length <= data.length; at++) {
+    if (needle.every((byte, k) => data[at + k] === byte)) return at;
+  }
+  return -1;
+}
 
 describe("findNeedle()", () => {
   test.each([["native", nodeByteSearch], ["portable", portableByteSearch]] as const)("finds every occurrence as indexOf does (%s)", (_name, search) => {

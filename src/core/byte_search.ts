@@ -67,14 +67,78 @@ export function findNeedle(data: Uint8Array, view: ByteView, needle: Needle, fro
   return -1;
 }
 
-const LATIN1 = new TextDecoder("latin1");
+/** An ASCII needle matched in any ASCII case, with the byte to scan for in both cases. */
+export interface FoldedNeedle {
+  /** The needle, lowercase (ASCII letters only; every other byte as it is). */
+  readonly lower: Uint8Array;
+  /** The index of its rarest byte (taking both cases of a letter together). */
+  readonly rare: number;
+  /** That byte in lowercase and in uppercase (the same byte twice when it is no letter). */
+  readonly scan: readonly [number, number];
+}
+
+const isUpper = (byte: number) => byte >= 0x41 && byte <= 0x5a;
+const isLower = (byte: number) => byte >= 0x61 && byte <= 0x7a;
 
 /**
- * A {@link ByteSearch} for any runtime: typed-array `indexOf` for one byte, a
- * scan for a sequence, Latin-1 by `TextDecoder` (its "latin1" is
- * windows-1252: also one character per byte, ASCII as ASCII and every other
- * byte a non-ASCII character, which is what the prefilters rely on).
+ * Prepares an ASCII needle for {@link findFolded}.
+ *
+ * @param ascii The needle: ASCII text, not empty.
+ * @returns The prepared needle.
  */
+export function foldedNeedleOf(ascii: string): FoldedNeedle {
+  const lower = new Uint8Array(ascii.length);
+  for (let i = 0; i < ascii.length; i++) {
+    const byte = ascii.charCodeAt(i);
+    lower[i] = isUpper(byte) ? byte | 0x20 : byte;
+  }
+  // A letter is as common as its commoner case.
+  const rank = (byte: number) => (isLower(byte) ? Math.min(RANK[byte], RANK[byte & ~0x20]) : RANK[byte]);
+  let rare = 0;
+  for (let i = 1; i < lower.length; i++) if (rank(lower[i]) > rank(lower[rare])) rare = i;
+  const byte = lower[rare];
+  return { lower, rare, scan: [byte, isLower(byte) ? byte & ~0x20 : byte] };
+}
+
+/**
+ * Finds an ASCII needle in any ASCII case: a memchr-style scan for its rarest
+ * byte in both cases, each hit compared case-insensitively. Bytes outside
+ * ASCII never equal an ASCII letter here.
+ *
+ * @param data The bytes searched.
+ * @param view A view of `data`.
+ * @param needle The prepared needle.
+ * @param from Where to start.
+ * @returns The index of the first occurrence at or after `from`, or -1.
+ */
+export function findFolded(data: Uint8Array, view: ByteView, needle: FoldedNeedle, from: number): number {
+  const { lower, rare } = needle;
+  const [scanA, scanB] = needle.scan;
+  const length = lower.length;
+  let a = view.indexOf(scanA, from + rare);
+  let b = scanB === scanA ? -1 : view.indexOf(scanB, from + rare);
+  while (a >= 0 || b >= 0) {
+    let at: number;
+    if (b < 0 || (a >= 0 && a < b)) {
+      at = a;
+      a = view.indexOf(scanA, at + 1);
+    } else {
+      at = b;
+      b = view.indexOf(scanB, at + 1);
+    }
+    const start = at - rare;
+    if (start + length > data.length) return -1; // every later hit ends later still
+    let k = 0;
+    for (; k < length; k++) {
+      const byte = data[start + k];
+      if ((isUpper(byte) ? byte | 0x20 : byte) !== lower[k]) break;
+    }
+    if (k === length) return start;
+  }
+  return -1;
+}
+
+/** A {@link ByteSearch} for any runtime: typed-array `indexOf` for one byte, a scan for a sequence. */
 export const portableByteSearch: ByteSearch = {
   view: (data) => ({
     indexOf: (needle, from) => {
@@ -87,6 +151,5 @@ export const portableByteSearch: ByteSearch = {
       }
       return -1;
     },
-    toString: (_encoding, start = 0, end = data.length) => LATIN1.decode(data.subarray(start, end)),
   }),
 };

@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { type Needle, needleOf } from "./byte_search.ts";
+import { type FoldedNeedle, foldedNeedleOf, type Needle, needleOf } from "./byte_search.ts";
 import { invalidPattern } from "./compile_glob.ts";
 import { SEARCH_MAX_PATTERN_BYTES } from "./limits.ts";
 import { requiredLiterals } from "./required_literal.ts";
@@ -18,16 +18,17 @@ export interface LineMatcherOptions {
  * file can be ruled out before it is decoded:
  * - `none`: nothing is known; every file is decoded and matched.
  * - `bytes`: each of `needles` (UTF-8), case-sensitive.
- * - `ascii-fold`: `needle` (ASCII) in any ASCII case, tested by `regex` on the
- *   bytes seen as Latin-1 (one character per byte, so no byte outside ASCII
- *   can fold into it); when `beyondAscii`, the needle holds `k` or `s`, which
- *   RE2 also matches as K (U+212A) and ſ (U+017F): a file holding those bytes
- *   cannot be ruled out this way.
+ * - `ascii-fold`: `needle` (ASCII) in any ASCII case, found on the bytes by
+ *   `findFolded` (no byte outside ASCII folds into an ASCII letter) and
+ *   on a decoded line by `regex` (JavaScript's non-Unicode case folding,
+ *   likewise); when `beyondAscii`, the needle holds `k` or `s`, which RE2 also
+ *   matches as K (U+212A) and ſ (U+017F): a file or line holding those cannot
+ *   be ruled out this way.
  */
 export type BytePrefilter =
   | { kind: "none" }
   | { kind: "bytes"; needles: Needle[] }
-  | { kind: "ascii-fold"; needle: string; regex: RegExp; beyondAscii: boolean };
+  | { kind: "ascii-fold"; needle: FoldedNeedle; regex: RegExp; beyondAscii: boolean };
 
 /** A compiled search pattern, applied to one line at a time. */
 export interface LineMatcher {
@@ -141,5 +142,10 @@ function asciiFoldPrefilter(runs: readonly string[]): BytePrefilter {
   if (ascii.length === 0) return { kind: "none" };
   const needle = ascii[0];
   const escaped = needle.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  return { kind: "ascii-fold", needle, regex: new RegExp(escaped, "i"), beyondAscii: /[ks]/i.test(needle) };
+  return {
+    kind: "ascii-fold",
+    needle: foldedNeedleOf(needle),
+    regex: new RegExp(escaped, "i"),
+    beyondAscii: /[ks]/i.test(needle),
+  };
 }

@@ -1,4 +1,4 @@
-import { type ByteSearch, type ByteView, findNeedle, type Needle, needleOf } from "./byte_search.ts";
+import { type ByteSearch, type ByteView, findFolded, findNeedle, type Needle, needleOf } from "./byte_search.ts";
 import { GREP_BINARY_SNIFF_BYTES } from "./limits.ts";
 import type { LineMatcher } from "./line_matcher.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
@@ -84,7 +84,7 @@ export function searchText(bytes: Uint8Array, request: TextSearchRequest, search
       return countMatchingLines(bytes, view, prefilter.needles[0], request);
     }
   } else if (prefilter.kind === "ascii-fold") {
-    const held = prefilter.regex.test(view.toString("latin1"));
+    const held = findFolded(bytes, view, prefilter.needle, 0) >= 0;
     const folds = prefilter.beyondAscii &&
       (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0);
     if (!held && !folds) return NONE;

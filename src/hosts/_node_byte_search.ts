@@ -1,8 +1,7 @@
 /**
  * The native {@link ByteSearch} of the Node and Deno hosts: a `Buffer` view
  * of the caller's bytes (no copy), whose `indexOf` is memchr (one byte) or
- * V8's string search (a sequence) in C++, and whose `toString("latin1")` is
- * one copy into a one-byte string.
+ * V8's string search (a sequence) in C++.
  *
  * @module
  */
