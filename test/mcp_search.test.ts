@@ -126,3 +126,65 @@ describe("cancelling a grep through the MCP server, by counting work", () => {
     }
   });
 });
+
+describe("progress of a long grep", () => {
+  // Each read takes a millisecond of CPU, so 600 files take many progress intervals.
+  async function slowFixture(): Promise<DiskFixture> {
+    const inner = createAutoHost();
+    const slow = () => {
+      const until = Date.now() + 1;
+      while (Date.now() < until) { /* busy */ }
+    };
+    const host: Host = {
+      ...inner,
+      open: (path, options) => {
+        slow();
+        return inner.open(path, options);
+      },
+      ...(inner.readSync === undefined ? {} : {
+        readSync: (path: string, into: Parameters<NonNullable<Host["readSync"]>>[1]) => {
+          slow();
+          return inner.readSync!(path, into);
+        },
+      }),
+    };
+    return await diskFixture(TREE.slice(0, 600), { host });
+  }
+
+  test("the library reports growing counts of files searched through onProgress", async () => {
+    const fixture = await slowFixture();
+    try {
+      const reports: { progress: number; message?: string }[] = [];
+      const grep = (await import("../mod.ts")).createGrepTool(fixture.workspace);
+      await grep.execute({ pattern: "absent", output_mode: "count" }, { onProgress: (progress) => reports.push(progress) });
+      expect(reports.length).toBeGreaterThan(0);
+      const counts = reports.map((report) => report.progress);
+      expect(counts).toEqual([...counts].sort((a, b) => a - b));
+      expect(counts[counts.length - 1]).toBeLessThanOrEqual(600);
+      expect(reports[0].message).toMatch(/^\d+ files searched, \d+ results$/);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test("an MCP client that sends a progressToken gets notifications/progress before the result", async () => {
+    const fixture = await slowFixture();
+    try {
+      const { server } = await createPaddockMcpServer({ root: fixture.workspace });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(clientSide);
+      const progress: number[] = [];
+      const result = await client.callTool({ name: "grep", arguments: { pattern: "absent", output_mode: "count" } }, undefined, {
+        onprogress: (update) => progress.push(update.progress),
+      });
+      expect(result.structuredContent).toMatchObject({ total: 0, truncated: false });
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      await client.close();
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

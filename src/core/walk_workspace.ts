@@ -36,6 +36,8 @@ export interface WalkOptions {
   collect?: boolean;
   /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
+  /** Called with the entries visited so far, at most every {@link WALK_PROGRESS_MS} while the walk runs. @default undefined */
+  onProgress?: (visited: number) => void;
 }
 
 /** One entry found by {@link walkWorkspace}: anything but a folder. */
@@ -66,6 +68,8 @@ interface IgnoreFrame {
 
 /** Work between two yields to the event loop, so a long walk never stalls it for long. */
 const WALK_SLICE_MS = 8;
+/** Time between two progress reports of a walk. */
+export const WALK_PROGRESS_MS = 250;
 
 /**
  * Lists everything below a held folder, depth first with names sorted in
@@ -105,9 +109,14 @@ export async function walkWorkspace(
   let sliceStart = Date.now();
   // Between two entries: gives the event loop a turn once the slice is used up.
   const sliceUsed = (): boolean => Date.now() - sliceStart >= WALK_SLICE_MS;
+  let reported = Date.now();
   const breathe = async (): Promise<void> => {
     throwIfAborted(signal);
     if (!sliceUsed()) return;
+    if (options.onProgress !== undefined && Date.now() - reported >= WALK_PROGRESS_MS) {
+      reported = Date.now();
+      options.onProgress(visited);
+    }
     await yieldTurn();
     sliceStart = Date.now();
     throwIfAborted(signal);

@@ -136,7 +136,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       limit: Math.min(args.limit ?? maxResults, maxResults),
       includeIgnored: args.include_ignored ?? false,
     }),
-    run: async (input, { signal }) => {
+    run: async (input, { signal, onProgress }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await ws.resolve(input.segments, { action: "search", display });
       const results = new GrepResults(input.outputMode, input.limit);
@@ -178,6 +178,11 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
             prefix: glob !== null && !byName ? glob.base : [],
             collect: false,
             signal,
+            onProgress: onProgress === undefined ? undefined : () =>
+              onProgress({
+                progress: results.files,
+                message: `${results.files} files searched, ${results.size} results`,
+              }),
             onEntry: async (entry, folder) => {
               // The glob prunes before anything is opened: a file it rules out is never read.
               if (entry.kind !== "file") return true;
