@@ -137,7 +137,6 @@ function bytesPrefilter(runs: readonly string[]): BytePrefilter {
 
 // The longest ASCII run, matched in any ASCII case.
 function asciiFoldPrefilter(runs: readonly string[]): BytePrefilter {
-  // deno-lint-ignore no-control-regex
   const ascii = runs.filter((run) => /^[\x20-\x7e\t]+$/.test(run)).sort((a, b) => b.length - a.length);
   if (ascii.length === 0) return { kind: "none" };
   const needle = ascii[0];
