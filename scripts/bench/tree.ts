@@ -9,10 +9,14 @@ import { TREE_CASES, type TreeCase } from "./tree_cases.ts";
 /** One measured run. */
 interface Run {
   ms: number;
+  /** CPU time (user + system) of the process and its children, ms: steadier than wall time on a loaded machine. */
+  cpuMs: number;
   /** Peak resident memory of the process (and its children), MB. */
   rssMB: number;
-  /** Longest event-loop stall (Paddock only), ms. */
+  /** Longest event-loop stall, wall time (Paddock only), ms. */
   lagMs?: number;
+  /** CPU time used between two timer ticks at most (Paddock only), ms. */
+  cpuLagMs?: number;
 }
 
 /** Options of {@link benchTree}. */
@@ -62,24 +66,33 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
   const lines = [
     `Tree: ${tree} (${countFiles(tree)} files); ${os.cpus().length} cores; medians of ${rounds}, interleaved.`,
     "",
-    "| case | Paddock | ripgrep / fd | GNU grep / find | Paddock ÷ rg/fd | Paddock ÷ grep/find | event-loop lag | peak RSS (Paddock / rg,fd) |",
+    "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
+    "",
+    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const entry of cases) {
     const { paddock, fast, classic } = runs.get(entry.name)!;
-    const p = median(paddock.map((run) => run.ms));
-    const f = median(fast.map((run) => run.ms));
-    const c = median(classic.map((run) => run.ms));
+    const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
+    const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
+    const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
+    const ratio = (runs: Run[]) =>
+      `${(wall(paddock) / wall(runs)).toFixed(2)}× (${(cpu(paddock) / cpu(runs)).toFixed(2)}×)`;
     const lag = Math.max(...paddock.map((run) => run.lagMs ?? 0));
+    const cpuLag = Math.max(...paddock.map((run) => run.cpuLagMs ?? 0));
     const rss = Math.max(...paddock.map((run) => run.rssMB));
     const fastRss = Math.max(...fast.map((run) => run.rssMB));
     lines.push(
-      `| ${entry.label} | ${seconds(p)} | ${seconds(f)} | ${seconds(c)} | ${(p / f).toFixed(2)}× | ${(p / c).toFixed(2)}× | ${
+      `| ${entry.label} | ${time(paddock)} | ${time(fast)} | ${time(classic)} | ${ratio(fast)} | ${ratio(classic)} | ${
         lag.toFixed(0)
-      } ms | ${rss.toFixed(0)} MB / ${Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`} |`,
+      } ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`} |`,
     );
   }
-  lines.push("", "Event-loop lag: the longest a 5 ms timer was late during the measured call (the worst round).");
+  lines.push(
+    "",
+    "Event-loop lag: the longest a 5 ms timer was late during the measured call, and (in brackets) the most CPU the",
+    "process used between two of its ticks: the work done without giving the loop a turn (the worst round).",
+  );
   return lines;
 }
 
@@ -105,7 +118,7 @@ function runPaddock(tree: string, entry: TreeCase): Promise<Run> {
 function runShell(tree: string, command: string): Promise<Run> {
   const timeFile = path.join(os.tmpdir(), `paddock-bench-time-${process.pid}`);
   const withTime = fs.existsSync("/usr/bin/time");
-  const argv = withTime ? ["/usr/bin/time", "-f", "%M", "-o", timeFile, "sh", "-c", command] : ["sh", "-c", command];
+  const argv = withTime ? ["/usr/bin/time", "-f", "%M %U %S", "-o", timeFile, "sh", "-c", command] : ["sh", "-c", command];
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(argv[0], argv.slice(1), { cwd: tree, stdio: ["ignore", "pipe", "ignore"] });
@@ -114,11 +127,14 @@ function runShell(tree: string, command: string): Promise<Run> {
     child.on("close", () => {
       const ms = performance.now() - start;
       let rssMB = NaN;
+      let cpuMs = NaN;
       if (withTime) {
-        rssMB = Number(fs.readFileSync(timeFile, "utf8").trim().split("\n").pop()) / 1024;
+        const [rss, user, system] = (fs.readFileSync(timeFile, "utf8").trim().split("\n").pop() ?? "").split(" ").map(Number);
+        rssMB = rss / 1024;
+        cpuMs = (user + system) * 1000;
         fs.rmSync(timeFile, { force: true });
       }
-      resolve({ ms, rssMB });
+      resolve({ ms, cpuMs, rssMB });
     });
   });
 }
