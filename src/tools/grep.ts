@@ -187,7 +187,6 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
               // The glob prunes before anything is opened: a file it rules out is never read.
               if (entry.kind !== "file") return true;
               if (glob !== null && !glob.match(byName ? entry.name : entry.path)) return true;
-              const path = prefix + entry.path;
               const at = ws.childPath(folder, entry.name);
               let outcome: FileOutcome;
               try {
@@ -196,9 +195,10 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
                 if (isAbortError(error)) throw error;
                 outcome = { skipped: "unreadable", matches: [], count: 0 };
               }
+              if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
               // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-              if (outcome.count > 0) await ws.confirm(folder);
-              return results.take(path, outcome);
+              await ws.confirm(folder);
+              return results.take(prefix + entry.path, outcome);
             },
           }).finally(() => held.release());
           walkLimitReached = walk.limitReached;
