@@ -76,8 +76,9 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
     const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
     const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
+    // CPU below /usr/bin/time's 10 ms resolution gives no ratio.
     const ratio = (runs: Run[]) =>
-      `${(wall(paddock) / wall(runs)).toFixed(2)}× (${(cpu(paddock) / cpu(runs)).toFixed(2)}×)`;
+      `${(wall(paddock) / wall(runs)).toFixed(2)}× (${cpu(runs) >= 10 ? `${(cpu(paddock) / cpu(runs)).toFixed(2)}×` : "—"})`;
     const lag = Math.max(...paddock.map((run) => run.lagMs ?? 0));
     const cpuLag = Math.max(...paddock.map((run) => run.cpuLagMs ?? 0));
     const rss = Math.max(...paddock.map((run) => run.rssMB));
