@@ -45,6 +45,7 @@ export type {
   ToolArgumentsSchema,
   ToolDefinition,
   ToolExecuteOptions,
+  ToolProgress,
   WorkspaceSource,
 } from "./src/tools/tool.ts";
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";

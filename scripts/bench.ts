@@ -1,5 +1,10 @@
 // npm run bench: Paddock against plain node:fs and peer libraries, side by
 // side in one run. Prints medians and ratios; nothing here is asserted.
+//
+//   npm run bench                          every suite; the real-tree cases are skipped
+//   npm run bench -- --tree /work/trees/linux   also the real-tree search cases (see the README)
+//   npm run bench -- --tree DIR --only tree     only those
+import { parseArgs } from "node:util";
 import { benchContainer } from "./bench/container.ts";
 import { benchCore } from "./bench/core.ts";
 import { benchEdit } from "./bench/edit.ts";
@@ -7,6 +12,11 @@ import { benchMcp } from "./bench/mcp.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { benchSearch } from "./bench/search.ts";
 import type { BenchRow } from "./bench/row.ts";
+import { benchTree } from "./bench/tree.ts";
+
+const { values: flags } = parseArgs({
+  options: { tree: { type: "string" }, only: { type: "string" }, rounds: { type: "string" } },
+});
 
 const suites: Array<[string, () => Promise<BenchRow[]>]> = [
   ["core tools", benchCore],
@@ -25,6 +35,7 @@ console.log(`Paddock benchmark — Node ${process.version}, ${new Date().toISOSt
 const header = ["measured", "Paddock", "baseline", "ratio", "target", "baseline is"];
 const lines: string[][] = [];
 for (const [title, run] of suites) {
+  if (flags.only !== undefined && flags.only !== title) continue;
   process.stderr.write(`running ${title}…\n`);
   let rows: BenchRow[];
   try {
@@ -49,6 +60,18 @@ for (const [title, run] of suites) {
 }
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
 const print = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd(widths[i])).join("  "));
-print(header);
-print(widths.map((w) => "-".repeat(w)));
-for (const line of lines) print(line);
+if (lines.length > 0) {
+  print(header);
+  print(widths.map((w) => "-".repeat(w)));
+  for (const line of lines) print(line);
+}
+
+// The real-tree search cases print their own table (three programs side by side).
+console.log("\nReal-tree search cases");
+if (flags.tree === undefined) {
+  console.log("skipped: no --tree <dir> given (get the Linux kernel tree as the README's Benchmarks section says)");
+} else {
+  process.stderr.write("running real-tree search cases…\n");
+  const rounds = flags.rounds === undefined ? undefined : Number(flags.rounds);
+  for (const line of await benchTree(flags.tree, { rounds })) console.log(line);
+}

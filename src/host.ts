@@ -157,6 +157,21 @@ export interface HostDirEntry {
   kind: EntryKind;
 }
 
+/**
+ * Native searches on raw bytes, for grep's fast path (a file without the
+ * needle is ruled out before it is decoded): Node's `Buffer` is one.
+ */
+export interface ByteView {
+  /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
+  indexOf(needle: number | Uint8Array, from: number): number;
+}
+
+/** Makes {@link ByteView}s: views of the caller's bytes, never copies. */
+export interface ByteSearch {
+  /** A view of `bytes` with native searches. */
+  view(bytes: Uint8Array): ByteView;
+}
+
 /** A stream of output bytes from a child process. */
 export interface ByteReader {
   /** The next chunk, or `null` at the end of the stream. */
@@ -273,6 +288,8 @@ export interface Host {
   readSync?(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null;
   /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
+  /** Optional: a native {@link ByteSearch} (Node's `Buffer`); without one grep uses a portable one. */
+  byteSearch?: ByteSearch;
   /** Starts a process in its own process group. */
   spawn(request: SpawnRequest): Promise<HostChild>;
   /** The running runtime's own executable. */

@@ -177,6 +177,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "ToolDefinitionJson",
       "ToolErrorBody",
       "ToolExecuteOptions",
+      "ToolProgress",
       "ToolResultMessage",
       "UserMessage",
       "WorkspaceErrorOptions",
@@ -201,6 +202,8 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "registerDefaultHost",
     ],
     types: [
+      "ByteSearch",
+      "ByteView",
       "AtomicWriteOptions",
       "ByteReader",
       "EntryKind",

@@ -87,3 +87,63 @@ describe("readLineWindow()", () => {
     }
   });
 });
+
+// An endless file (a sparse 100 GiB one, or one that keeps growing): `byteAt(n)`
+// gives its n-th byte. Counts the bytes read.
+function endlessFile(byteAt: (position: number) => number): HostFile & { readBytes: () => number } {
+  let read = 0;
+  return {
+    ...memoryFile(new Uint8Array(0)),
+    read: (buffer, position) => {
+      for (let i = 0; i < buffer.length; i++) buffer[i] = byteAt(position + i);
+      read += buffer.length;
+      return Promise.resolve(buffer.length);
+    },
+    readBytes: () => read,
+  };
+}
+
+describe("readLineWindow() bounds, by counting bytes read", () => {
+  const CHUNK = 1_024;
+  const request = { limit: 10, maxBytes: 4_096, chunkBytes: CHUNK, maxScanBytes: 1 << 20, countLinesMaxBytes: 0 };
+
+  test("a line longer than the window is cut once maxBytes are read past its start; the rest is never read", async () => {
+    const file = endlessFile(() => 0x61); // one endless line of 'a'
+    const window = await readLineWindow(file, { ...request, offset: 1 });
+    expect(window).toMatchObject({ startLine: 1, endLine: 1, lineCut: true, hasMore: true, scanLimitReached: false });
+    expect(window.bytes.length).toBe(4_096);
+    expect(file.readBytes()).toBeLessThanOrEqual(4_096 + 2 * CHUNK);
+  });
+
+  test("the window's line after short lines: the long one is cut the same way", async () => {
+    const file = endlessFile((position) => (position < 20 && position % 2 === 1 ? 0x0a : 0x62)); // "b\n" ×10, then b forever
+    const window = await readLineWindow(file, { ...request, offset: 11 });
+    expect(window).toMatchObject({ startLine: 11, endLine: 11, lineCut: true, hasMore: true });
+    expect(file.readBytes()).toBeLessThanOrEqual(20 + 4_096 + 2 * CHUNK);
+  });
+
+  test("a file that keeps growing ends the read once the window is full, even when lines are counted", async () => {
+    const file = endlessFile((position) => (position % 10 === 9 ? 0x0a : 0x63)); // endless 10-byte lines
+    const window = await readLineWindow(file, { ...request, offset: 1, countLinesMaxBytes: 1 << 16 });
+    expect(window).toMatchObject({ startLine: 1, endLine: 10, hasMore: true, lineCut: false, totalLines: undefined });
+    expect(file.readBytes()).toBeLessThanOrEqual((1 << 16) + CHUNK);
+  });
+
+  test("a window that does not start within maxScanBytes stops there: beyondScan, how far it got", async () => {
+    const file = endlessFile(() => 0x64);
+    const window = await readLineWindow(file, { ...request, offset: 2 });
+    expect(window).toMatchObject({ beyondScan: true, scanLimitReached: true, hasMore: true, endLine: 1 });
+    expect(window.scannedBytes).toBeGreaterThanOrEqual(1 << 20);
+    expect(file.readBytes()).toBeLessThanOrEqual((1 << 20) + CHUNK);
+  });
+
+  test("a window that starts just before maxScanBytes ends at the bound: scanLimitReached, the line cut", async () => {
+    const start = (1 << 20) - 100;
+    const file = endlessFile((position) => (position === start - 1 ? 0x0a : 0x65));
+    const window = await readLineWindow(file, { ...request, offset: 2 });
+    expect(window).toMatchObject({ startLine: 2, endLine: 2, lineCut: true, hasMore: true, scanLimitReached: true });
+    expect(window.bytes.length).toBeLessThanOrEqual(100);
+    expect(new TextDecoder().decode(window.bytes)).toMatch(/^e+$/);
+    expect(file.readBytes()).toBeLessThanOrEqual((1 << 20) + CHUNK);
+  });
+});

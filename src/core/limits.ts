@@ -53,7 +53,7 @@ export const NODE_PROCESS_MAX_OUTPUT_BYTES = 32_768;
 /** read_file: bytes read per step while paging; memory stays at the page plus one chunk whatever the file's size. */
 export const READ_FILE_CHUNK_BYTES = 65_536;
 
-/** read_file: how far into a file (bytes) a window may start; lines have no index, so every page scans from the start, and this bounds one call's work. */
+/** read_file: bytes one windowed read scans at most, from the file's start; a window must start within them (lines have no index, so every page scans from the start): this bounds one call's work, whatever the file. */
 export const READ_FILE_MAX_SCAN_BYTES = 67_108_864;
 
 /** read_file: files up to this size get `totalLines` in a paged read (the rest of the file is scanned to count them); larger files report `hasMore` only. */

@@ -12,7 +12,7 @@ export interface LineWindowRequest {
   maxBytes: number;
   /** Bytes read per step. */
   chunkBytes: number;
-  /** The window must start within this many bytes of the file's start. */
+  /** Bytes one call reads at most, from the file's start: the window must start within them, and every scan ends there. */
   maxScanBytes: number;
   /** Scan to the end (at most this many bytes in all) to count lines, or 0 not to count. */
   countLinesMaxBytes: number;
@@ -36,6 +36,14 @@ export interface LineWindow {
   lineCut: boolean;
   /** `true` when the offset's line does not start within `maxScanBytes`. */
   beyondScan: boolean;
+  /**
+   * `true` when the read stopped at `maxScanBytes` after the window's start
+   * (a file longer than that, or one that kept growing while it was read):
+   * the window holds what was read by then, `hasMore` is true.
+   */
+  scanLimitReached: boolean;
+  /** Bytes read from the file's start. */
+  scannedBytes: number;
 }
 
 const NEWLINE = 0x0a;
@@ -46,6 +54,14 @@ const NEWLINE = 0x0a;
  * index) until line `offset`, then whole lines are kept while they fit in
  * `maxBytes` and `limit`. A line is what ends in `\n` (a `\r` before it stays
  * in the content), plus a final line without one.
+ *
+ * Bounded whatever the file: the read stops as soon as the window is full —
+ * `limit` lines, or `maxBytes` read past the window's start (a longer line
+ * then comes back cut, and the rest of it is never read) — or once the lines
+ * are counted up to `countLinesMaxBytes`; and never reads past `maxScanBytes`
+ * (`beyondScan` when the window's line starts later, `scanLimitReached` when
+ * the read ended there), so neither a 100 GiB line nor a file that keeps
+ * growing keeps a call going.
  *
  * @param file An open regular file.
  * @param request Offset, limit and bounds.
@@ -64,9 +80,16 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
   let endLine = offset - 1;
   let collecting = true;
   let fileEnd = -1; // known once the end of the file was read
+  let scanLimitReached = false;
 
   for (;;) {
-    if (windowStart < 0 && position >= maxScanBytes) return beyondScan(offset);
+    if (windowStart < 0 && position >= maxScanBytes) return beyondScan(offset, position);
+    if (position >= maxScanBytes) {
+      // The scan bound, after the window's start: what was read is the answer.
+      scanLimitReached = collecting;
+      collecting = false;
+      break;
+    }
     const count = await readFully(file, chunk, position, signal);
     const data = chunk.subarray(0, count);
     // Keep the bytes of the window that fall in this chunk.
@@ -76,7 +99,7 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
       const lineEnd = position + index + 1;
       if (windowStart < 0) {
         if (newlines + 1 === offset) {
-          if (lineEnd >= maxScanBytes) return beyondScan(offset);
+          if (lineEnd >= maxScanBytes) return beyondScan(offset, position + count);
           windowStart = windowEnd = lineEnd;
           copyInto(window, data.subarray(index + 1), lineEnd, windowStart);
         }
@@ -97,6 +120,9 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
       fileEnd = position;
       break;
     }
+    // Every later line ends past `position`, more than maxBytes after the window's
+    // start: none can fit, so the window is full (the rest of a long line is never read).
+    if (collecting && windowStart >= 0 && position - windowStart > maxBytes) collecting = false;
     if (!collecting) {
       // The window is complete: count the rest only when the file is small enough.
       if (countLinesMaxBytes === 0 || position >= countLinesMaxBytes) break;
@@ -114,6 +140,8 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
       hasMore: false,
       lineCut: false,
       beyondScan: false,
+      scanLimitReached: false,
+      scannedBytes: position,
     };
   }
   if (collecting && fileEnd > windowEnd) {
@@ -126,14 +154,18 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
   let lineCut = false;
   let length = windowEnd - windowStart;
   if (endLine < offset && (fileEnd < 0 || fileEnd > windowStart)) {
-    // Line `offset` alone is longer than maxBytes: return its start, cut on a character boundary.
+    // Line `offset` alone is longer than maxBytes (or than what the scan bound
+    // let be read): return its start, cut on a character boundary.
     lineCut = true;
     endLine = offset;
-    length = utf8BoundaryAtOrBefore(window.subarray(0, maxBytes + 1), maxBytes);
+    const held = Math.min(position - windowStart, maxBytes + 4);
+    length = held > maxBytes
+      ? utf8BoundaryAtOrBefore(window.subarray(0, maxBytes + 1), maxBytes)
+      : utf8BoundaryAtOrBefore(window.subarray(0, held), Math.max(0, held - 1));
   }
   let hasMore: boolean;
   if (totalLines !== undefined) hasMore = endLine < totalLines;
-  else if (lineCut) hasMore = true; // the rest of the cut line was not looked at
+  else if (lineCut || scanLimitReached) hasMore = true; // the rest was not looked at
   else hasMore = windowEnd < position || await file.read(new Uint8Array(1), windowEnd) > 0;
   return {
     bytes: window.subarray(0, length),
@@ -143,10 +175,12 @@ export async function readLineWindow(file: HostFile, request: LineWindowRequest)
     hasMore,
     lineCut,
     beyondScan: false,
+    scanLimitReached,
+    scannedBytes: position,
   };
 }
 
-function beyondScan(offset: number): LineWindow {
+function beyondScan(offset: number, scannedBytes: number): LineWindow {
   return {
     bytes: new Uint8Array(0),
     startLine: offset,
@@ -154,6 +188,8 @@ function beyondScan(offset: number): LineWindow {
     hasMore: true,
     lineCut: false,
     beyondScan: true,
+    scanLimitReached: true,
+    scannedBytes,
   };
 }
 

@@ -70,13 +70,14 @@ export async function readRegularFile(
  * {@link Host.readSync}: the same checks in the same order (a regular file,
  * then the size bound, both on the opened handle before anything is read),
  * for files a walk listed (no `expected` identity: a file named directly
- * goes through {@link readRegularFile}). A file that fits in `scratch` is read into it, so the
- * bytes returned may be a view of `scratch`, valid until its next use.
+ * goes through {@link readRegularFile}). The file is read into `scratch.buffer`,
+ * which grows (to a power of two) when a file does not fit, so the bytes
+ * returned are a view of it, valid until its next use.
  *
  * @param host The host.
  * @param hostPath The file's absolute host path.
  * @param maxBytes The largest size read.
- * @param scratch A buffer to reuse for files smaller than it.
+ * @param scratch The buffer to reuse (replaced by a larger one when needed).
  * @returns What {@link readRegularFile} returns, or `null` when the host has no
  * synchronous read or declines this file (large, or grown while read): use {@link readRegularFile}.
  * @throws {HostError} From the host's open, fstat or read.
@@ -85,7 +86,7 @@ export function readRegularFileSync(
   host: Host,
   hostPath: string,
   maxBytes: number,
-  scratch: Uint8Array,
+  scratch: { buffer: Uint8Array },
 ): RegularFileRead | null {
   if (host.readSync === undefined) return null;
   let verdict = null as RegularFileRead | null;
@@ -95,7 +96,8 @@ export function readRegularFileSync(
     if (verdict !== null) return null;
     // One byte more than fstat's size, to see a file that grew since.
     const wanted = stat.size + 1;
-    return wanted <= scratch.length ? scratch.subarray(0, wanted) : new Uint8Array(wanted);
+    if (wanted > scratch.buffer.length) scratch.buffer = new Uint8Array(2 ** Math.ceil(Math.log2(wanted)));
+    return scratch.buffer.subarray(0, wanted);
   });
   if (done === null) return null;
   if (verdict !== null) return verdict;

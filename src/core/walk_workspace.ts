@@ -5,6 +5,7 @@ import { closeFolder, type Folder } from "./folder.ts";
 import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { readRegularFile } from "./read_regular_file.ts";
+import { yieldTurn } from "./yield_turn.ts";
 import type { HeldFolder } from "./resolve_folder.ts";
 import { decodeUtf8Lenient } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
@@ -31,8 +32,12 @@ export interface WalkOptions {
    * @default undefined (entries are only collected)
    */
   onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
+  /** Keep the entries for the result (`false`: a visitor sees them and the result's `entries` is empty). @default true */
+  collect?: boolean;
   /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
+  /** Called with the entries visited so far, at most every {@link WALK_PROGRESS_MS} while the walk runs. @default undefined */
+  onProgress?: (visited: number) => void;
 }
 
 /** One entry found by {@link walkWorkspace}: anything but a folder. */
@@ -63,6 +68,8 @@ interface IgnoreFrame {
 
 /** Work between two yields to the event loop, so a long walk never stalls it for long. */
 const WALK_SLICE_MS = 8;
+/** Time between two progress reports of a walk. */
+export const WALK_PROGRESS_MS = 250;
 
 /**
  * Lists everything below a held folder, depth first with names sorted in
@@ -92,6 +99,7 @@ export async function walkWorkspace(
   const maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
   const { signal, onEntry } = options;
+  const collect = options.collect ?? true;
   const startDisplay = start.segments.join("/") || ".";
   const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
   const entries: WalkEntry[] = [];
@@ -99,10 +107,17 @@ export async function walkWorkspace(
   let limitReached = false;
   let stopped = false;
   let sliceStart = Date.now();
+  // Between two entries: gives the event loop a turn once the slice is used up.
+  const sliceUsed = (): boolean => Date.now() - sliceStart >= WALK_SLICE_MS;
+  let reported = Date.now();
   const breathe = async (): Promise<void> => {
     throwIfAborted(signal);
-    if (Date.now() - sliceStart < WALK_SLICE_MS) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!sliceUsed()) return;
+    if (options.onProgress !== undefined && Date.now() - reported >= WALK_PROGRESS_MS) {
+      reported = Date.now();
+      options.onProgress(visited);
+    }
+    await yieldTurn();
     sliceStart = Date.now();
     throwIfAborted(signal);
   };
@@ -145,7 +160,9 @@ export async function walkWorkspace(
       const entryPath = pathPrefix + entry.name;
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
-        entries.push(found);
+        if (collect) entries.push(found);
+        throwIfAborted(signal); // a property read per entry: an abort ends the walk at the next entry
+        if (onEntry !== undefined && sliceUsed()) await breathe();
         if (onEntry !== undefined && (await onEntry(found, folder)) === false) {
           stopped = true;
           return false;

@@ -13,7 +13,8 @@ import { ToolRegistry } from "../registry/tool_registry.ts";
 import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
 import { createShellTool } from "../tools/shell.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { AnyTool, ToolProgress } from "../tools/tool.ts";
+import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { approvalSummary } from "./approval_summary.ts";
@@ -202,6 +203,10 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
       throwIfAborted(extra.signal);
       return await executeToolCall(registry, call, extra.signal, {
         approve: (request) => askPerson(server, request, extra.signal, flow),
+        onProgress: progressReporter(
+          (request.params as { _meta?: { progressToken?: string | number } })._meta?.progressToken,
+          extra.sendNotification,
+        ),
       });
     });
     flow.update();
@@ -213,6 +218,27 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   });
 
   return { server, registry, workspace };
+}
+
+/**
+ * MCP progress for a call whose client sent a `progressToken`: each report
+ * of the tool becomes a `notifications/progress` (a failed send is dropped:
+ * progress is advice). Without a token, `undefined` (the tool reports nothing).
+ */
+function progressReporter(
+  token: string | number | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): ((progress: ToolProgress) => void) | undefined {
+  if (token === undefined) return undefined;
+  return (progress) => {
+    const params: ServerNotification["params"] & Record<string, unknown> = {
+      progressToken: token,
+      progress: progress.progress,
+    };
+    if (progress.total !== undefined) params.total = progress.total;
+    if (progress.message !== undefined) params.message = progress.message;
+    send({ method: "notifications/progress", params } as ServerNotification).catch(() => {});
+  };
 }
 
 /** The MCP result for a Paddock result: the JSON as text, and as structured content when it is an object. */

@@ -1,5 +1,5 @@
 import { type ErrorCode, isAbortError, WorkspaceError } from "../core/errors.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { AnyTool, ToolExecuteOptions } from "../tools/tool.ts";
 import { type BeforeToolCallHooks, hookList } from "./before_tool_call.ts";
 import type { ToolRegistry } from "./tool_registry.ts";
 
@@ -100,6 +100,8 @@ export interface ExecuteToolCallOptions {
    * @default none
    */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /** Passed to the tool: called while a long call runs (see `ToolExecuteOptions.onProgress`). @default none */
+  onProgress?: ToolExecuteOptions["onProgress"];
 }
 
 /** Options of {@link prepareToolCall}. */
@@ -188,15 +190,20 @@ export async function prepareToolCall(
  *
  * @param prepared A call from {@link prepareToolCall} with `ready: true`.
  * @param signal Cancels the call.
+ * @param onProgress Passed to the tool.
  * @returns The result.
  */
 export async function runPreparedToolCall(
   prepared: Extract<PreparedToolCall, { ready: true }>,
   signal?: AbortSignal,
+  onProgress?: ToolExecuteOptions["onProgress"],
 ): Promise<ToolCallResult> {
   const { id, name } = prepared.call;
   try {
-    const output = await prepared.tool.run(prepared.input, { signal });
+    const output = await prepared.tool.run(
+      prepared.input,
+      onProgress === undefined ? { signal } : { signal, onProgress },
+    );
     return { toolCallId: id, toolName: name, isError: false, content: JSON.stringify(output) };
   } catch (error) {
     if (isAbortError(error)) throw error;
@@ -270,5 +277,5 @@ export async function executeToolCall(
     }
     if (!approved) return deniedResult(prepared.call, "a person denied the call");
   }
-  return await runPreparedToolCall(prepared, signal);
+  return await runPreparedToolCall(prepared, signal, options.onProgress);
 }

@@ -96,7 +96,7 @@ export function createFindFilesTool(
       limit: Math.min(args.limit ?? maxResults, maxResults),
       includeIgnored: args.include_ignored ?? false,
     }),
-    run: async (input, { signal }) => {
+    run: async (input, { signal, onProgress }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await resolveFolder(ws, input.segments, {
         action: "search",
@@ -109,6 +109,9 @@ export function createFindFilesTool(
         maxIgnoreFileBytes: options.maxIgnoreFileBytes,
         prefix: input.glob.base,
         signal,
+        onProgress: onProgress === undefined
+          ? undefined
+          : (visited) => onProgress({ progress: visited, message: `${visited} entries visited` }),
       }).finally(() => start.release());
       const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
       const paths: string[] = [];

@@ -1,9 +1,8 @@
 import * as z from "zod";
 import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
 import { isAbortError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { portableByteSearch } from "../core/byte_search.ts";
 import {
-  GREP_BINARY_SNIFF_BYTES,
-  GREP_MAX_CONCURRENT_FILES,
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
@@ -13,12 +12,11 @@ import {
 import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../core/read_regular_file.ts";
 import { holdFolder } from "../core/resolve_folder.ts";
-import { decodeUtf8Lenient } from "../core/utf8.ts";
+import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "../core/search_file.ts";
+import type { GrepOutputMode } from "../core/search_text.ts";
 import { walkWorkspace } from "../core/walk_workspace.ts";
-import type { Identity } from "../core/workspace.ts";
-import type { Host } from "../host.ts";
+import { type GrepOutput, GrepResults } from "./grep_results.ts";
 import {
   type BaseToolOptions,
   beginCall,
@@ -42,8 +40,16 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
 }
 
-/** What `grep` returns: matching lines, matching files, or counts per file. */
-export type GrepOutputMode = "content" | "files_with_matches" | "count";
+export type { GrepOutputMode } from "../core/search_text.ts";
+export type {
+  GrepContentOutput,
+  GrepCountOutput,
+  GrepFilesOutput,
+  GrepMatch,
+  GrepOutput,
+  GrepOutputBase,
+  GrepSkipped,
+} from "./grep_results.ts";
 
 /** Arguments of `grep`, validated. */
 export interface GrepInput {
@@ -62,67 +68,6 @@ export interface GrepInput {
   /** Whether `.gitignore` rules are ignored. */
   includeIgnored: boolean;
 }
-
-/** One matching line. */
-export interface GrepMatch {
-  /** The file, workspace-relative, `/`-separated. */
-  path: string;
-  /** The line number, from 1. */
-  line: number;
-  /** Where the first match starts in the line, from 1 (UTF-16 units). */
-  column: number;
-  /** The line without its line ending; a long line is cut to a window around the match. */
-  text: string;
-  /** Present (true) when `text` is a cut of a longer line. */
-  cut?: true;
-  /** Up to `context` lines before (each cut to the line bound). */
-  before?: string[];
-  /** Up to `context` lines after (each cut to the line bound). */
-  after?: string[];
-}
-
-/** Files grep passed over without searching them. */
-export interface GrepSkipped {
-  /** Files with a NUL byte in their first 8 KiB. */
-  binary: number;
-  /** Files larger than the size bound. */
-  tooLarge: number;
-  /** Files that could not be read (removed meanwhile, no permission, replaced by a link). */
-  unreadable: number;
-}
-
-/** What every `grep` result holds. */
-export interface GrepOutputBase {
-  /** Whether more results exist than returned, or the walk stopped at its bound. */
-  truncated: boolean;
-  /** Present (true) when the walk stopped at its bound of visited entries: search a narrower `path`. */
-  walkLimitReached?: true;
-  /** Files not searched, by reason. */
-  skipped: GrepSkipped;
-}
-
-/** Result of `grep` with `output_mode: "content"`. */
-export interface GrepContentOutput extends GrepOutputBase {
-  /** Matching lines in path order, then line order. */
-  matches: GrepMatch[];
-}
-
-/** Result of `grep` with `output_mode: "files_with_matches"`. */
-export interface GrepFilesOutput extends GrepOutputBase {
-  /** Files with at least one matching line, sorted. */
-  files: string[];
-}
-
-/** Result of `grep` with `output_mode: "count"`. */
-export interface GrepCountOutput extends GrepOutputBase {
-  /** Matching lines per file, for files with at least one, sorted by path. */
-  counts: { path: string; count: number }[];
-  /** The sum of the counts listed. */
-  total: number;
-}
-
-/** Result of `grep`. */
-export type GrepOutput = GrepContentOutput | GrepFilesOutput | GrepCountOutput;
 
 const schema = z.object({
   pattern: z.string().describe(
@@ -148,15 +93,6 @@ const schema = z.object({
 // than this (most source files) need no buffer of their own.
 const GREP_SCRATCH_BYTES = 65_536;
 
-interface FileOutcome {
-  /** Why the search failed (the call fails with it once this file's turn comes). */
-  error?: unknown;
-  skipped?: keyof GrepSkipped;
-  /** Matching lines found (content mode: at most the limit plus one). */
-  matches: Omit<GrepMatch, "path">[];
-  count: number;
-}
-
 /**
  * Creates `grep`: searches file contents inside the workspace for a regular
  * expression (or plain text) and returns matching lines, matching files, or
@@ -164,12 +100,16 @@ interface FileOutcome {
  *
  * Patterns run on RE2 (re2js), in time linear in the input, so no pattern can
  * hang the process; an invalid pattern is `INVALID_PATTERN` before any I/O.
- * The walk is the one of `find_files`: confined, links never followed,
- * `.git` skipped, `.gitignore` honoured unless `include_ignored`. Binary files
- * (a NUL in the first 8 KiB) and files over the size bound are skipped and
- * counted; lines are cut at a bounded length; at most `limit` results are
- * returned, with `truncated` when there were more. CRLF line endings count
- * as line ends; text is decoded as UTF-8, invalid bytes as U+FFFD.
+ * The plain text a pattern requires is looked for in each file's bytes
+ * first, so most files are ruled out undecoded. The walk is the one of
+ * `find_files`: confined, links never followed, `.git` skipped, `.gitignore`
+ * honoured unless `include_ignored`; every file is opened at its held folder.
+ * Binary files (a NUL in the first 8 KiB) and files over the size bound are
+ * skipped and counted; lines are cut at a bounded length; at most `limit`
+ * results are returned, with `truncated` when there were more, and the walk
+ * ends as soon as that is known. CRLF line endings count as line ends; text
+ * is decoded as UTF-8, invalid bytes as U+FFFD. The event loop gets a turn at
+ * least every few milliseconds, so an abort ends the call promptly.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits and name.
@@ -203,93 +143,72 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
       limit: Math.min(args.limit ?? maxResults, maxResults),
       includeIgnored: args.include_ignored ?? false,
     }),
-    run: async (input, { signal }) => {
+    run: async (input, { signal, onProgress }) => {
       const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await ws.resolve(input.segments, { action: "search", display });
-      const skipped: GrepSkipped = { binary: 0, tooLarge: 0, unreadable: 0 };
-      const matches: GrepMatch[] = [];
-      const matchedFiles: string[] = [];
-      const counts: { path: string; count: number }[] = [];
-      let truncated = false;
-      // Takes one file's outcome in walk order; false once the results are full.
-      const take = (path: string, outcome: FileOutcome): boolean => {
-        if (outcome.skipped !== undefined) skipped[outcome.skipped]++;
-        if (outcome.count === 0) return true;
-        // A file with a match once the results are full: there is more than the limit.
-        const full = input.outputMode === "content"
-          ? matches.length === input.limit
-          : (input.outputMode === "count" ? counts : matchedFiles).length === input.limit;
-        if (full) {
-          truncated = true;
-          return false;
-        }
-        if (input.outputMode === "files_with_matches") matchedFiles.push(path);
-        else if (input.outputMode === "count") counts.push({ path, count: outcome.count });
-        else {
-          const room = input.limit - matches.length;
-          for (const match of outcome.matches.slice(0, room)) matches.push({ path, ...match });
-          if (outcome.count > room) {
-            truncated = true;
-            return false;
-          }
-        }
-        return true;
-      };
-      const limitsFor = (path: string, expected?: Identity): SearchLimits => ({
-        maxFileBytes,
-        maxLineChars,
+      const results = new GrepResults(input.outputMode, input.limit);
+      const request: FileSearchRequest = {
+        matcher: input.matcher,
+        outputMode: input.outputMode,
+        context: input.context,
         cap: input.limit + 1,
-        signal,
-        expected,
-        display: path,
-      });
-
+        maxLineChars,
+        maxFileBytes,
+        search: ws.host.byteSearch ?? portableByteSearch,
+      };
       let walkLimitReached = false;
       try {
         if (start.stat !== null && start.stat.kind === "file") {
           // A file named directly (through links inside, resolved above) is searched whatever the glob;
           // it must be the file the walk found, and a failure is the call's.
-          const outcome = await searchFile(ws.host, start.hostPath, input, limitsFor(display, start.stat)).catch(
-            (error) => {
-              throw mapHostError(error, "search", display);
-            },
-          );
-          take(display, outcome);
+          const outcome = await searchFile(ws.host, start.hostPath, request, start.stat, display).catch((error) => {
+            throw mapHostError(error, "search", display);
+          });
+          results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
-          // 1. Walk the folder depth first, names sorted, and search each file
-          //    at its held folder as the walk reaches it: results come in that
-          //    order, and the walk ends as soon as they are full. Below a
-          //    folder an unreadable file is counted, not fatal.
+          // Walk the folder depth first, names sorted, and search each file at
+          // its held folder as the walk reaches it: results come in that
+          // order, and the walk ends as soon as they are full. Below a folder
+          // an unreadable file is counted, not fatal.
           const held = await holdFolder(ws, start, { action: "search", display });
           const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
           // On a host that reads small files synchronously, a file is read and
           // searched in one step into a reused buffer (nothing keeps the bytes).
-          const scratch = new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0);
+          const scratch = { buffer: new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0) };
+          const glob = input.glob;
+          const byName = glob !== null && !glob.pattern.includes("/");
           const walk = await walkWorkspace(ws, held, {
             includeIgnored: input.includeIgnored,
             maxEntries: maxWalkEntries,
             maxIgnoreFileBytes: options.maxIgnoreFileBytes,
+            // A path glob's literal leading folders: nothing outside them is walked.
+            prefix: glob !== null && !byName ? glob.base : [],
+            collect: false,
             signal,
+            onProgress: onProgress === undefined ? undefined : () =>
+              onProgress({
+                progress: results.files,
+                message: `${results.files} files searched, ${results.size} results`,
+              }),
             onEntry: async (entry, folder) => {
-              if (entry.kind !== "file" || !matchesGlob(input.glob, entry.path)) return true;
-              const path = prefix + entry.path;
+              // The glob prunes before anything is opened: a file it rules out is never read.
+              if (entry.kind !== "file") return true;
+              if (glob !== null && !glob.match(byName ? entry.name : entry.path)) return true;
               const at = ws.childPath(folder, entry.name);
-              const limits = limitsFor(path);
-              let outcome: FileOutcome | null = null;
+              let outcome: FileOutcome;
               try {
-                outcome = searchFileSync(ws.host, at, input, limits, scratch) ??
-                  await searchFile(ws.host, at, input, limits);
+                outcome = searchFileSync(ws.host, at, request, scratch) ?? await searchFile(ws.host, at, request);
               } catch (error) {
                 if (isAbortError(error)) throw error;
                 outcome = { skipped: "unreadable", matches: [], count: 0 };
               }
+              if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
               // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-              if (outcome.count > 0) await ws.confirm(folder);
-              return take(path, outcome);
+              await ws.confirm(folder);
+              return results.take(prefix + entry.path, outcome);
             },
           }).finally(() => held.release());
           walkLimitReached = walk.limitReached;
-          truncated ||= walkLimitReached;
         } else {
           throw new WorkspaceError("NOT_A_FILE", `Cannot search '${display}': it is neither a file nor a folder`, {
             path: display,
@@ -299,128 +218,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
         await start.release();
       }
       throwIfAborted(signal);
-
-      const base: GrepOutputBase = walkLimitReached
-        ? { truncated, walkLimitReached: true, skipped }
-        : { truncated, skipped };
-      if (input.outputMode === "content") return { matches, ...base };
-      if (input.outputMode === "files_with_matches") return { files: matchedFiles, ...base };
-      return { counts, total: counts.reduce((sum, entry) => sum + entry.count, 0), ...base };
+      return results.output(walkLimitReached);
     },
   });
-}
-
-function matchesGlob(glob: GlobMatcher | null, path: string): boolean {
-  if (glob === null) return true;
-  if (glob.pattern.includes("/")) return glob.match(path);
-  return glob.match(path.slice(path.lastIndexOf("/") + 1));
-}
-
-interface SearchLimits {
-  maxFileBytes: number;
-  maxLineChars: number;
-  /** Matching lines kept per file at most. */
-  cap: number;
-  /** The identity the opened file must have, for a file named directly. */
-  expected?: Identity;
-  /** The file's path as the caller named it, for messages. */
-  display: string;
-  signal?: AbortSignal;
-}
-
-// Reads and searches one file.
-async function searchFile(
-  host: Host,
-  hostPath: string,
-  input: GrepInput,
-  limits: SearchLimits,
-): Promise<FileOutcome> {
-  throwIfAborted(limits.signal);
-  return searchRead(await readRegularFile(host, hostPath, limits.maxFileBytes, limits.expected), input, limits);
-}
-
-// Reads and searches one file a walk listed in one synchronous step, on a
-// host that reads synchronously; `null` when the host cannot (then `searchFile`).
-function searchFileSync(
-  host: Host,
-  hostPath: string,
-  input: GrepInput,
-  limits: SearchLimits,
-  scratch: Uint8Array,
-): FileOutcome | null {
-  throwIfAborted(limits.signal);
-  const read = readRegularFileSync(host, hostPath, limits.maxFileBytes, scratch);
-  return read === null ? null : searchRead(read, input, limits);
-}
-
-// Searches what was read (the bytes may be a reused buffer: nothing here keeps them).
-function searchRead(read: RegularFileRead, input: GrepInput, limits: SearchLimits): FileOutcome {
-  if (read.kind === "changed") {
-    throw new WorkspaceError(
-      "PATH_CHANGED",
-      `Cannot search '${limits.display}': the file changed while it was opened`,
-      {
-        path: limits.display,
-      },
-    );
-  }
-  if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
-  if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
-  const bytes = read.bytes;
-  // Binary: a NUL byte in the first bytes. A typed array's own search is slow
-  // next to a string's, so a small file is decoded first and its text looked
-  // at: a NUL byte always decodes to U+0000 (never into U+FFFD), so no U+0000
-  // means no NUL byte, and the bytes are checked only when there is one.
-  let text: string;
-  if (bytes.length > GREP_BINARY_SNIFF_BYTES) {
-    if (bytes.subarray(0, GREP_BINARY_SNIFF_BYTES).includes(0)) return { skipped: "binary", matches: [], count: 0 };
-    text = decodeUtf8Lenient(bytes);
-  } else {
-    text = decodeUtf8Lenient(bytes);
-    if (text.includes("\0") && bytes.includes(0)) return { skipped: "binary", matches: [], count: 0 };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
-  if (!input.matcher.mayMatch(text)) return { matches: [], count: 0 };
-
-  const lines = text.split("\n");
-  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the final line ending ends no line
-  const matches: Omit<GrepMatch, "path">[] = [];
-  let count = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const column = input.matcher.find(lines[i]);
-    if (column < 0) continue;
-    count++;
-    if (input.outputMode === "files_with_matches") break;
-    if (input.outputMode === "count" || matches.length >= limits.cap) continue;
-    const { text: shown, cut } = cutLine(lines[i], column, limits.maxLineChars);
-    const match: Omit<GrepMatch, "path"> = { line: i + 1, column: column + 1, text: shown };
-    if (cut) match.cut = true;
-    if (input.context > 0) {
-      match.before = lines.slice(Math.max(0, i - input.context), i).map((line) =>
-        cutLine(line, 0, limits.maxLineChars).text
-      );
-      match.after = lines.slice(i + 1, i + 1 + input.context).map((line) => cutLine(line, 0, limits.maxLineChars).text);
-    }
-    matches.push(match);
-  }
-  return { matches, count };
-}
-
-// A line of at most `max` UTF-16 units: the start of the line, or, when the
-// match lies further in, a window that begins a little before it. Never
-// splits a surrogate pair.
-function cutLine(line: string, column: number, max: number): { text: string; cut: boolean } {
-  if (line.length <= max) return { text: line, cut: false };
-  const lead = Math.floor(max / 4);
-  // Start a quarter of the window before the match, but keep the window full at the line's end.
-  let start = column < max - lead ? 0 : Math.min(column - lead, line.length - max);
-  let end = start + max;
-  if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start++;
-  if (end < line.length && isLowSurrogate(line.charCodeAt(end))) end--;
-  return { text: line.slice(start, end), cut: true };
-}
-
-function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff;
 }

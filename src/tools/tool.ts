@@ -5,10 +5,22 @@ import { openWorkspace, Workspace } from "../core/workspace.ts";
 /** A JSON Schema object, as advertised to models. */
 export type JsonSchema = Record<string, unknown>;
 
+/** How far a long call has got (`grep`, `find_files`), for a caller to show. */
+export interface ToolProgress {
+  /** Work done so far (files searched, entries visited); grows with each report. */
+  progress: number;
+  /** The whole amount, when known. */
+  total?: number;
+  /** The same in words. */
+  message?: string;
+}
+
 /** Per-call options of {@link Tool.execute}. */
 export interface ToolExecuteOptions {
   /** Cancels the call: it rejects with an AbortError after cleaning up. @default undefined (not cancellable) */
   signal?: AbortSignal;
+  /** Called now and then (at most every 250 ms) while a long call runs; tools that report none never call it. @default undefined */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
 /**
