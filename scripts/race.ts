@@ -65,7 +65,10 @@ function run(runtime: string): Promise<{ rows: RowCounts[]; skipped: string[] }>
       }
     });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve({ rows, skipped }) : reject(new Error(`${runtime} exited with ${code}`))));
+    child.on(
+      "exit",
+      (code) => (code === 0 ? resolve({ rows, skipped }) : reject(new Error(`${runtime} exited with ${code}`))),
+    );
   });
 }
 

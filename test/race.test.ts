@@ -20,7 +20,9 @@ for (const host of hostsUnderTest()) {
   describe(`tools on the ${host.name} host while a folder is swapped for a link out`, () => {
     for (const toolCase of TOOL_CASES) {
       test.skipIf(unavailable !== null)(
-        `${toolCase.row} lets nothing escape at any swap level${unavailable === null ? "" : ` (skipped: ${unavailable})`}`,
+        `${toolCase.row} lets nothing escape at any swap level${
+          unavailable === null ? "" : ` (skipped: ${unavailable})`
+        }`,
         async () => {
           const rows = [];
           for (const level of LEVELS) rows.push(await raceRow(host, toolCase, level, ATTEMPTS));

@@ -15,7 +15,9 @@ export const descriptorCountUnavailable: string | null = (() => {
     fs.readdirSync("/proc/self/fd");
     return null;
   } catch (error) {
-    return `/proc/self/fd cannot be read (${(error as { code?: string }).code ?? String(error)}); not Linux, or no procfs`;
+    return `/proc/self/fd cannot be read (${
+      (error as { code?: string }).code ?? String(error)
+    }); not Linux, or no procfs`;
   }
 })();
 

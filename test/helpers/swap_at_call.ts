@@ -35,7 +35,11 @@ function isPlainData(value: unknown): boolean {
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || Array.isArray(value)) return true;
   if (typeof value === "function") return false;
   // An object is a handle if it (or its prototype chain, below Object.prototype) has a method.
-  for (let at: object | null = value as object; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+  for (
+    let at: object | null = value as object;
+    at !== null && at !== Object.prototype;
+    at = Object.getPrototypeOf(at)
+  ) {
     for (const key of Reflect.ownKeys(at)) {
       if (key === "constructor") continue;
       const descriptor = Object.getOwnPropertyDescriptor(at, key);

@@ -232,7 +232,10 @@ export class Session {
         timer = setTimeout(() => resolve({ hung: true }), ATTEMPT_TIMEOUT_MS);
       });
       outcome = await Promise.race([
-        this.tool.execute(args).then((value) => ({ ok: true as const, value }), (error) => ({ ok: false as const, error })),
+        this.tool.execute(args).then(
+          (value) => ({ ok: true as const, value }),
+          (error) => ({ ok: false as const, error }),
+        ),
         hung,
       ]);
       clearTimeout(timer);

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { fContent, type FoundFile, INSIDE, INSIDE_FILES, insideFiles, MARKER, type RaceFixture } from "./race_fixture.ts";
+import {
+  fContent,
+  type FoundFile,
+  INSIDE,
+  INSIDE_FILES,
+  insideFiles,
+  MARKER,
+  type RaceFixture,
+} from "./race_fixture.ts";
 
 /** What carries over from one attempt to the next. */
 export interface AttemptState {
@@ -173,7 +181,10 @@ const firstLine = (text: string): string => text.slice(0, text.indexOf("\n") + 1
  * holds exactly one allowed version, and none holds outside bytes.
  * Leftover temp files are counted elsewhere and left out here.
  */
-export function judgeInside(fixture: RaceFixture, allowed: { mayVanish: string[]; fVersions: string[] }): InsideProblems {
+export function judgeInside(
+  fixture: RaceFixture,
+  allowed: { mayVanish: string[]; fVersions: string[] },
+): InsideProblems {
   const files: FoundFile[] = insideFiles(fixture).filter((file) => !/(^|\/)\.paddock-tmp-/.test(file.at));
   const problems: InsideProblems = { lost: [], halfWritten: [], outsideBytes: [] };
   for (const file of files) if (file.content.includes(MARKER)) problems.outsideBytes.push(file.at);

@@ -153,7 +153,8 @@ const SHORT: Record<string, string> = {
 
 function table(header: string[], body: string[][]): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((line) => line[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -177,7 +178,16 @@ function sumBy(rows: RowCounts[], key: (row: RowCounts) => string): Map<string, 
 
 /** The counts as text: one line per host × tool × level, then per tool × host (levels summed). */
 export function formatRace(rows: RowCounts[]): string {
-  const header = ["host", "tool", "level", "attempts", "ok", "failed", ...FAILURE_KEYS.map((key) => SHORT[key]), "swaps"];
+  const header = [
+    "host",
+    "tool",
+    "level",
+    "attempts",
+    "ok",
+    "failed",
+    ...FAILURE_KEYS.map((key) => SHORT[key]),
+    "swaps",
+  ];
   const cells = (row: RowCounts, level: string) => [
     row.host,
     row.tool,
