@@ -5,6 +5,9 @@
 // outside created, changed or deleted, nothing inside lost or half-written,
 // no temp file left, no descriptor left open. `npm run test:race` runs the
 // same driver at 10,000 attempts per tool per host.
+//
+// Red on the path-walking core (before issue 9's directory-handle seam): that
+// is the adversary finding the escapes the issue describes. Do not relax it.
 import { describe, expect, test } from "vitest";
 import { failures } from "./race/attempt.ts";
 import { hostsUnderTest } from "./race/hosts.ts";

@@ -4,6 +4,7 @@
 // N, left in place or undone before call N+1, on every host of this runtime.
 // Each run is judged as the race judges it (nothing out in the result, nothing
 // outside touched, nothing inside lost, no temp file, no descriptor left open).
+// Red on the path-walking core (before issue 9's directory-handle seam).
 import { describe, expect, test } from "vitest";
 import { SWAP_MODES } from "./helpers/swap_at_call.ts";
 import { failures } from "./race/attempt.ts";
