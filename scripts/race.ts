@@ -9,11 +9,11 @@
  * node,deno,bun` (default all three; the memory host runs once, under Node).
  * Not part of `npm test`.
  *
- * Wall time, measured on a 2-core machine under heavy load (load average
- * ~12): `--attempts 1000` took 6.9 min for all six hosts (Node 188 s for
- * node + node-mcp + memory, Deno 126 s, Bun 98 s for bun + bun-mcp), about
- * 7 ms per attempt with the fixture on /dev/shm; the default 10,000 takes
- * about ten times that (~70 min). Use `--attempts` or `--runtimes` for less.
+ * Wall time, measured on a 2-core machine shared with other work (load
+ * average 7–12), fixture on /dev/shm: the default 10,000 attempts per tool
+ * per host took 42 min for all six hosts (Node 1,120 s for node + node-mcp +
+ * memory, Deno 733 s, Bun 678 s for bun + bun-mcp), 4–7 ms per attempt;
+ * `--attempts 1000` took 6.9 min. Use `--attempts` or `--runtimes` for less.
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
