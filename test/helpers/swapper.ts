@@ -18,6 +18,7 @@
  * @module
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -34,41 +35,73 @@ const ANSWER_TIMEOUT_MS = 15_000;
 let compiled: SwapperBinary | undefined;
 
 /**
- * Compiles `swapper.c` into a fresh temp folder (once per process; removed at
- * exit) and proves `RENAME_EXCHANGE` works there by swapping a folder and a link.
+ * Compiles `swapper.c` (once per process) and proves `RENAME_EXCHANGE` works
+ * by swapping a folder and a link. The binary is kept in
+ * `<tmp>/paddock-swapper-<uid>-<source hash>/`, a folder only this user may
+ * write, so test processes share one build instead of each leaving its own
+ * (vitest ends its workers without running exit handlers).
  */
 export function swapperBinary(): SwapperBinary {
   compiled ??= compile();
   return compiled;
 }
 
+function buildFolder(source: Buffer): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : -1;
+  const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
+  const dir = path.join(os.tmpdir(), `paddock-swapper-${uid}-${hash}`);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+  }
+  const stat = fs.lstatSync(dir);
+  // Someone else's folder, or one others may write, is not trusted: build in a private one instead.
+  if (!stat.isDirectory() || (uid >= 0 && stat.uid !== uid) || (stat.mode & 0o022) !== 0) {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-swapper-"));
+    process.on("exit", () => fs.rmSync(own, { recursive: true, force: true }));
+    return own;
+  }
+  return dir;
+}
+
 function compile(): SwapperBinary {
   if (process.platform !== "linux") {
     return { ok: false, reason: `renameat2(RENAME_EXCHANGE) is Linux-only; this is ${process.platform}` };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-swapper-"));
-  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = buildFolder(fs.readFileSync(SOURCE));
   const binary = path.join(dir, "swapper");
-  try {
-    execFileSync("cc", ["-O2", "-o", binary, SOURCE], { stdio: ["ignore", "ignore", "pipe"] });
-  } catch (error) {
-    const detail = (error as { code?: string }).code === "ENOENT"
-      ? "no C compiler (`cc` is not on PATH)"
-      : `cc failed: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`;
-    return { ok: false, reason: `the swapper cannot be built: ${detail}` };
+  if (!fs.existsSync(binary)) {
+    // Built under a private name, then renamed into place: concurrent builders never see half a binary.
+    const building = path.join(dir, `swapper.${process.pid}.${Date.now()}`);
+    try {
+      execFileSync("cc", ["-O2", "-o", building, SOURCE], { stdio: ["ignore", "ignore", "pipe"] });
+      fs.renameSync(building, binary);
+    } catch (error) {
+      fs.rmSync(building, { force: true });
+      const detail = (error as { code?: string }).code === "ENOENT"
+        ? "no C compiler (`cc` is not on PATH)"
+        : `cc failed: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`;
+      return { ok: false, reason: `the swapper cannot be built: ${detail}` };
+    }
   }
-  const a = path.join(dir, "probe-folder");
-  const b = path.join(dir, "probe-link");
-  fs.mkdirSync(a);
-  fs.symlinkSync(a, b);
+  const probe = fs.mkdtempSync(path.join(dir, "probe-"));
+  const a = path.join(probe, "folder");
+  const b = path.join(probe, "link");
   try {
-    execFileSync(binary, ["once", a, b], { stdio: ["ignore", "ignore", "pipe"] });
-  } catch (error) {
-    const detail = String((error as { stderr?: unknown }).stderr ?? error).trim();
-    return { ok: false, reason: `renameat2(RENAME_EXCHANGE) fails in ${os.tmpdir()}: ${detail}` };
-  }
-  if (!fs.lstatSync(a).isSymbolicLink() || !fs.lstatSync(b).isDirectory()) {
-    return { ok: false, reason: "renameat2(RENAME_EXCHANGE) reported success but did not exchange the names" };
+    fs.mkdirSync(a);
+    fs.symlinkSync(a, b);
+    try {
+      execFileSync(binary, ["once", a, b], { stdio: ["ignore", "ignore", "pipe"] });
+    } catch (error) {
+      const detail = String((error as { stderr?: unknown }).stderr ?? error).trim();
+      return { ok: false, reason: `renameat2(RENAME_EXCHANGE) fails in ${os.tmpdir()}: ${detail}` };
+    }
+    if (!fs.lstatSync(a).isSymbolicLink() || !fs.lstatSync(b).isDirectory()) {
+      return { ok: false, reason: "renameat2(RENAME_EXCHANGE) reported success but did not exchange the names" };
+    }
+  } finally {
+    fs.rmSync(probe, { recursive: true, force: true });
   }
   return { ok: true, path: binary };
 }
