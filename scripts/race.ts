@@ -6,7 +6,9 @@
  *
  * Options: `--attempts N` per tool per host, spread over the four levels
  * (default 10,000); `--tools a,b` to race only those rows; `--runtimes
- * node,deno,bun` (default all three; the memory host runs once, under Node).
+ * node,deno,bun` (default all three; the memory host runs once, under Node);
+ * `--hosts handles|paths|all`: the hosts on their probed route (default), on
+ * the path-walk fallback, or both.
  * Not part of `npm test`.
  *
  * Wall time, measured on a 2-core machine shared with other work (load
@@ -34,6 +36,7 @@ const option = (name: string): string | undefined => {
 const attempts = option("attempts") ?? "10000";
 const tools = option("tools");
 const runtimes = (option("runtimes") ?? "node,deno,bun").split(",");
+const hostRoute = option("hosts") ?? "handles";
 
 const commands: Record<string, string[]> = {
   node: [path.join(bin, "tsx"), entry, "--memory"],
@@ -43,7 +46,7 @@ const commands: Record<string, string[]> = {
 
 function run(runtime: string): Promise<{ rows: RowCounts[]; skipped: string[] }> {
   const [command, ...rest] = commands[runtime];
-  const argv = [...rest, "--attempts", attempts, ...(tools === undefined ? [] : ["--tools", tools])];
+  const argv = [...rest, "--attempts", attempts, "--hosts", hostRoute, ...(tools === undefined ? [] : ["--tools", tools])];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
     const rows: RowCounts[] = [];

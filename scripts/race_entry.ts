@@ -4,7 +4,8 @@
  * line per row (prefixed `ROW `), for scripts/race.ts to tabulate.
  *
  * Arguments: `--attempts N` (per tool and host, spread over the four levels),
- * `--tools a,b` (rows by name), `--memory` (also the memory host).
+ * `--tools a,b` (rows by name), `--memory` (also the memory host), `--hosts
+ * handles|paths|all` (the probed route, the fallback, or both; default handles).
  */
 import { hostsUnderTest } from "../test/race/hosts.ts";
 import { LEVELS } from "../test/race/race_fixture.ts";
@@ -17,7 +18,10 @@ const option = (name: string): string | undefined => {
 };
 const attempts = Number(option("attempts") ?? 10_000);
 const tools = option("tools")?.split(",");
-const hosts = hostsUnderTest({ memory: args.includes("--memory") });
+// `--hosts handles` (default): the hosts on their probed route; `paths`: the same hosts on the fallback; `all`.
+const which = option("hosts") ?? "handles";
+const hosts = hostsUnderTest({ memory: args.includes("--memory"), fallback: which !== "handles" })
+  .filter((host) => which === "all" || (which === "paths") === (host.confinement === "paths"));
 for (const host of hosts) {
   const unavailable = raceUnavailable(host);
   if (unavailable !== null) console.log(`SKIP ${JSON.stringify({ host: host.name, reason: unavailable })}`);

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { assertNotProtected } from "../core/protected_paths.ts";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
@@ -176,14 +177,46 @@ class Remover {
 
   async removeEntry(folder: Folder, name: string, stat: HostStat): Promise<void> {
     await this.checkStep(folder, name, stat);
-    await this.ws.host.unlink(this.ws.childPath(folder, name)).catch((error) => {
-      throw this.fail(error);
-    });
+    await this.remove(folder, name, stat, (path) => this.ws.host.unlink(path));
   }
 
   async removeFolder(folder: Folder, name: string, stat: HostStat): Promise<void> {
     await this.checkStep(folder, name, stat);
-    await this.ws.host.rmdir(this.ws.childPath(folder, name)).catch((error) => {
+    await this.remove(folder, name, stat, (path) => this.ws.host.rmdir(path));
+  }
+
+  // One removal. At a held folder (`handles`): the name is removed there. On the
+  // `paths` route, where a folder above can be swapped between the last check
+  // and the removal, the entry is first renamed to a random name in the same
+  // folder, the chain and the renamed entry are confirmed, and only that random
+  // name is removed: a swap before the rename is undone by renaming back (the
+  // outside entry keeps its name), and a swap after it leaves the removal
+  // looking for a name that exists nowhere else, so nothing outside is deleted.
+  private async remove(
+    folder: Folder,
+    name: string,
+    stat: HostStat,
+    remove: (path: string) => Promise<void>,
+  ): Promise<void> {
+    const path = this.ws.childPath(folder, name);
+    if (folder.handle !== null) {
+      await remove(path).catch((error) => {
+        throw this.fail(error);
+      });
+      return;
+    }
+    const aside = this.ws.childPath(folder, `${TEMP_FILE_PREFIX}delete-${randomSuffix()}`);
+    await this.ws.host.rename(path, aside).catch((error) => {
+      throw this.fail(error);
+    });
+    try {
+      await this.ws.confirm(folder);
+      if (!(await stillSame(this.ws.host, aside, stat, stat.kind))) throw this.changed();
+    } catch (error) {
+      await this.ws.host.rename(aside, path).catch(() => {});
+      throw error;
+    }
+    await remove(aside).catch((error) => {
       throw this.fail(error);
     });
   }

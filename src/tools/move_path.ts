@@ -2,6 +2,7 @@ import * as z from "zod";
 import { assertNotProtected } from "../core/protected_paths.ts";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
 import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/host_path.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
@@ -10,6 +11,7 @@ import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { stillAsSeen, stillSame } from "../core/still_same.ts";
 import { withTargetLock } from "../core/target_lock.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/workspace.ts";
+import type { HostStat } from "../host.ts";
 import {
   type BaseToolOptions,
   beginCall,
@@ -221,12 +223,9 @@ export function createMoveTool(
           });
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
           throwIfAborted(signal);
-          await ws.host.rename(source.hostPath, to.hostPath).catch((error) => {
+          await renameConfirmed(ws, source, to, sourceStat, fail).catch((error) => {
             throw mapHostError(error, "move", sourceDisplay);
           });
-          // `paths` route: the rename happened where the walks held, else say so.
-          await ws.confirm(source.folder);
-          await ws.confirm(to.folder);
           // Make the rename durable (best effort: some filesystems cannot sync a folder).
           await ws.syncFolder(source.folder).catch(() => {});
           if (to.folder !== source.folder) await ws.syncFolder(to.folder).catch(() => {});
@@ -241,6 +240,51 @@ export function createMoveTool(
 }
 
 type Fail = (code: WorkspaceError["code"], detail: string, hint?: string) => WorkspaceError;
+
+/**
+ * The one rename of a move. At held folders (`handles`): `rename` from one to
+ * the other. On the `paths` route, where a folder above either end can be
+ * swapped between the last check and the rename, it goes in two confirmed
+ * steps through a random name beside the source: (1) source → aside, then the
+ * source's chain and the aside entry are confirmed, else it is renamed back;
+ * (2) aside → destination, then the destination's chain and the moved entry are
+ * confirmed, else it is renamed back to the source. A swap before a step is
+ * undone by the same paths (nothing outside keeps a new name or loses one); a
+ * swap after a step leaves the entry inside, in the folder that was moved.
+ */
+async function renameConfirmed(
+  ws: Workspace,
+  source: Resolved,
+  to: Resolved,
+  stat: HostStat,
+  fail: Fail,
+): Promise<void> {
+  if (source.folder.handle !== null && to.folder.handle !== null) {
+    await ws.host.rename(source.hostPath, to.hostPath);
+    return;
+  }
+  const changed = () => fail("PATH_CHANGED", "a folder changed while the entry was moved");
+  const aside = ws.childPath(source.folder, `${TEMP_FILE_PREFIX}move-${randomSuffix()}`);
+  await ws.host.rename(source.hostPath, aside);
+  try {
+    await ws.confirm(source.folder);
+    if (!(await stillSame(ws.host, aside, stat, stat.kind))) throw changed();
+  } catch (error) {
+    await ws.host.rename(aside, source.hostPath).catch(() => {});
+    throw error;
+  }
+  await ws.host.rename(aside, to.hostPath).catch(async (error) => {
+    await ws.host.rename(aside, source.hostPath).catch(() => {});
+    throw error;
+  });
+  try {
+    await ws.confirm(to.folder);
+    if (!(await stillSame(ws.host, to.hostPath, stat, stat.kind))) throw changed();
+  } catch (error) {
+    await ws.host.rename(to.hostPath, aside).then(() => ws.host.rename(aside, source.hostPath)).catch(() => {});
+    throw error;
+  }
+}
 
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((segment, index) => segment === b[index]);

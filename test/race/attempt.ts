@@ -9,7 +9,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type AnyTool, createCodingTools, type Host, openWorkspace } from "../../mod.ts";
+import type { Host } from "../../host.ts";
+import { type AnyTool, createCodingTools, openWorkspace } from "../../mod.ts";
 import { openDescriptorsUnder } from "../helpers/open_descriptors.ts";
 import { type CallLog, wrapHost } from "../helpers/swap_at_call.ts";
 import { DISK_FS, type FixtureFs, memoryFs } from "./fixture_fs.ts";
@@ -185,7 +186,10 @@ export class Session {
   }
 
   private async reopen(): Promise<void> {
-    const workspace = await openWorkspace(this.fixture.ws, { host: this.host });
+    const workspace = await openWorkspace(this.fixture.ws, {
+      host: this.host,
+      ...(this.hostUnderTest.confinement === undefined ? {} : { confinement: this.hostUnderTest.confinement }),
+    });
     const tool = createCodingTools(workspace).find((candidate) => candidate.name === this.toolCase.tool);
     if (tool === undefined) throw new Error(`No tool named ${this.toolCase.tool}`);
     this.tool = tool;

@@ -6,7 +6,7 @@
  * @module
  */
 import * as fs from "node:fs";
-import type { EntryKind } from "../../mod.ts";
+import type { EntryKind } from "../../host.ts";
 import type { MemoryHost } from "../../testing.ts";
 import { exchangeSync } from "../helpers/swapper.ts";
 

@@ -10,31 +10,32 @@
  *
  * @module
  */
-import type { Host } from "../../mod.ts";
+import type { Host } from "../../host.ts";
 import { createDenoHost } from "../../src/hosts/deno.ts";
 import { createNodeHost } from "../../src/hosts/node.ts";
-// The host `paddock mcp` runs on. When it becomes `createNodeHost({ syncFileCalls: true })`, change
-// this import and `createMcpHost` below; nothing else names it.
-import { createNodeSyncHost } from "../../src/hosts/node_sync.ts";
 import { createMemoryHost, type MemoryHost } from "../../testing.ts";
 import { runtime } from "../helpers/runtime.ts";
 
 /** The host `paddock mcp` uses on Node and Bun. */
-const createMcpHost = (): Host => createNodeSyncHost();
+const createMcpHost = (): Host => createNodeHost({ syncFileCalls: true });
 
 /** A real-disk host under test. */
 export interface DiskHostUnderTest {
   kind: "disk";
-  /** Its name in reports: `node`, `node-mcp`, `deno`, `bun`, `bun-mcp`. */
+  /** Its name in reports: `node`, `node-mcp`, `deno`, `bun`, `bun-mcp`; `…-paths` for the fallback. */
   name: string;
   /** A fresh host. */
   create(): Host;
+  /** `"paths"`: the workspace walks host paths (the fallback) instead of held handles. @default the probe's choice */
+  confinement?: "paths";
 }
 
 /** The memory host under test: no second process can touch its tree, so swaps go through its own API. */
 export interface MemoryHostUnderTest {
   kind: "memory";
-  name: "memory";
+  name: "memory" | "memory-paths";
+  /** `"paths"`: the workspace walks host paths (the fallback) instead of held handles. @default handles */
+  confinement?: "paths";
   /** A fresh, empty memory host. */
   create(): MemoryHost;
   /**
@@ -75,9 +76,10 @@ const MEMORY: MemoryHostUnderTest = {
 /**
  * The hosts under test on the running runtime.
  *
- * @param options `memory: false` leaves the memory host out (the race script runs it once, under Node).
+ * @param options `memory: false` leaves the memory host out (the race script runs it once, under Node);
+ * `fallback: true` adds each host again on the `paths` route (the fallback), named `…-paths`.
  */
-export function hostsUnderTest(options: { memory?: boolean } = {}): HostUnderTest[] {
+export function hostsUnderTest(options: { memory?: boolean; fallback?: boolean } = {}): HostUnderTest[] {
   const disk: DiskHostUnderTest[] = runtime === "deno"
     ? [{ kind: "disk", name: "deno", create: createDenoHost }]
     : runtime === "bun"
@@ -89,5 +91,12 @@ export function hostsUnderTest(options: { memory?: boolean } = {}): HostUnderTes
       { kind: "disk", name: "node", create: createNodeHost },
       { kind: "disk", name: "node-mcp", create: createMcpHost },
     ];
-  return options.memory === false ? disk : [...disk, MEMORY];
+  const hosts: HostUnderTest[] = options.memory === false ? disk : [...disk, MEMORY];
+  if (options.fallback !== true) return hosts;
+  const fallback = hosts.filter((host) => !host.name.endsWith("-mcp")).map((host): HostUnderTest =>
+    host.kind === "memory"
+      ? { ...host, name: "memory-paths", confinement: "paths" }
+      : { ...host, name: `${host.name}-paths`, confinement: "paths" }
+  );
+  return [...hosts, ...fallback];
 }
