@@ -46,7 +46,14 @@ const commands: Record<string, string[]> = {
 
 function run(runtime: string): Promise<{ rows: RowCounts[]; skipped: string[] }> {
   const [command, ...rest] = commands[runtime];
-  const argv = [...rest, "--attempts", attempts, "--hosts", hostRoute, ...(tools === undefined ? [] : ["--tools", tools])];
+  const argv = [
+    ...rest,
+    "--attempts",
+    attempts,
+    "--hosts",
+    hostRoute,
+    ...(tools === undefined ? [] : ["--tools", tools]),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
     const rows: RowCounts[] = [];

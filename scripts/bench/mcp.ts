@@ -22,8 +22,8 @@ const CALLS = 500;
 const WARMUP_CALLS = 50;
 const FILE_BYTES = 4_096;
 const BASELINE = "@modelcontextprotocol/server-filesystem";
-/** Issue 5's target: Paddock's median at most 0.7x the reference server's. */
-const TARGET_RATIO = 0.7;
+/** Issue 9's target for reads: Paddock's median at most 0.8x the reference server's (overwrites: none; Paddock fsyncs, the reference does not). */
+const READ_TARGET_RATIO = 0.8;
 
 interface Server {
   label: string;
@@ -132,7 +132,7 @@ export async function benchMcp(): Promise<BenchRow[]> {
     const reference = await startReference(roots.reference);
     servers.push(reference);
     const rows: BenchRow[] = [];
-    const measure = async (what: string, call: (server: Server, i: number) => Promise<unknown>) => {
+    const measure = async (what: string, call: (server: Server, i: number) => Promise<unknown>, target?: number) => {
       const [ours, theirs] = await timeInterleaved([paddock, reference], call);
       rows.push(
         {
@@ -140,12 +140,12 @@ export async function benchMcp(): Promise<BenchRow[]> {
           paddockMs: ours.median,
           baselineMs: theirs.median,
           baseline: BASELINE,
-          target: TARGET_RATIO,
+          ...(target === undefined ? {} : { target }),
         },
         { name: `mcp ${what} (p90 per call)`, paddockMs: ours.p90, baselineMs: theirs.p90, baseline: BASELINE },
       );
     };
-    await measure(`read 4 KiB file x${CALLS}`, (server) => server.read());
+    await measure(`read 4 KiB file x${CALLS}`, (server) => server.read(), READ_TARGET_RATIO);
     await measure(`overwrite 4 KiB file x${CALLS}`, (server, i) => server.write(content(i + 1)));
     return rows;
   } finally {
