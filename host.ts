@@ -27,4 +27,4 @@ export { createHostShellProvider } from "./src/core/host_shell_provider.ts";
 export type { HostShellProviderOptions } from "./src/core/host_shell_provider.ts";
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
 export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
-export type { Identity, Resolved, ResolveOptions } from "./src/core/workspace.ts";
+export type { Folder, Identity, Resolved, ResolveOptions } from "./src/core/workspace.ts";

@@ -28,7 +28,7 @@ registerDefaultHost(createAutoHost);
 
 // The workspace.
 export { openWorkspace, Workspace } from "./src/core/workspace.ts";
-export type { WorkspaceOptions } from "./src/core/workspace.ts";
+export type { Confinement, Folder, FolderLookup, WorkspaceOptions } from "./src/core/workspace.ts";
 
 // Errors and limits.
 export { ARGUMENT_ERROR_CODES, isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";
@@ -80,7 +80,9 @@ export type {
   GrepToolOptions,
 } from "./src/tools/grep.ts";
 export type { GlobMatcher } from "./src/core/compile_glob.ts";
-export type { LineMatcher } from "./src/core/line_matcher.ts";
+export type { BytePrefilter, LineMatcher } from "./src/core/line_matcher.ts";
+export type { FoldedNeedle, Needle } from "./src/core/byte_search.ts";
+export type { LineMatch } from "./src/core/search_text.ts";
 export { createDeleteTool } from "./src/tools/delete_path.ts";
 export type { DeletePathInput, DeletePathOutput, DeleteToolOptions } from "./src/tools/delete_path.ts";
 export { createMoveTool } from "./src/tools/move_path.ts";

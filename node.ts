@@ -12,3 +12,4 @@
  * @module
  */
 export { createNodeHost } from "./src/hosts/node.ts";
+export type { NodeHostOptions } from "./src/hosts/node.ts";

@@ -45,6 +45,7 @@ export type {
   HeaderValue,
   ListenTarget,
   ProxyListener,
+  TcpListenTarget,
 } from "./src/sandbox/egress_proxy.ts";
 export { createCredentialBroker, proxyEnvironment } from "./src/sandbox/credential_broker.ts";
 export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/credential_broker.ts";

@@ -78,6 +78,9 @@ export interface ShellExecOutcome {
  * @example A provider over a remote box
  * ```ts
  * import type { ShellProvider } from "@paddock/tools";
+ * declare const box: {
+ *   run(command: string, options: { cwd: string; timeoutMs?: number }): Promise<{ out: string; err: string; code: number }>;
+ * };
  * const remoteShell: ShellProvider = {
  *   async exec(command, options = {}) {
  *     const r = await box.run(command, { cwd: options.cwd ?? ".", timeoutMs: options.timeoutMs });

@@ -14,7 +14,7 @@ import {
   Workspace,
   WorkspaceError,
 } from "../mod.ts";
-import type { FsProvider, Host, ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../host.ts";
+import type { Host, ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../host.ts";
 import { SHELL_MAX_COMMAND_BYTES, SHELL_MAX_TIMEOUT_MS, SHELL_TIMEOUT_MS } from "../src/core/limits.ts";
 import { shellArgv } from "../src/core/host_shell_provider.ts";
 import { MemoryWorkspace } from "../testing.ts";

@@ -148,6 +148,9 @@ export class AgentExecutor {
    *
    * @example Pausing before a shell command
    * ```ts
+   * import { AgentExecutor, type AgentDefinition, type ApprovalStore, type ModelProvider, ToolRegistry } from "@paddock/tools";
+   * declare const agent: AgentDefinition, provider: ModelProvider, approvalStore: ApprovalStore;
+   * declare const toolRegistry: ToolRegistry, input: string;
    * const paused = await AgentExecutor.execute({ agent, input, provider, toolRegistry, approvalStore });
    * if (paused.finishReason === "awaiting-approval") {
    *   const decisions = paused.pendingApprovals.map((call) => ({ toolCallId: call.toolCallId, approved: true }));

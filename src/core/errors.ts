@@ -135,11 +135,15 @@ export class WorkspaceError extends Error {
   readonly details?: Record<string, unknown>;
 
   /**
+   * Makes an error from a message alone.
+   *
    * @param message What failed, for a provider or tool written outside Paddock (the seed documents'
    *   `new WorkspaceError(message)`); the code is then `IO_ERROR`.
    */
   constructor(message: string);
   /**
+   * Makes an error with a stable code.
+   *
    * @param code The stable code.
    * @param message What failed, in sentence case, without a final period.
    * @param options Hint, path, cause and details.

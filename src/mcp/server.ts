@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
 import type { Sandbox } from "../core/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS, type NODE_PROCESS_TIMEOUT_MS } from "../core/limits.ts";
+import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 import {
   type ApprovalRequest,
@@ -14,7 +14,6 @@ import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
 import { createShellTool } from "../tools/shell.ts";
 import type { AnyTool, ToolProgress } from "../tools/tool.ts";
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import type { OversizedLine } from "./bounded_line_reader.ts";
 import { approvalSummary } from "./approval_summary.ts";
@@ -40,7 +39,7 @@ export interface PaddockMcpServerOptions {
   readOnly?: boolean;
   /** Offer `node_process` (not in read-only mode). @default true */
   nodeProcess?: boolean;
-  /** `node_process`'s time limit per script, in milliseconds. @default 500 ({@link NODE_PROCESS_TIMEOUT_MS}) */
+  /** `node_process`'s time limit per script, in milliseconds. @default 500 (`NODE_PROCESS_TIMEOUT_MS`) */
   nodeProcessTimeoutMs?: number;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */
   shell?: McpShellMode;
@@ -227,18 +226,24 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
  */
 function progressReporter(
   token: string | number | undefined,
-  send: (notification: ServerNotification) => Promise<void>,
+  // The SDK's `sendNotification`, seen only as far as a progress notification needs.
+  send: (notification: { method: "notifications/progress"; params: ProgressParams }) => Promise<void>,
 ): ((progress: ToolProgress) => void) | undefined {
   if (token === undefined) return undefined;
   return (progress) => {
-    const params: ServerNotification["params"] & Record<string, unknown> = {
-      progressToken: token,
-      progress: progress.progress,
-    };
+    const params: ProgressParams = { progressToken: token, progress: progress.progress };
     if (progress.total !== undefined) params.total = progress.total;
     if (progress.message !== undefined) params.message = progress.message;
-    send({ method: "notifications/progress", params } as ServerNotification).catch(() => {});
+    send({ method: "notifications/progress", params }).catch(() => {});
   };
+}
+
+/** The params of MCP's `notifications/progress`. */
+interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** The MCP result for a Paddock result: the JSON as text, and as structured content when it is an object. */

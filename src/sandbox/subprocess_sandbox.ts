@@ -135,6 +135,8 @@ export class SubprocessSandbox implements Sandbox {
   private readonly keepers = new Map<string, Promise<Keeper>>();
 
   /**
+   * Makes a container sandbox; nothing talks to the engine before the first command or `check()`.
+   *
    * @param options Image, network, limits.
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for a missing image, a broker without `network: { allow }`,
    *   `allowPrivate` beside a broker, or a malformed host pattern.
@@ -173,6 +175,7 @@ export class SubprocessSandbox implements Sandbox {
     await this.ready();
   }
 
+  /** The engine client once the engine passed its checks (probed once per sandbox). */
   private ready(): Promise<EngineClient> {
     this.probe ??= this.runProbe().catch((error: unknown) => {
       this.probe = undefined;
@@ -181,6 +184,7 @@ export class SubprocessSandbox implements Sandbox {
     return this.probe;
   }
 
+  /** Checks the engine: version, kind, location; and the image. */
   private async runProbe(): Promise<EngineClient> {
     const socket = this.options.socketPath ?? socketFromDockerHost(environmentVariable("DOCKER_HOST"));
     if (socket === null) {
@@ -252,18 +256,22 @@ export class SubprocessSandbox implements Sandbox {
     return { argv: this.relay().argv("run", id), env: this.relay().env(), cleanup: () => this.remove(client, id) };
   }
 
+  /** The relay that runs each container command as a host process. */
   private relay(): RelayLauncher {
     return this.relayLauncher as RelayLauncher;
   }
 
+  /** The user commands run as in the container. */
   private user(): string {
     return this.options.user ?? defaultContainerUser();
   }
 
+  /** The labels every object this sandbox creates carries. */
   private labels(): Record<string, string> {
     return { ...this.options.labels, [CONTAINER_LABEL]: this.instanceId };
   }
 
+  /** The hardened container configuration for one command. */
   private containerSpec(root: string, egress: EgressNetwork | undefined): Record<string, unknown> {
     return containerSpec({
       ...this.options,
@@ -274,6 +282,7 @@ export class SubprocessSandbox implements Sandbox {
     });
   }
 
+  /** Creates a container and returns its id. */
   private async create(client: EngineClient, spec: Record<string, unknown>): Promise<string> {
     const response = await client.request("POST", `/containers/create?name=paddock-${randomId()}`, spec);
     if (response.status === 404) {
@@ -291,6 +300,7 @@ export class SubprocessSandbox implements Sandbox {
   }
 
   // Force-removes a container (killing it if it runs) with its anonymous volumes, and waits until it is gone.
+  /** Force-removes a container (killing it if it runs) with its anonymous volumes. */
   private async remove(client: EngineClient, id: string): Promise<void> {
     for (let attempt = 0; attempt < 50; attempt++) {
       const response = await client.request("DELETE", `/containers/${id}?force=1&v=1`).catch(() => null);
@@ -300,6 +310,7 @@ export class SubprocessSandbox implements Sandbox {
     }
   }
 
+  /** Opens (or reuses) the internal network for `{ allow }`. */
   private openNetwork(client: EngineClient): Promise<EgressNetwork> {
     this.egress ??= openEgressNetwork(client, {
       name: this.options.networkName ?? `paddock-egress-${this.instanceId}`,
@@ -317,6 +328,7 @@ export class SubprocessSandbox implements Sandbox {
   // sleeps; commands run one at a time through exec, each followed by
   // `kill -KILL -1` as the command's user, which ends whatever the command
   // left behind (process 1 is exempt, so the container stays).
+  /** The long-lived container of the reusable mode, for one workspace root. */
   private keeper(client: EngineClient, root: string, egress: EgressNetwork | undefined): Promise<Keeper> {
     let keeper = this.keepers.get(root);
     if (keeper === undefined) {
@@ -343,12 +355,14 @@ export class SubprocessSandbox implements Sandbox {
     return keeper;
   }
 
+  /** Removes the long-lived container of a workspace root. */
   private async dropKeeper(client: EngineClient, root: string, id: string): Promise<void> {
     const current = await this.keepers.get(root)?.catch(() => undefined);
     if (current?.id === id) this.keepers.delete(root);
     await this.remove(client, id);
   }
 
+  /** Runs one command in the long-lived container through `exec`. */
   private async execIn(
     client: EngineClient,
     root: string,

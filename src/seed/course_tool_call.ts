@@ -6,6 +6,8 @@ import type { ToolCall } from "../registry/execute_tool_call.ts";
  *
  * @example
  * ```ts
+ * import { type CourseToolCall, executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * declare const registry: ToolRegistry;
  * const call: CourseToolCall = { type: "toolCall", id: "1", name: "write_file", arguments: { path: "a.txt", content: "" } };
  * await executeToolCall(registry, call, new AbortController().signal);
  * ```

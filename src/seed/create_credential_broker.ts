@@ -19,6 +19,7 @@ import type { CredentialBroker, CredentialBrokerOptions } from "../sandbox/crede
  * @example
  * ```ts
  * import { createCredentialBroker, NodeWorkspace } from "@paddock/tools";
+ * declare const token: string;
  * const broker = await createCredentialBroker({ rules: { "api.github.com": { authorization: () => `Bearer ${token}` } } });
  * const workspace = new NodeWorkspace({ root: "./project", env: { ...broker.env } });
  * await workspace.exec(`curl -s ${broker.baseUrl("api.github.com")}/user`);

@@ -29,8 +29,11 @@ export interface WorkspaceToolResult {
 
 /** A seed 004 tool's declaration, as sent to a provider. */
 export interface WorkspaceToolSpec {
+  /** The tool's name (`read`, `write`, `bash`). */
   name: string;
+  /** What the model reads about it. */
   description: string;
+  /** Its arguments, as JSON Schema. */
   inputSchema: JsonSchema;
 }
 

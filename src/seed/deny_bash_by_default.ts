@@ -16,7 +16,8 @@ export interface DenyBashByDefaultOptions {
  *
  * @example
  * ```ts
- * import { createWorkspaceTools, denyBashByDefault, executeToolCall, ToolRegistry } from "@paddock/tools";
+ * import { createWorkspaceTools, denyBashByDefault, executeToolCall, type ToolCall, ToolRegistry } from "@paddock/tools";
+ * declare const call: ToolCall, signal: AbortSignal;
  * const registry = new ToolRegistry(createWorkspaceTools("./project"));
  * await executeToolCall(registry, call, signal, { beforeToolCall: denyBashByDefault() });
  * ```

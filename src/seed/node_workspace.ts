@@ -42,7 +42,11 @@ export class NodeWorkspace extends LazyWorkspace implements ShellProvider {
   private workspace: Promise<Workspace> | undefined;
   private provider: FlexibleShellProvider | undefined;
 
-  /** @param options The root folder, the commands' environment and shell. */
+  /**
+   * Makes a workspace on the Node host, opened on first use.
+   *
+   * @param options The root folder, the commands' environment and shell.
+   */
   constructor(options: NodeWorkspaceOptions) {
     super(options.root);
     this.env = Object.freeze({ ...(options.env ?? {}) });

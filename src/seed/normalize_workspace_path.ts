@@ -26,6 +26,7 @@ export type PathFlavor = "posix" | "win32";
  * ```
  */
 export function normalizeWorkspacePath(path: string): string[];
+/** The seed's form: the normalized path as one string joined with the flavour's separator (`.` for the root). */
 export function normalizeWorkspacePath(path: string, flavor: PathFlavor): string;
 export function normalizeWorkspacePath(path: string, flavor?: PathFlavor): string[] | string {
   const segments = normalizeToSegments(path);

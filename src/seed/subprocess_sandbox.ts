@@ -21,7 +21,8 @@ export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts"
  * ```ts
  * import { NodeWorkspace, SandboxShell, SubprocessSandbox } from "@paddock/tools";
  * const workspace = new NodeWorkspace({ root: "./project" });
- * const shell = new SandboxShell({ cwd: workspace.root, sandbox: new SubprocessSandbox({ image: "paddock-sandbox:local", network: "none" }) });
+ * const sandbox = new SubprocessSandbox({ image: "paddock/sandbox-node:local", network: "none" });
+ * const shell = new SandboxShell(sandbox, { cwd: workspace.root });
  * ```
  */
 export class SubprocessSandbox implements Sandbox {
@@ -31,7 +32,11 @@ export class SubprocessSandbox implements Sandbox {
   readonly options: Readonly<SubprocessSandboxOptions>;
   #real: Promise<ContainerSandbox> | undefined;
 
-  /** @param options Image, network policy, broker and limits (see `@paddock/tools/sandbox`). */
+  /**
+   * Makes the sandbox; its module loads on the first `check`, `wrap` or `close`.
+   *
+   * @param options Image, network policy, broker and limits (see `@paddock/tools/sandbox`).
+   */
   constructor(options: SubprocessSandboxOptions) {
     this.options = Object.freeze({ ...options });
   }

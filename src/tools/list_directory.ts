@@ -1,12 +1,10 @@
 import * as z from "zod";
 import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { joinHostPath } from "../core/host_path.ts";
+import { throwIfAborted } from "../core/errors.ts";
 import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/resolve_folder.ts";
-import { stillSame } from "../core/still_same.ts";
 import type { EntryKind } from "../host.ts";
 import {
   type BaseToolOptions,

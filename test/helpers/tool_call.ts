@@ -25,11 +25,11 @@ export async function withReadWriteWorkspace(
 }
 
 /** Runs one call through executeToolCall and parses its JSON content. */
-// deno-lint-ignore no-explicit-any
 export async function callTool(
   registry: ToolRegistry,
   name: string,
   args: unknown,
+  // deno-lint-ignore no-explicit-any
 ): Promise<{ isError: boolean; body: any }> {
   const result = await executeToolCall(registry, { id: "c1", name, arguments: args });
   return { isError: result.isError, body: JSON.parse(result.content) };
