@@ -14,7 +14,7 @@ import type { WorkspaceSource } from "./tool.ts";
 export interface ProcessReach {
   /** Sentences for the tool description. */
   text: string;
-  /** Whether the commands may reach the network (MCP `openWorldHint`). */
+  /** Whether the commands may reach beyond the workspace: the network, or outside files through links (MCP `openWorldHint`). */
   openWorld: boolean;
 }
 
@@ -79,12 +79,14 @@ export function nodeProcessReach(
       return {
         text:
           `Deno's permissions let it read and write the workspace only, but ${links}; no network, environment, child processes or signals to other processes.`,
-        openWorld: false,
+        // Outside files are reachable through such links: not a closed world.
+        openWorld: true,
       };
     case "bun":
       return {
         text: "Bun has no permission model, so it refuses to run here (NODE_PROCESS_PERMISSIONS_UNAVAILABLE).",
-        openWorld: false,
+        // It runs nothing, but a configuration change would make it run unconfined: keep the cautious hint.
+        openWorld: true,
       };
     default:
       return {
