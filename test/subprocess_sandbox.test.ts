@@ -22,6 +22,15 @@ import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./hel
 import { onBun, onDeno } from "./helpers/runtime.ts";
 import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
 
+// The major version of the `node` on PATH, the one the sandbox image ships.
+function imageNodeMajor(): string | null {
+  try {
+    return execFileSync("node", ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+}
+
 // The engine these tests drive: the one `.ci/run` starts with
 // `bash ../shared/docker/setup-engine.sh up` (Docker Engine 26.1.5 and a locally
 // built image). They skip only where no engine can run: no daemon socket here.
@@ -380,10 +389,14 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       const { sandbox, labels } = await setup([], { user });
       if (uid === 0) fs.chownSync(fx.root, 0, 0); // without capabilities even root writes only what it owns
       // Node's permission flags name the workspace by its host path; they are rewritten to /workspace too.
+      // The image's node is the machine's (setup-engine.sh copies the `node` on PATH): under another Node
+      // major (CI's Node 22 and 24 runs) the host runtime's flags (`--permission` from 22) do not exist
+      // there, so the script runs under the container's confinement alone.
+      const sameNode = onBun ? false : imageNodeMajor() === process.versions.node.split(".")[0];
       const tool = createNodeProcessTool(fx.workspace, {
         sandbox,
         timeoutMs: 20_000,
-        permissions: onBun ? "inherit" : "workspace",
+        permissions: sameNode ? "workspace" : "inherit",
       });
       const result = await tool.execute({
         source:
