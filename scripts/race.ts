@@ -8,7 +8,7 @@
  * (default 10,000); `--tools a,b` to race only those rows; `--runtimes
  * node,deno,bun` (default all three; the memory host runs once, under Node);
  * `--hosts handles|paths|all`: the hosts on their probed route (default), on
- * the path-walk fallback, or both.
+ * the path-walk fallback, or both; `--host-names a,b` for only those hosts.
  * Not part of `npm test`.
  *
  * Wall time, measured on a 2-core machine shared with other work (load
@@ -37,6 +37,7 @@ const attempts = option("attempts") ?? "10000";
 const tools = option("tools");
 const runtimes = (option("runtimes") ?? "node,deno,bun").split(",");
 const hostRoute = option("hosts") ?? "handles";
+const hostNames = option("host-names");
 
 const commands: Record<string, string[]> = {
   node: [path.join(bin, "tsx"), entry, "--memory"],
