@@ -53,6 +53,7 @@ function run(runtime: string): Promise<{ rows: RowCounts[]; skipped: string[] }>
     attempts,
     "--hosts",
     hostRoute,
+    ...(hostNames === undefined ? [] : ["--host-names", hostNames]),
     ...(tools === undefined ? [] : ["--tools", tools]),
   ];
   return new Promise((resolve, reject) => {
