@@ -43,12 +43,12 @@ describe("write_file() under injected faults", () => {
   ])("keeps the old target and leaves no temp file when %s fails", async (fault, code) => {
     const fixture = await diskFixture(["d/target.txt=old content"]);
     try {
-      fs.chmodSync(fixture.abs("d/target.txt"), 0o640); // so the chmod step runs
+      fs.chmodSync(fixture.abs("d/target.txt"), 0o666); // bits the umask (022) takes off at creation, so the chmod step runs
       const workspace = await openWorkspace(fixture.root, { host: faultyHost(createAutoHost(), fault) });
       const write = createWriteTool(workspace);
       await expect(write.execute({ path: "d/target.txt", content: "new content" })).rejects.toMatchObject({ code });
       expect(fs.readFileSync(fixture.abs("d/target.txt"), "utf8")).toBe("old content");
-      expect(fs.statSync(fixture.abs("d/target.txt")).mode & 0o777).toBe(0o640);
+      expect(fs.statSync(fixture.abs("d/target.txt")).mode & 0o777).toBe(0o666);
       expect(leftovers(fixture.root)).toEqual([]);
     } finally {
       fixture.cleanup();

@@ -168,12 +168,16 @@ describe("read_file and write_file on the real disk", () => {
   });
 
   test("write_file keeps an existing file's permission bits and gives a new file the default", async () => {
-    const fixture = await diskFixture(["script.sh=#!/bin/sh\n"]);
+    const fixture = await diskFixture(["script.sh=#!/bin/sh\n", "shared.txt=x"]);
     try {
       fs.chmodSync(fixture.abs("script.sh"), 0o750);
+      // Bits the umask takes off a new file's mode must come back for an existing one.
+      fs.chmodSync(fixture.abs("shared.txt"), 0o666);
       const write = createWriteTool(fixture.workspace);
       await write.execute({ path: "script.sh", content: "#!/bin/sh\necho hi\n" });
       expect(fs.statSync(fixture.abs("script.sh")).mode & 0o777).toBe(0o750);
+      await write.execute({ path: "shared.txt", content: "y" });
+      expect(fs.statSync(fixture.abs("shared.txt")).mode & 0o777).toBe(0o666);
       await write.execute({ path: "new.txt", content: "x" });
       expect(fs.statSync(fixture.abs("new.txt")).mode & 0o777).toBe(0o666 & ~process.umask());
       expect(leftovers(fixture.root)).toEqual([]);

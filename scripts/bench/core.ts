@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createNodeProcessTool, createReadTool, createWriteTool, openWorkspace } from "../../mod.ts";
-import { type BenchRow, measure } from "./row.ts";
+import { type BenchRow, measure, measurePair } from "./row.ts";
 
 /** read_file, write_file and node_process against plain node:fs and a bare spawn. */
 export async function benchCore(): Promise<BenchRow[]> {
@@ -20,8 +20,11 @@ export async function benchCore(): Promise<BenchRow[]> {
 
     rows.push({
       name: "read_file 4 KiB, two folders deep",
-      paddockMs: await measure(() => read.execute({ path: "a/b/file.txt" }), 3000),
-      baselineMs: await measure(() => fs.promises.readFile(path.join(root, "a/b/file.txt"), "utf8"), 3000),
+      ...await measurePair(
+        () => read.execute({ path: "a/b/file.txt" }),
+        () => fs.promises.readFile(path.join(root, "a/b/file.txt"), "utf8"),
+        3000,
+      ),
       baseline: "fs.promises.readFile",
       target: 1.0,
     });
@@ -41,17 +44,15 @@ export async function benchCore(): Promise<BenchRow[]> {
         await folder.close();
       }
     };
-    const paddockWrite = await measure(() => write.execute({ path: "a/b/out.txt", content }), 500);
+    const paddockWrite = () => write.execute({ path: "a/b/out.txt", content });
     rows.push({
       name: "write_file 4 KiB (atomic, durable)",
-      paddockMs: paddockWrite,
-      baselineMs: await measure(() => rawWrite(false), 500),
+      ...await measurePair(paddockWrite, () => rawWrite(false), 500),
       baseline: "node:fs temp + write + fsync + rename",
     });
     rows.push({
       name: "write_file 4 KiB, same durability",
-      paddockMs: paddockWrite,
-      baselineMs: await measure(() => rawWrite(true), 500),
+      ...await measurePair(paddockWrite, () => rawWrite(true), 500),
       baseline: "node:fs temp + write + fsync + rename + folder fsync",
       target: 1.15,
     });

@@ -34,3 +34,31 @@ export async function measure(
   }
   return median(times);
 }
+
+/**
+ * Runs `paddock` and `baseline` alternately, call by call (after `warmup`
+ * rounds of both), so load from other processes on a shared machine falls on
+ * both alike; returns the median milliseconds per call of each.
+ */
+export async function measurePair(
+  paddock: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  samples: number,
+  warmup = Math.ceil(samples / 10),
+): Promise<{ paddockMs: number; baselineMs: number }> {
+  for (let i = 0; i < warmup; i++) {
+    await paddock();
+    await baseline();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < samples; i++) {
+    // Alternate which goes first, so neither always runs on a warm cache left by the other.
+    const order = i % 2 === 0 ? [0, 1] as const : [1, 0] as const;
+    for (const which of order) {
+      const start = performance.now();
+      await (which === 0 ? paddock() : baseline());
+      times[which].push(performance.now() - start);
+    }
+  }
+  return { paddockMs: median(times[0]), baselineMs: median(times[1]) };
+}

@@ -26,6 +26,8 @@ export interface AtomicWriteOptions {
    * @default undefined (atomicWrite walks to the target itself)
    */
   target?: Resolved;
+  /** The caller has just checked the workspace root for this call (see `beginCall`): do not check it again. @default false */
+  rootChecked?: boolean;
   /**
    * Called with the resolved target inside the lock, before the temp file is made; may throw to refuse.
    * @default undefined (no extra check)
@@ -67,7 +69,7 @@ export async function atomicWrite(
 
   // 1. The size was validated before we got here; check abort and the root.
   throwIfAborted(signal);
-  if (options.target === undefined) await workspace.checkRoot();
+  if (options.target === undefined && options.rootChecked !== true) await workspace.checkRoot();
 
   // 2. Resolve the target confined, creating missing folders one step at a
   //    time. A link to a file inside is followed (the link stays); a dangling
@@ -88,21 +90,26 @@ export async function atomicWrite(
 
     // 3. One writer per target in this process (the folder's identity and the name).
     const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
-    await withTargetLock(key, () => install(target, folder, name));
+    await withTargetLock(key, (waited) => install(target, folder, name, waited));
     return { segments: target.segments };
   } finally {
     if (options.target === undefined) await target.release();
   }
 
-  async function install(target: Resolved, folder: Folder, name: string): Promise<void> {
+  async function install(target: Resolved, folder: Folder, name: string, waited: boolean): Promise<void> {
     const targetPath = workspace.childPath(folder, name);
-    // Inside the lock, look at the target again: an earlier writer may have
-    // created or replaced it since the walk.
-    let before: HostStat | null = null;
-    try {
-      before = await host.lstat(targetPath);
-    } catch (error) {
-      if (!isHostError(error, "ENOENT")) throw mapHostError(error, "write", display);
+    // Inside the lock, look at the target again when the caller walked earlier
+    // (edit_file read it since) or an earlier writer of this process held the
+    // lock: the target may have changed since the walk. (Other processes are
+    // caught by the re-check before the rename.)
+    let before: HostStat | null = target.stat;
+    if (waited || options.target !== undefined) {
+      before = null;
+      try {
+        before = await host.lstat(targetPath);
+      } catch (error) {
+        if (!isHostError(error, "ENOENT")) throw mapHostError(error, "write", display);
+      }
     }
     if (before !== null && before.kind !== "file") {
       throw fail("PATH_CHANGED", "the target changed while it was written");
@@ -112,29 +119,42 @@ export async function atomicWrite(
     const tempName = TEMP_FILE_PREFIX + randomSuffix();
     const tempPath = workspace.childPath(folder, tempName);
     let file: HostFile | undefined;
-    let tempIdentity: Identity | undefined;
+    let tempIdentity: HostStat | undefined;
     let renamed = false;
     try {
-      // 4. Create the temp file at the held folder: exclusive, never through a link, owner-only.
-      file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
-      tempIdentity = await file.stat();
-      // `paths` only: the folder chain must still be the one walked, and the
-      // temp path must name the file just created, before a byte is written.
-      await confirmTemp();
+      // 4. Create the temp file at the held folder: exclusive, never through a
+      //    link, with its final mode (an existing target keeps its bits, less
+      //    setuid and setgid — new content must not inherit the old file's
+      //    privileges, a write(2) drops them too; a new file gets the usual
+      //    default, which the umask applied at creation gives exactly).
+      const mode = before !== null ? before.mode & ~0o6000 : 0o666;
+      file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode });
+      if (folder.handle === null) {
+        // `paths` only: the folder chain must still be the one walked, and the
+        // temp path must name the file just created, before a byte is written.
+        tempIdentity = await file.stat();
+        await confirmTemp();
+        await file.write(data, 0);
+      } else {
+        // At a held folder the name cannot lead elsewhere: learn the temp's
+        // identity (for removing it on failure) while the bytes go in.
+        const [stat, written] = await Promise.allSettled([file.stat(), file.write(data, 0)]);
+        if (stat.status === "rejected") throw stat.reason;
+        tempIdentity = stat.value;
+        if (written.status === "rejected") throw written.reason;
+      }
 
-      // 5. Mode: an existing target keeps its bits, less setuid and setgid (new
-      //    content must not inherit the old file's privileges; a write(2) drops
-      //    them too); a new file gets the usual default. On the handle.
-      const mode = before !== null ? before.mode & ~0o6000 : 0o666 & ~host.umask();
-      if (mode !== 0o600 && file.chmod !== undefined) await file.chmod(mode);
+      // 5. An existing target's bits the umask took off at creation go back on, on the handle.
+      const wanted = before !== null ? mode : tempIdentity.mode & 0o7777;
+      const modeMismatch = (tempIdentity.mode & 0o7777) !== wanted;
+      if (modeMismatch && file.chmod !== undefined) await file.chmod(wanted);
 
-      // 6. Write everything and make it durable before it gets the target's name.
-      await file.write(data, 0);
+      // 6. Make everything durable before it gets the target's name.
       await file.sync();
       await file.close();
-      if (mode !== 0o600 && file.chmod === undefined) {
+      if (modeMismatch && file.chmod === undefined) {
         await confirmTemp();
-        await host.chmod(tempPath, mode);
+        await host.chmod(tempPath, wanted);
       }
 
       // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
@@ -162,7 +182,7 @@ export async function atomicWrite(
     async function confirmTemp(): Promise<void> {
       if (folder.handle !== null) return;
       await workspace.confirm(folder);
-      if (!(await stillSame(host, tempPath, tempIdentity as Identity))) {
+      if (!(await stillSame(host, tempPath, tempIdentity as HostStat))) {
         throw fail("PATH_CHANGED", "its folder was replaced");
       }
     }

@@ -7,12 +7,15 @@ const queues = new Map<string, Promise<unknown>>();
  * Runs `task` once every earlier task holding `key` has settled.
  *
  * @param key The canonical host path of the target.
- * @param task The work to serialise.
+ * @param task The work to serialise; told whether it had to wait for an earlier
+ * task (when it did not, nothing in this process touched the target in between).
  * @returns What `task` returns.
  */
-export function withTargetLock<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(task, task);
+export function withTargetLock<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T> {
+  const earlier = queues.get(key);
+  const waited = earlier !== undefined;
+  const start = () => task(waited);
+  const run = (earlier ?? Promise.resolve()).then(start, start);
   const settled = run.then(() => undefined, () => undefined);
   queues.set(key, settled);
   void settled.then(() => {

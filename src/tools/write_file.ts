@@ -103,6 +103,7 @@ export function createWriteTool(
       await atomicWrite(ws, input.segments, input.data, {
         signal,
         display,
+        rootChecked: true,
         // Through a link, the canonical target is what changes.
         beforeWrite: (target) => assertNotProtected(target.segments, protectedPaths, "write", display),
       });
