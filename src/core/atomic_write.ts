@@ -5,7 +5,7 @@ import { removeOwnFile } from "./remove_own_file.ts";
 import { stillAsSeen, stillSame } from "./still_same.ts";
 import { withTargetLock } from "./target_lock.ts";
 import type { Folder } from "./folder.ts";
-import type { Identity, Resolved, Workspace } from "./workspace.ts";
+import type { Resolved, Workspace } from "./workspace.ts";
 
 /** Prefix of the temp files an atomic write creates beside its target. */
 export const TEMP_FILE_PREFIX = ".paddock-tmp-";
