@@ -33,7 +33,10 @@ export interface TestWorkspace {
 export interface TestHost {
   /** `node`, `deno`, `bun` (the real disk through the runtime's host) or `memory`. */
   name: string;
-  /** Whether symbolic links are available (they are on every host here). */
+  /**
+   * Always true: every host here has symbolic links, so a test must not skip on
+   * it (test/fs_search_tools.test.ts still reads it; drop it when that is merged).
+   */
   symlinks: boolean;
   /** Whether processes can run (`node_process`, `shell` through the host); false on the memory host, see MEMORY_HOST. */
   processes: boolean;
