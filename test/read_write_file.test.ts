@@ -128,19 +128,18 @@ describe("read_file and write_file on the real disk", () => {
     }
   });
 
+  // A blocking open of a FIFO never returns (no writer): the test's timeout bounds that hang.
   test("read_file refuses a FIFO without blocking", async () => {
     const fixture = await diskFixture([]);
     try {
       execFileSync("mkfifo", [fixture.abs("pipe")]);
-      const started = Date.now();
       await expect(createReadTool(fixture.workspace).execute({ path: "pipe" })).rejects.toMatchObject({
         code: "NOT_A_FILE",
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       fixture.cleanup();
     }
-  });
+  }, 5_000);
 
   test("read_file refuses a device through a link inside without blocking", async () => {
     const fixture = await diskFixture(["zero => /dev/zero", "in-dev => d", "d/"]);
