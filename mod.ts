@@ -63,7 +63,7 @@ export type {
   ListDirectoryToolOptions,
   ListedEntry,
 } from "./src/tools/list_directory.ts";
-export type { ReportedKind } from "./src/core/entry_kind.ts";
+export type { ReportedKind } from "./src/core/reported_kind.ts";
 export { createFindFilesTool } from "./src/tools/find_files.ts";
 export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
 export { createGrepTool } from "./src/tools/grep.ts";

@@ -22,7 +22,7 @@ import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, MAX_SYMLINK_HOPS } from "../src/core
 import { MINIMAL_ENVIRONMENT_NAMES } from "../src/core/environment.ts";
 import { type MemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, hasProgram, leftovers, listAll, OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
-import { MEMORY_OUTSIDE, TEST_HOSTS } from "./helpers/hosts.ts";
+import { listMemory, MEMORY_OUTSIDE, memoryFixture, TEST_HOSTS } from "./helpers/hosts.ts";
 import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
 import { callTool as call, withReadWriteWorkspace as withHost } from "./helpers/tool_call.ts";
 
@@ -66,24 +66,9 @@ async function raceFixture(kind: RaceHostName, tree: Tree): Promise<RaceFixture>
       cleanup: () => fixture.cleanup(),
     };
   }
-  const memory = new MemoryWorkspace();
+  const fixture = memoryFixture(tree);
+  const memory = fixture.workspace;
   const host: MemoryHost = memory.host;
-  host.mkdirSync(MEMORY_OUTSIDE);
-  host.writeFileSync(`${MEMORY_OUTSIDE}/secret.txt`, OUTSIDE_SECRET);
-  for (const entry of tree) {
-    const at = memory.hostPath(normalizeWorkspacePath(entry.split("=")[0]));
-    if (entry.endsWith("/")) host.mkdirSync(at, { recursive: true });
-    else {
-      host.mkdirSync(at.slice(0, at.lastIndexOf("/")), { recursive: true });
-      host.writeFileSync(at, entry.includes("=") ? entry.slice(entry.indexOf("=") + 1) : entry);
-    }
-  }
-  const list = (dir: string, prefix = ""): string[] =>
-    host.readdirSync(dir).flatMap((entry) =>
-      entry.kind === "directory"
-        ? [`${prefix}${entry.name}/`, ...list(`${dir}/${entry.name}`, `${prefix}${entry.name}/`)]
-        : [`${prefix}${entry.name}`]
-    ).sort();
   return {
     name: "memory",
     root: memory.root,
@@ -92,8 +77,8 @@ async function raceFixture(kind: RaceHostName, tree: Tree): Promise<RaceFixture>
       await host.rename(`${memory.root}/${relative}`, `${memory.root}/${relative}-moved`);
       await host.symlink(MEMORY_OUTSIDE, `${memory.root}/${relative}`);
     },
-    outsideEntries: () => list(MEMORY_OUTSIDE),
-    leftovers: () => list(memory.root).filter((entry) => /(^|\/)\.paddock-tmp-/.test(entry)),
+    outsideEntries: () => listMemory(host, MEMORY_OUTSIDE),
+    leftovers: () => listMemory(host, memory.root).filter((entry) => /(^|\/)\.paddock-tmp-/.test(entry)),
     rewriteInPlace: (relative, content) => host.writeFileSync(`${memory.root}/${relative}`, content),
     cleanup: () => {},
   };

@@ -15,6 +15,7 @@ import { createCodingTools } from "../mod.ts";
 import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { recordTool } from "./helpers/record_tool.ts";
+import { skipNote } from "./helpers/runtime.ts";
 
 let fixture: DiskFixture | undefined;
 afterEach(() => {
@@ -156,26 +157,33 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
     expect(outputs[1].value).toMatchObject({ error: { code: "TOOL_CALL_DENIED" } });
   });
 
-  test.runIf(!major.approvals)("without an approve callback a call that needs approval is not run", async () => {
-    const gated = recordTool({ name: "gated", needsApproval: true });
-    const { model, prompts } = major.mockModel([{ call: ["tc1", "gated", { value: "a" }] }, { text: "ok" }]);
-    await major.generateText({
-      model,
-      tools: toAISDKTools([gated.tool]),
-      stopWhen: major.stepCountIs(5),
-      prompt: "go",
-    });
-    expect(gated.log).toEqual([]);
-    expect(toolResults(prompts()[1])).toEqual([
-      {
-        id: "tc1",
-        output: { type: "error-json", value: { error: expect.objectContaining({ code: "TOOL_APPROVAL_REQUIRED" }) } },
-      },
-    ]);
-  });
+  test.runIf(!major.approvals)(
+    `without an approve callback a call that needs approval is not run${
+      skipNote(major.approvals, `${major.name} holds such a call for approval instead`)
+    }`,
+    async () => {
+      const gated = recordTool({ name: "gated", needsApproval: true });
+      const { model, prompts } = major.mockModel([{ call: ["tc1", "gated", { value: "a" }] }, { text: "ok" }]);
+      await major.generateText({
+        model,
+        tools: toAISDKTools([gated.tool]),
+        stopWhen: major.stepCountIs(5),
+        prompt: "go",
+      });
+      expect(gated.log).toEqual([]);
+      expect(toolResults(prompts()[1])).toEqual([
+        {
+          id: "tc1",
+          output: { type: "error-json", value: { error: expect.objectContaining({ code: "TOOL_APPROVAL_REQUIRED" }) } },
+        },
+      ]);
+    },
+  );
 
   test.runIf(major.approvals)(
-    "without an approve callback the SDK holds the call until a person approves it",
+    `without an approve callback the SDK holds the call until a person approves it${
+      skipNote(!major.approvals, `${major.name} has no tool approvals`)
+    }`,
     async () => {
       const gated = recordTool({ name: "gated", needsApproval: (input) => input.value !== "free" });
       const tools = toAISDKTools([gated.tool]);
@@ -208,27 +216,32 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
     },
   );
 
-  test.runIf(major.approvals)("a call the person denies is not run and the model is told", async () => {
-    const gated = recordTool({ name: "gated", needsApproval: true });
-    const { model, prompts } = major.mockModel([{ call: ["tc1", "gated", { value: "a" }] }, { text: "ok" }]);
-    const first = await major.generateText({ model, tools: toAISDKTools([gated.tool]), prompt: "go" });
-    const request = first.content.find((part: { type: string }) => part.type === "tool-approval-request");
-    await major.generateText({
-      model,
-      tools: toAISDKTools([gated.tool]),
-      messages: [
-        { role: "user", content: "go" },
-        ...first.response.messages,
-        {
-          role: "tool",
-          content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: false }],
-        },
-      ],
-    });
-    expect(gated.log).toEqual([]);
-    expect(toolResults(prompts()[1])).toEqual([{
-      id: "tc1",
-      output: expect.objectContaining({ type: "execution-denied" }),
-    }]);
-  });
+  test.runIf(major.approvals)(
+    `a call the person denies is not run and the model is told${
+      skipNote(!major.approvals, `${major.name} has no tool approvals`)
+    }`,
+    async () => {
+      const gated = recordTool({ name: "gated", needsApproval: true });
+      const { model, prompts } = major.mockModel([{ call: ["tc1", "gated", { value: "a" }] }, { text: "ok" }]);
+      const first = await major.generateText({ model, tools: toAISDKTools([gated.tool]), prompt: "go" });
+      const request = first.content.find((part: { type: string }) => part.type === "tool-approval-request");
+      await major.generateText({
+        model,
+        tools: toAISDKTools([gated.tool]),
+        messages: [
+          { role: "user", content: "go" },
+          ...first.response.messages,
+          {
+            role: "tool",
+            content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: false }],
+          },
+        ],
+      });
+      expect(gated.log).toEqual([]);
+      expect(toolResults(prompts()[1])).toEqual([{
+        id: "tc1",
+        output: expect.objectContaining({ type: "execution-denied" }),
+      }]);
+    },
+  );
 });

@@ -11,7 +11,10 @@ import { SAMPLE_PROJECT_BUG, SAMPLE_PROJECT_FILES } from "../src/demo/sample_pro
 import { VERSION } from "../src/version.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO } from "./helpers/paddock_command.ts";
-import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
+import { onBun, onDeno, runtime, skipNote } from "./helpers/runtime.ts";
+
+/** Why the demo tests do not run under Bun. */
+const BUN_NOTE = skipNote(onBun, "Bun has no permission model for node_process, so paddock demo refuses to run");
 
 interface Run {
   code: number | null;
@@ -202,14 +205,19 @@ describe("paddock, in-process", () => {
 });
 
 describe("paddock demo", () => {
-  test.runIf(onBun)("refuses to run under Bun, which has no permission model for node_process", async () => {
-    const run = await paddock(["demo"]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Bun");
-  });
+  test.runIf(onBun)(
+    `refuses to run under Bun, which has no permission model for node_process${
+      skipNote(!onBun, `the refusal is Bun's; this is ${runtime}`)
+    }`,
+    async () => {
+      const run = await paddock(["demo"]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("Bun");
+    },
+  );
 
   test.skipIf(onBun)(
-    "as a process: fixes the bug, refuses every escape, prints no colour when piped, exits 0, leaves nothing behind",
+    `as a process: fixes the bug, refuses every escape, prints no colour when piped, exits 0, leaves nothing behind${BUN_NOTE}`,
     async () => {
       // A temp folder of its own, so demos run by other processes cannot interfere.
       const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
@@ -243,7 +251,7 @@ describe("paddock demo", () => {
   );
 
   test.skipIf(onBun)(
-    "a reader that stops early (paddock demo | head) ends it quietly, and it still cleans up",
+    `a reader that stops early (paddock demo | head) ends it quietly, and it still cleans up${BUN_NOTE}`,
     async () => {
       const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
       try {
@@ -268,7 +276,7 @@ describe("paddock demo", () => {
     },
   );
 
-  test.skipIf(onBun)("interrupted, it removes its temp folder before exiting", async () => {
+  test.skipIf(onBun)(`interrupted, it removes its temp folder before exiting${BUN_NOTE}`, async () => {
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-demo-test-")));
     try {
       const { command, args } = paddockCommand(runtime, ["demo"]);
@@ -291,7 +299,7 @@ describe("paddock demo", () => {
     }
   });
 
-  test.skipIf(onBun)("in-process on a terminal: colours the transcript unless NO_COLOR is set", async () => {
+  test.skipIf(onBun)(`in-process on a terminal: colours the transcript unless NO_COLOR is set${BUN_NOTE}`, async () => {
     const coloured = await runInProcess(["demo"], { tty: true });
     expect(coloured.code).toBe(0);
     expect(coloured.stdout).toContain("\u001b[32m");

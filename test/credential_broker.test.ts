@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
-import * as https from "node:https";
+import type * as https from "node:https";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -15,6 +14,7 @@ import {
   SandboxShell,
 } from "../sandbox.ts";
 import { hasProgram } from "./helpers/fixture.ts";
+import { startHttpsUpstream } from "./helpers/https_upstream.ts";
 import { clientAnswers, clientCommand, sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 // The test upstream's certificate is made at test time by openssl (a P-256
@@ -100,36 +100,13 @@ describe.skipIf(!hasOpenssl)(`createCredentialBroker${opensslNote}`, () => {
   const seen: string[] = []; // every error response and env, scanned for secrets at the end
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-broker-"));
-    execFileSync("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    ], { stdio: "ignore" });
-    cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
-    upstream = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
+    ({ server: upstream, port: upstreamPort, cert, dir } = await startHttpsUpstream("paddock-broker-", (req, res) => {
       const echo: Echo = { method: req.method ?? "", url: req.url ?? "", headers: req.headers as Echo["headers"] };
       upstreamRequests.push(echo);
       res.setHeader("content-type", "application/json");
       res.setHeader("x-upstream", "yes");
       res.end(JSON.stringify(echo));
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
-    upstreamPort = (upstream.address() as net.AddressInfo).port;
+    }));
     echoServer = net.createServer((socket) => socket.pipe(socket));
     await new Promise<void>((resolve) => echoServer.listen(0, "127.0.0.1", () => resolve()));
     echoPort = (echoServer.address() as net.AddressInfo).port;

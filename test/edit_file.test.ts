@@ -154,7 +154,7 @@ for (const host of TEST_HOSTS) {
       expect(await ws.leftovers()).toEqual([]);
     });
 
-    test.skipIf(!host.symlinks)("refuses an edit through a link out of the workspace", async () => {
+    test("refuses an edit through a link out of the workspace", async () => {
       const ws = await open(["file-out => @outside/secret.txt", "dir-out => @outside"]);
       for (const path of ["file-out", "dir-out/secret.txt"]) {
         const code = await codeOf(

@@ -387,13 +387,12 @@ function findFilesTests(host: TestHost): void {
       expect(result.paths.length).toBeLessThanOrEqual(5);
     });
 
-    test("matches a glob with many stars against a long name in linear time", async () => {
+    // Linear time itself is proved by counting work in test/linear_matching.test.ts.
+    test("matches a glob with many stars against a long name (RE2: linear time)", async () => {
       const long = await host.open(["a".repeat(250), "d/" + "a".repeat(200) + "c"]);
       try {
-        const started = Date.now();
         const result = await createFindFilesTool(long.workspace).execute({ pattern: "**/*a*a*a*a*a*a*a*a*a*b" });
         expect(result).toEqual({ paths: [], truncated: false });
-        expect(Date.now() - started).toBeLessThan(5_000);
       } finally {
         await long.cleanup();
       }
@@ -634,8 +633,8 @@ function grepTests(host: TestHost): void {
       }
     });
 
-    test("runs a catastrophic-backtracking pattern against a long line in linear time", async () => {
-      const started = Date.now();
+    // Linear time itself is proved by counting work in test/linear_matching.test.ts.
+    test("runs a catastrophic-backtracking pattern against a long line (RE2: linear time)", async () => {
       const result = await content({ pattern: "(a+)+$", path: "long.txt" });
       expect(result.matches).toEqual([]);
       const matching = await content({ pattern: "(a+)+b$", path: "long.txt" });
@@ -643,7 +642,6 @@ function grepTests(host: TestHost): void {
       expect(matching.matches[0].cut).toBe(true);
       const everywhere = await content({ pattern: "(x+x+)+needle", include_ignored: true });
       expect(everywhere.matches.map((m) => m.path)).toEqual(["wide.txt"]);
-      expect(Date.now() - started).toBeLessThan(5_000);
     });
 
     test("refuses an invalid pattern before any I/O, as an argument error", async () => {

@@ -12,6 +12,7 @@ import { MCP_MAX_MESSAGE_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { PATH_TOOLS } from "./cases/tool_replay.ts";
 import { pathArgumentError } from "./helpers/codes.ts";
 import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
@@ -155,18 +156,16 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     expect(errorOf(folder.body).code).toBe("NOT_A_FILE");
   });
 
+  // read_file and write_file of the replay table (test/cases/tool_replay.ts), through the protocol.
+  const readWrite = PATH_TOOLS.filter((tool) => tool.label === "read_file" || tool.label === "write_file");
+
   test("every hostile path is refused through the protocol, by read_file and write_file", async () => {
     for (const row of HOSTILE_PATHS) {
-      for (
-        const [name, args] of [["read_file", { path: row.path }], ["write_file", {
-          path: row.path,
-          content: "x",
-        }]] as const
-      ) {
-        const { isError, body } = await session.call(name, args);
-        expect({ row: row.name, name, isError, error: errorOf(body) }).toEqual({
+      for (const tool of readWrite) {
+        const { isError, body } = await session.call(tool.name, tool.args(row.path));
+        expect({ row: row.name, name: tool.name, isError, error: errorOf(body) }).toEqual({
           row: row.name,
-          name,
+          name: tool.name,
           isError: true,
           error: pathArgumentError(row.path, row.code),
         });
@@ -176,19 +175,14 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
   });
 
   test("links are confined through the protocol as the symlink table says", async () => {
-    for (const row of SYMLINK_CASES) {
-      const read = await session.call("read_file", { path: row.path });
-      expect({ row: row.name, code: read.isError ? errorOf(read.body).code : null }).toEqual({
-        row: row.name,
-        code: row.read,
-      });
-    }
-    for (const row of SYMLINK_CASES) {
-      const write = await session.call("write_file", { path: row.path, content: "written\n" });
-      expect({ row: row.name, code: write.isError ? errorOf(write.body).code : null }).toEqual({
-        row: row.name,
-        code: row.write,
-      });
+    for (const tool of readWrite) {
+      for (const row of SYMLINK_CASES) {
+        const result = await session.call(tool.name, tool.args(row.path));
+        expect({ row: row.name, code: result.isError ? errorOf(result.body).code : null }).toEqual({
+          row: row.name,
+          code: tool.onLink(row).code,
+        });
+      }
     }
     expect(fs.readdirSync(fixture.outside)).toEqual(["secret.txt"]);
     expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);

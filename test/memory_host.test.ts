@@ -25,9 +25,16 @@ import {
 } from "../testing.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
-import { pathArgumentError } from "./helpers/codes.ts";
-import { OUTSIDE_SECRET } from "./helpers/fixture.ts";
-import { MEMORY_HOST, TEST_HOSTS } from "./helpers/hosts.ts";
+import { PATH_TOOLS, REPLAY_TREE } from "./cases/tool_replay.ts";
+import {
+  addMemoryOutside,
+  MEMORY_HOST,
+  MEMORY_OUTSIDE,
+  memoryTestWorkspace,
+  TEST_HOSTS,
+  type TestWorkspace,
+} from "./helpers/hosts.ts";
+import { replayHostile, replayLink } from "./helpers/replay.ts";
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -521,61 +528,35 @@ describe("MemoryWorkspace", () => {
   });
 });
 
-describe("read_file and write_file replay the shared tables on a MemoryWorkspace", () => {
-  // SYMLINK_TREE in the constructor's own terms: outside things live at /outside and /etc.
-  function symlinkWorkspace(): MemoryWorkspace {
+describe("the path tools replay the shared tables on a MemoryWorkspace built by its constructor", () => {
+  // REPLAY_TREE in the constructor's own terms: outside things live at /outside and /etc.
+  function constructed(): TestWorkspace {
     const files: Record<string, string> = {};
     const links: Record<string, string> = {};
-    for (const entry of SYMLINK_TREE) {
+    for (const entry of [...REPLAY_TREE, "f"]) {
       const [name, target] = entry.split(" => ");
       if (target !== undefined) {
-        links[name] = target.replace(/^@outside/, "/outside").replace(/^@root/, MEMORY_WORKSPACE_ROOT);
+        links[name] = target.replace(/^@outside/, MEMORY_OUTSIDE).replace(/^@root/, MEMORY_WORKSPACE_ROOT);
       } else if (name.endsWith("/")) files[name] = "";
-      else files[name.split("=")[0]] = name.split("=").slice(1).join("=");
+      else if (name.includes("=")) files[name.split("=")[0]] = name.split("=").slice(1).join("=");
+      else files[name] = name;
     }
     const ws = new MemoryWorkspace({ files, links });
-    ws.host.mkdirSync("/outside");
-    ws.host.writeFileSync("/outside/secret.txt", OUTSIDE_SECRET);
-    ws.host.mkdirSync("/etc");
-    ws.host.writeFileSync("/etc/passwd", "root:x:0:0::/root:/bin/sh\n");
-    return ws;
+    addMemoryOutside(ws);
+    return memoryTestWorkspace(ws);
   }
 
-  async function call(ws: MemoryWorkspace, name: string, args: unknown) {
-    const registry = new ToolRegistry([createReadTool(ws), createWriteTool(ws)]);
-    return JSON.parse((await executeToolCall(registry, { id: "1", name, arguments: args })).content);
-  }
-
-  test.each(HOSTILE_PATHS)("read_file and write_file refuse $name with $code", async ({ path: hostile, code }) => {
-    const ws = new MemoryWorkspace({ files: { f: "f", "d/": "" } });
-    const before = ws.snapshot();
-    for (
-      const [name, args] of [["read_file", { path: hostile }], ["write_file", { path: hostile, content: "x" }]] as const
-    ) {
-      expect(await call(ws, name, args)).toEqual({ error: pathArgumentError(hostile, code) });
-    }
-    expect(ws.snapshot()).toEqual(before);
+  describe.each(PATH_TOOLS)("$label", (tool) => {
+    test.each(HOSTILE_PATHS)("refuses $name with $code and changes nothing", async (row) => {
+      await replayHostile(constructed(), tool, row);
+    });
+    test.each(SYMLINK_CASES)("through $name ($path) does what the table says", async (row) => {
+      await replayLink(constructed(), tool, row);
+    });
   });
+});
 
-  test.each(SYMLINK_CASES)("through $name ($path): read gives $read, write gives $write", async (row) => {
-    const ws = symlinkWorkspace();
-    const read = await call(ws, "read_file", { path: row.path });
-    if (row.read === null) expect(read.content).toBe("inside");
-    else expect(read.error.code).toBe(row.read);
-    const write = await call(ws, "write_file", { path: row.path, content: "written" });
-    if (row.write === null) {
-      expect(write.error).toBeUndefined();
-      expect(ws.snapshot()["d/f.txt"]).toBe("written");
-    } else {
-      expect(write.error.code).toBe(row.write);
-      expect(ws.snapshot()["d/f.txt"]).toBe("inside");
-    }
-    expect(JSON.stringify([read, write])).not.toContain("SECRET");
-    expect(ws.host.readdirSync("/outside").map((entry) => entry.name)).toEqual(["secret.txt"]);
-    expect(text(ws.host.readFileSync("/outside/secret.txt"))).toBe(OUTSIDE_SECRET);
-    expect(Object.keys(ws.snapshot()).filter((key) => key.includes(".paddock-tmp-"))).toEqual([]);
-  });
-
+describe("MEMORY_HOST", () => {
   test("MEMORY_HOST is in TEST_HOSTS, without processes, and builds the same tree as the disk", async () => {
     expect(TEST_HOSTS).toContain(MEMORY_HOST);
     expect(MEMORY_HOST.processes).toBe(false);

@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createNodeHost } from "../src/hosts/node.ts";
-import { openDescriptorsUnder } from "./helpers/open_descriptors.ts";
+import { openDescriptorsUnder } from "./helpers/held_descriptors.ts";
 import { swapAtCall, wrapHost } from "./helpers/swap_at_call.ts";
 import { exchangeSync, SwapLoop, swapperBinary } from "./helpers/swapper.ts";
 import { emptyRow, failures, Session } from "./race/attempt.ts";
@@ -122,7 +122,7 @@ describe("the descriptor count", () => {
   test("counts descriptors under a folder, deleted files included, and nothing else", () => {
     const dir = tempDir();
     const before = openDescriptorsUnder(dir);
-    if (before === null) return; // no /proc here: open_descriptors.ts says so, and callers skip the count
+    if (before === null) return; // no /proc here: held_descriptors.ts says so, and callers skip the count
     fs.writeFileSync(path.join(dir, "x"), "x");
     const fd = fs.openSync(path.join(dir, "x"), "r");
     fs.unlinkSync(path.join(dir, "x"));

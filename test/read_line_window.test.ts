@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { HostFile } from "../host.ts";
 import { readLineWindow } from "../src/core/read_line_window.ts";
+import { random } from "./helpers/random.ts";
 
 // A file in memory, behind the HostFile interface.
 function memoryFile(bytes: Uint8Array): HostFile {
@@ -14,16 +15,6 @@ function memoryFile(bytes: Uint8Array): HostFile {
     sync: () => Promise.resolve(),
     stat: () => Promise.resolve({ kind: "file", size: bytes.length, mode: 0o644, dev: 1, ino: 1, mtimeMs: 0 }),
     close: () => Promise.resolve(),
-  };
-}
-
-// Small deterministic generator (mulberry32), so a failure replays.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

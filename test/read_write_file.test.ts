@@ -4,68 +4,14 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { createReadTool, createWriteTool, executeToolCall, openWorkspace, ToolRegistry } from "../mod.ts";
 import { READ_FILE_MAX_BYTES, WRITE_FILE_MAX_BYTES } from "../src/core/limits.ts";
-import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
-import { pathArgumentError } from "./helpers/codes.ts";
 import { diskFixture, leftovers } from "./helpers/fixture.ts";
 import { TEST_HOSTS } from "./helpers/hosts.ts";
 import { callTool as call, withReadWriteWorkspace as withWorkspace } from "./helpers/tool_call.ts";
 
 for (const host of TEST_HOSTS) {
   describe(`read_file and write_file on the ${host.name} host`, () => {
-    test.each(HOSTILE_PATHS)("read_file refuses $name with $code", async ({ path: hostile, code }) => {
-      await withWorkspace(host.open, ["f", "d/"], async (_ws, registry) => {
-        const { isError, body } = await call(registry, "read_file", { path: hostile });
-        expect(isError).toBe(true);
-        expect(body).toEqual({ error: pathArgumentError(hostile, code) });
-      });
-    });
-
-    test.each(HOSTILE_PATHS)(
-      "write_file refuses $name with $code and creates nothing",
-      async ({ path: hostile, code }) => {
-        await withWorkspace(host.open, ["f", "d/"], async (ws, registry) => {
-          const before = await ws.listAll();
-          const { isError, body } = await call(registry, "write_file", { path: hostile, content: "x" });
-          expect(isError).toBe(true);
-          expect(body).toEqual({ error: pathArgumentError(hostile, code) });
-          expect(await ws.listAll()).toEqual(before);
-        });
-      },
-    );
-
-    test.each(SYMLINK_CASES)("read_file through $name ($path) gives $read", async ({ path: linkPath, read }) => {
-      await withWorkspace(host.open, [...SYMLINK_TREE], async (_ws, registry) => {
-        const { isError, body } = await call(registry, "read_file", { path: linkPath });
-        if (read === null) {
-          expect(isError).toBe(false);
-          expect(body.content).toBe("inside");
-        } else {
-          expect(isError).toBe(true);
-          expect(body.error.code).toBe(read);
-          expect(JSON.stringify(body)).not.toContain("SECRET");
-        }
-      });
-    });
-
-    test.each(SYMLINK_CASES)("write_file through $name ($path) gives $write", async ({ path: linkPath, write }) => {
-      await withWorkspace(host.open, [...SYMLINK_TREE], async (ws, registry) => {
-        const before = await ws.listAll();
-        const { isError, body } = await call(registry, "write_file", { path: linkPath, content: "new" });
-        if (write === null) {
-          expect(isError).toBe(false);
-          // The link stays a link; the file it names inside changed.
-          expect(await ws.listAll()).toEqual(before);
-          expect(await ws.readRaw("d/f.txt")).toBe("new");
-        } else {
-          expect(isError).toBe(true);
-          expect(body.error.code).toBe(write);
-          expect(await ws.listAll()).toEqual(before);
-          expect(await ws.readRaw("d/f.txt")).toBe("inside");
-        }
-      });
-    });
-
+    // The hostile-path and symlink tables: test/path_tools_replay.test.ts.
     test("write_file then read_file round-trips exact bytes, creating folders", async () => {
       await withWorkspace(host.open, [], async (ws, registry) => {
         const content = "line 1\r\nnaïve 日本語 🎉\n\u0000nul\n";
@@ -186,19 +132,18 @@ describe("read_file and write_file on the real disk", () => {
     }
   });
 
+  // A blocking open of a FIFO never returns (no writer): the test's timeout bounds that hang.
   test("read_file refuses a FIFO without blocking", async () => {
     const fixture = await diskFixture([]);
     try {
       execFileSync("mkfifo", [fixture.abs("pipe")]);
-      const started = Date.now();
       await expect(createReadTool(fixture.workspace).execute({ path: "pipe" })).rejects.toMatchObject({
         code: "NOT_A_FILE",
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       fixture.cleanup();
     }
-  });
+  }, 5_000);
 
   test("read_file refuses a device through a link inside without blocking", async () => {
     const fixture = await diskFixture(["zero => /dev/zero", "in-dev => d", "d/"]);

@@ -20,6 +20,7 @@ import { shellArgv } from "../src/core/host_shell_provider.ts";
 import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { deleteEnv, isAlive, killQuietly, rejection, setEnv, waitFor } from "./helpers/process.ts";
+import { skipNote } from "./helpers/runtime.ts";
 
 // The machine running the suite may be busy: generous limits for commands
 // that should finish, short ones only where a timeout is the point.
@@ -120,13 +121,16 @@ describe("shell: execution on the host", () => {
     expect(fs.readdirSync(root)).toEqual([]);
   });
 
-  test.runIf(hasProgram("bash"))("runs the shell given in options", async () => {
-    const { workspace } = await setup();
-    const result = await createShellTool(workspace, { ...ROOMY, shell: "bash" }).execute({
-      command: "echo ${BASH_VERSION:+bash}",
-    });
-    expect(result.stdout).toBe("bash\n");
-  });
+  test.runIf(hasProgram("bash"))(
+    `runs the shell given in options${skipNote(!hasProgram("bash"), "no bash on PATH")}`,
+    async () => {
+      const { workspace } = await setup();
+      const result = await createShellTool(workspace, { ...ROOMY, shell: "bash" }).execute({
+        command: "echo ${BASH_VERSION:+bash}",
+      });
+      expect(result.stdout).toBe("bash\n");
+    },
+  );
 
   test("reports a shell that cannot start as SPAWN_FAILED without a host path", async () => {
     const { workspace, parent } = await setup();
@@ -239,18 +243,23 @@ describe("shell: time limits, abort and leftover processes", () => {
     await waitFor(() => !isAlive(pid));
   });
 
-  test.runIf(hasProgram("setsid"))("returns promptly when a process that left the group holds the pipes", async () => {
-    const { workspace, root } = await setup();
-    const started = Date.now();
-    const result = await createShellTool(workspace, ROOMY).execute({
-      command: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' & " +
-        "while [ ! -s escaped.pid ]; do sleep 0.05; done; echo done",
-    });
-    const pid = readPid(root, "escaped.pid");
-    strays.push(pid); // it left our group: the test kills it
-    expect(result).toMatchObject({ exitCode: 0, stdout: "done\n" });
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  test.runIf(hasProgram("setsid"))(
+    `returns promptly when a process that left the group holds the pipes${
+      skipNote(!hasProgram("setsid"), "no setsid on PATH (util-linux)")
+    }`,
+    async () => {
+      const { workspace, root } = await setup();
+      const started = Date.now();
+      const result = await createShellTool(workspace, ROOMY).execute({
+        command: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 30' & " +
+          "while [ ! -s escaped.pid ]; do sleep 0.05; done; echo done",
+      });
+      const pid = readPid(root, "escaped.pid");
+      strays.push(pid); // it left our group: the test kills it
+      expect(result).toMatchObject({ exitCode: 0, stdout: "done\n" });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 });
 
 describe("shell: output bounds", () => {

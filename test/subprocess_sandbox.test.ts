@@ -1,7 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
-import * as https from "node:https";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -19,6 +18,7 @@ import {
 import { RelayLauncher } from "../src/sandbox/container_relay.ts";
 import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { startHttpsUpstream } from "./helpers/https_upstream.ts";
 import { onBun, onDeno } from "./helpers/runtime.ts";
 import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
 
@@ -233,32 +233,13 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
     async () => {
       const { shell, labels, sandbox: none } = await setup([]);
       // The broker's upstreams, on loopback: plain HTTP, and HTTPS for the path form.
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-container-tls-"));
-      execFileSync("openssl", [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      ], { stdio: "ignore" });
-      const cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
-      const secure = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
-        res.end(req.headers["authorization"] === `Bearer ${SECRET}` ? "credentials-injected" : "no-credentials");
-      });
+      const { server: secure, port: securePort, cert, dir } = await startHttpsUpstream(
+        "paddock-container-tls-",
+        (req, res) => {
+          res.end(req.headers["authorization"] === `Bearer ${SECRET}` ? "credentials-injected" : "no-credentials");
+        },
+      );
       const plain = http.createServer((_req, res) => res.end("plain-upstream"));
-      const securePort = await listen(secure, "127.0.0.1");
       const plainPort = await listen(plain, "127.0.0.1");
       const logs: EgressLogEntry[] = [];
       const broker = await createCredentialBroker({

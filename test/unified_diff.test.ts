@@ -1,16 +1,7 @@
 import { applyPatch, createPatch, FILE_HEADERS_ONLY } from "diff";
 import { describe, expect, test } from "vitest";
 import { unifiedDiff } from "../src/core/unified_diff.ts";
-
-// Small deterministic generator (mulberry32), so a failure replays.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from "./helpers/random.ts";
 
 describe("unifiedDiff()", () => {
   test("gives a patch that turns the old text into the new one, for random edits", () => {

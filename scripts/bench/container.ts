@@ -14,9 +14,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runProcess } from "../../src/core/run_process.ts";
 import { createAutoHost } from "../../src/hosts/auto.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../../sandbox.ts";
+import { measurePlainShell, PLAIN_SHELL_BASELINE } from "./measure_plain_shell.ts";
 import { type BenchRow, measure } from "./row.ts";
 
 const RUNS = 9;
@@ -52,18 +52,7 @@ export async function benchContainer(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const [name, command] of commands) {
       const limits = { timeoutMs: 60_000, maxOutputBytes: OUTPUT_LIMIT };
-      const baselineMs = await measure(
-        () =>
-          runProcess(host, {
-            argv: ["/bin/sh", "-c", command],
-            cwd: dir,
-            env: { PATH: "/usr/bin:/bin" },
-            ...limits,
-            truncation: "head-and-tail",
-          }),
-        RUNS,
-        2,
-      );
+      const baselineMs = await measurePlainShell(host, dir, command, limits, RUNS);
       for (const [backend, shell] of backends) {
         const paddockMs = shell === null
           ? Number.NaN
@@ -72,9 +61,7 @@ export async function benchContainer(): Promise<BenchRow[]> {
           name: `SandboxShell (${backend}): ${name}`,
           paddockMs,
           baselineMs,
-          baseline: shell === null
-            ? "bubblewrap cannot run here"
-            : "the same /bin/sh -c through runProcess, unsandboxed",
+          baseline: shell === null ? "bubblewrap cannot run here" : PLAIN_SHELL_BASELINE,
         });
       }
     }

@@ -8,9 +8,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runProcess } from "../../src/core/run_process.ts";
 import { createAutoHost } from "../../src/hosts/auto.ts";
 import { BubblewrapSandbox, SandboxShell } from "../../sandbox.ts";
+import { measurePlainShell, PLAIN_SHELL_BASELINE } from "./measure_plain_shell.ts";
 import { type BenchRow, measure } from "./row.ts";
 
 const RUNS = 15;
@@ -35,23 +35,12 @@ export async function benchSandbox(): Promise<BenchRow[]> {
     for (const [name, command] of commands) {
       const limits = { timeoutMs: 30_000, maxOutputBytes: OUTPUT_LIMIT };
       const paddockMs = await measure(() => shell.exec({ command, ...limits }), RUNS, 2);
-      const baselineMs = await measure(
-        () =>
-          runProcess(host, {
-            argv: ["/bin/sh", "-c", command],
-            cwd: dir,
-            env: { PATH: "/usr/bin:/bin" },
-            ...limits,
-            truncation: "head-and-tail",
-          }),
-        RUNS,
-        2,
-      );
+      const baselineMs = await measurePlainShell(host, dir, command, limits, RUNS);
       rows.push({
         name: `SandboxShell (bubblewrap): ${name}`,
         paddockMs,
         baselineMs,
-        baseline: "the same /bin/sh -c through runProcess, unsandboxed",
+        baseline: PLAIN_SHELL_BASELINE,
       });
     }
   } finally {

@@ -2,8 +2,9 @@ import { type HostFile, type HostStat, isHostError } from "../host.ts";
 import { rootProtected, throwIfAborted, WorkspaceError } from "./errors.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
-import { stillAsSeen, stillSame } from "./still_same.ts";
-import { withTargetLock } from "./target_lock.ts";
+import { lstatUnchanged } from "./lstat_unchanged.ts";
+import { stillNamesObject } from "./still_names_object.ts";
+import { runInTargetQueue } from "./run_in_target_queue.ts";
 import type { Folder } from "./folder.ts";
 import type { Resolved, Workspace } from "./workspace.ts";
 
@@ -90,7 +91,7 @@ export async function atomicWrite(
 
     // 3. One writer per target in this process (the folder's identity and the name).
     const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
-    await withTargetLock(key, (waited) => install(target, folder, name, waited));
+    await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
     return { segments: target.segments };
   } finally {
     if (options.target === undefined) await target.release();
@@ -158,7 +159,7 @@ export async function atomicWrite(
       }
 
       // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
-      if (!(await stillAsSeen(host, targetPath, before))) {
+      if (!(await lstatUnchanged(host, targetPath, before))) {
         throw fail("PATH_CHANGED", "the target changed while it was written");
       }
       await confirmTemp();
@@ -182,7 +183,7 @@ export async function atomicWrite(
     async function confirmTemp(): Promise<void> {
       if (folder.handle !== null) return;
       await workspace.confirm(folder);
-      if (!(await stillSame(host, tempPath, tempIdentity as HostStat))) {
+      if (!(await stillNamesObject(host, tempPath, tempIdentity as HostStat))) {
         throw fail("PATH_CHANGED", "its folder was replaced");
       }
     }

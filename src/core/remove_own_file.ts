@@ -1,6 +1,6 @@
 import type { Host } from "../host.ts";
 import type { Identity } from "./same_identity.ts";
-import { stillSame } from "./still_same.ts";
+import { stillNamesObject } from "./still_names_object.ts";
 
 /**
  * Removes a file this process created, if the path still names it: the
@@ -17,5 +17,5 @@ import { stillSame } from "./still_same.ts";
  * @returns When the file is removed, or was left because it is no longer ours.
  */
 export async function removeOwnFile(host: Host, path: string, identity: Identity): Promise<void> {
-  if (await stillSame(host, path, identity)) await host.unlink(path).catch(() => {});
+  if (await stillNamesObject(host, path, identity)) await host.unlink(path).catch(() => {});
 }

@@ -1,13 +1,13 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/protected_paths.ts";
-import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
+import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
 import { rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { stillSame } from "../core/still_same.ts";
+import { stillNamesObject } from "../core/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
 import {
@@ -106,7 +106,7 @@ export function createDeleteTool(
         const { folder, name, stat } = target;
         if (stat.kind !== "directory") {
           await remover.removeEntry(folder, name, stat);
-          return { path: display, kind: reportedKind(stat.kind), removed: 1 };
+          return { path: display, kind: toReportedKind(stat.kind), removed: 1 };
         }
         if (!input.recursive) {
           const entries = await remover.withFolder(folder, name, stat, (held) => remover.list(held));
@@ -172,7 +172,7 @@ class Remover {
     throwIfAborted(this.signal);
     await this.ws.checkRoot();
     await this.ws.confirm(folder);
-    if (!(await stillSame(this.ws.host, this.ws.childPath(folder, name), stat, stat.kind))) throw this.changed();
+    if (!(await stillNamesObject(this.ws.host, this.ws.childPath(folder, name), stat, stat.kind))) throw this.changed();
   }
 
   async removeEntry(folder: Folder, name: string, stat: HostStat): Promise<void> {
@@ -211,7 +211,7 @@ class Remover {
     });
     try {
       await this.ws.confirm(folder);
-      if (!(await stillSame(this.ws.host, aside, stat, stat.kind))) throw this.changed();
+      if (!(await stillNamesObject(this.ws.host, aside, stat, stat.kind))) throw this.changed();
     } catch (error) {
       await this.ws.host.rename(aside, path).catch(() => {});
       throw error;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/protected_paths.ts";
+import { applyEdits, editLabel, type EditOperation } from "../core/apply_edits.ts";
 import { atomicWrite } from "../core/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import {
@@ -11,7 +12,6 @@ import {
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
-import { findTolerantMatches, type TextRange } from "../core/tolerant_match.ts";
 import { unifiedDiff } from "../core/unified_diff.ts";
 import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
 import { sameIdentity } from "../core/workspace.ts";
@@ -42,15 +42,7 @@ export interface EditToolOptions extends BaseToolOptions {
   maxDiffBytes?: number;
 }
 
-/** One replacement. */
-export interface EditOperation {
-  /** The text to find (non-empty). */
-  oldString: string;
-  /** Its replacement. */
-  newString: string;
-  /** Replace every match instead of requiring exactly one. */
-  replaceAll: boolean;
-}
+export type { EditOperation };
 
 /** Arguments of `edit_file`, validated. */
 export interface EditFileInput {
@@ -262,10 +254,6 @@ export function createEditTool(
   });
 }
 
-function editLabel(edits: readonly EditOperation[], index: number): string {
-  return edits.length === 1 ? "old_string" : `edits[${index}].old_string`;
-}
-
 // The file is not the one that was read: the edit would be based on stale text.
 function changedWhile(display: string, step: "read" | "edited"): WorkspaceError {
   return new WorkspaceError("PATH_CHANGED", `Cannot edit '${display}': the file changed while it was ${step}`, {
@@ -279,100 +267,6 @@ function tooLarge(display: string, detail: string, maxBytes: number): WorkspaceE
     path: display,
     hint: `edit_file handles files up to ${maxBytes} bytes; use write_file for smaller rewritten parts`,
   });
-}
-
-// The file's line ending: CRLF when most line breaks are CRLF, LF when it has
-// any other, none for a single line.
-function lineEndingOf(text: string): "\r\n" | "\n" | null {
-  let crlf = 0;
-  let lf = 0;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
-    if (at > 0 && text[at - 1] === "\r") crlf++;
-    else lf++;
-  }
-  if (crlf === 0 && lf === 0) return null;
-  return crlf > lf ? "\r\n" : "\n";
-}
-
-function withLineEnding(text: string, eol: "\r\n" | "\n" | null): string {
-  if (eol === null) return text;
-  return eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text.replace(/\r\n/g, "\n");
-}
-
-function exactMatches(text: string, needle: string): TextRange[] {
-  const ranges: TextRange[] = [];
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-    ranges.push({ start: at, end: at + needle.length });
-  }
-  return ranges;
-}
-
-// Line numbers of an ambiguous old_string's matches quoted in EDIT_NOT_UNIQUE.
-const SHOWN_MATCH_LINES = 20;
-
-function lineNumbers(text: string, ranges: readonly TextRange[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let scanned = 0;
-  for (const { start } of ranges) {
-    for (let at = text.indexOf("\n", scanned); at >= 0 && at < start; at = text.indexOf("\n", at + 1)) {
-      line++;
-      scanned = at + 1;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
-/** Applies `edits` in order to `text`; throws `EDIT_NOT_FOUND` / `EDIT_NOT_UNIQUE`. */
-function applyEdits(
-  text: string,
-  edits: readonly EditOperation[],
-  display: string,
-): { text: string; replacements: number; fuzzy: boolean } {
-  const eol = lineEndingOf(text);
-  let replacements = 0;
-  let fuzzy = false;
-  for (const [index, edit] of edits.entries()) {
-    const label = editLabel(edits, index);
-    const needle = withLineEnding(edit.oldString, eol);
-    const replacement = withLineEnding(edit.newString, eol);
-    let ranges = exactMatches(text, needle);
-    if (ranges.length === 0) {
-      ranges = findTolerantMatches(text, needle);
-      if (ranges.length > 0) fuzzy = true;
-    }
-    if (ranges.length === 0) {
-      throw new WorkspaceError("EDIT_NOT_FOUND", `Cannot edit '${display}': ${label} was not found`, {
-        path: display,
-        hint: "copy old_string from the file's current text, including whitespace; read the file again if it changed" +
-          (index > 0 ? " (earlier edits in this call are applied first)" : ""),
-      });
-    }
-    if (ranges.length > 1 && !edit.replaceAll) {
-      const lines = lineNumbers(text, ranges);
-      const shown = lines.slice(0, SHOWN_MATCH_LINES).join(", ") + (lines.length > SHOWN_MATCH_LINES ? ", …" : "");
-      throw new WorkspaceError(
-        "EDIT_NOT_UNIQUE",
-        `Cannot edit '${display}': ${label} matches ${ranges.length} times (lines ${shown})`,
-        {
-          path: display,
-          hint:
-            `include more surrounding lines in ${label} so it matches once, or set replace_all to replace all ${ranges.length}`,
-        },
-      );
-    }
-    const parts: string[] = [];
-    let from = 0;
-    for (const range of ranges) {
-      parts.push(text.slice(from, range.start), replacement);
-      from = range.end;
-    }
-    parts.push(text.slice(from));
-    text = parts.join("");
-    replacements += ranges.length;
-  }
-  return { text, replacements, fuzzy };
 }
 
 function boundedDiff(

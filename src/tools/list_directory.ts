@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
+import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
 import { throwIfAborted } from "../core/errors.ts";
 import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
@@ -122,7 +122,7 @@ export function createListDirectoryTool(
             }
           }
           entries.push(
-            size === undefined ? { name: entry.name, kind: reportedKind(kind) } : {
+            size === undefined ? { name: entry.name, kind: toReportedKind(kind) } : {
               name: entry.name,
               kind: "file",
               size,

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/protected_paths.ts";
-import { type ReportedKind, reportedKind } from "../core/entry_kind.ts";
+import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/folder.ts";
@@ -8,8 +8,9 @@ import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/host_p
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { stillAsSeen, stillSame } from "../core/still_same.ts";
-import { withTargetLock } from "../core/target_lock.ts";
+import { lstatUnchanged } from "../core/lstat_unchanged.ts";
+import { stillNamesObject } from "../core/still_names_object.ts";
+import { runInTargetQueue } from "../core/run_in_target_queue.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/workspace.ts";
 import type { HostStat } from "../host.ts";
 import {
@@ -154,7 +155,7 @@ export function createMoveTool(
           return {
             source: sourceDisplay,
             destination: display,
-            kind: reportedKind(sourceStat.kind),
+            kind: toReportedKind(sourceStat.kind),
             overwritten: false,
           };
         }
@@ -211,14 +212,14 @@ export function createMoveTool(
 
         // 5. Re-check what the rename depends on, then rename from one held folder to the other.
         const key = `${to.folder.stat.dev}:${to.folder.stat.ino}:${to.folder.stat.birthtimeMs ?? 0}/${to.name}`;
-        await withTargetLock(key, async () => {
+        await runInTargetQueue(key, async () => {
           throwIfAborted(signal);
           await ws.confirm(source.folder);
           await ws.confirm(to.folder);
-          if (!(await stillSame(ws.host, source.hostPath, sourceStat, sourceStat.kind))) {
+          if (!(await stillNamesObject(ws.host, source.hostPath, sourceStat, sourceStat.kind))) {
             throw fail("PATH_CHANGED", "an entry changed while it was moved");
           }
-          const unchanged = await stillAsSeen(ws.host, to.hostPath, before).catch((error) => {
+          const unchanged = await lstatUnchanged(ws.host, to.hostPath, before).catch((error) => {
             throw mapHostError(error, "move", display);
           });
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
@@ -230,7 +231,7 @@ export function createMoveTool(
           await ws.syncFolder(source.folder).catch(() => {});
           if (to.folder !== source.folder) await ws.syncFolder(to.folder).catch(() => {});
         });
-        return { source: sourceDisplay, destination: display, kind: reportedKind(sourceStat.kind), overwritten };
+        return { source: sourceDisplay, destination: display, kind: toReportedKind(sourceStat.kind), overwritten };
       } finally {
         await target?.release();
         await source.release();
@@ -268,7 +269,7 @@ async function renameConfirmed(
   await ws.host.rename(source.hostPath, aside);
   try {
     await ws.confirm(source.folder);
-    if (!(await stillSame(ws.host, aside, stat, stat.kind))) throw changed();
+    if (!(await stillNamesObject(ws.host, aside, stat, stat.kind))) throw changed();
   } catch (error) {
     await ws.host.rename(aside, source.hostPath).catch(() => {});
     throw error;
@@ -279,7 +280,7 @@ async function renameConfirmed(
   });
   try {
     await ws.confirm(to.folder);
-    if (!(await stillSame(ws.host, to.hostPath, stat, stat.kind))) throw changed();
+    if (!(await stillNamesObject(ws.host, to.hostPath, stat, stat.kind))) throw changed();
   } catch (error) {
     await ws.host.rename(to.hostPath, aside).then(() => ws.host.rename(aside, source.hostPath)).catch(() => {});
     throw error;

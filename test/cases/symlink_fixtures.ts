@@ -29,51 +29,211 @@ export const SYMLINK_TREE: Tree = [
   "d/up => ../d/f.txt",
 ];
 
-/** A path through the symlink fixture and the code a tool reports for it (when it follows links). */
+/** The file every link that stays inside ends at, and what the fixture writes in it. */
+export const LINKED_FILE = "d/f.txt";
+export const LINKED_CONTENT = "inside";
+
+/**
+ * A path through the symlink fixture: the code each kind of call reports for
+ * it, and its effect columns (after Go's `ltarget`): which entry the path
+ * names and where it leads. The replay (test/cases/tool_replay.ts) derives
+ * from them what must exist, be gone or be unchanged afterwards; outside the
+ * workspace nothing ever changes.
+ */
 export interface SymlinkCase {
   name: string;
   path: string;
-  /** Expected error code when a tool reads through the link; `null` = allowed. */
+  /** Code when a tool reads through the path (read_file); `null` = allowed, it reads {@link target}. */
   read: ErrorCode | null;
-  /** Expected error code when a tool writes through the link; `null` = allowed. */
+  /** Code when a tool writes through the path (write_file, edit_file); `null` = allowed, it changes {@link target}. */
   write: ErrorCode | null;
+  /** Code of delete_path on the path; `null` = it removes {@link entry} (a final link itself, never what it names). */
+  delete: ErrorCode | null;
+  /** Code of move_path from the path; `null` = {@link entry} moves (a link as a link), unless its target read from the new place would leave the workspace. */
+  moveFrom: ErrorCode | null;
+  /** Code of move_path onto the path (without overwrite): every path here is taken, or behind a link out. */
+  moveOnto: ErrorCode;
+  /** The entry the path names, its final link not followed; `null` when reaching it leaves the workspace. */
+  entry: string | null;
+  /** Where the path leads once every link is followed (Go's `ltarget`), when that is inside; else `null`. */
+  target: string | null;
 }
 
 export const SYMLINK_CASES: readonly SymlinkCase[] = [
-  { name: "file link out", path: "file-out", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE" },
-  { name: "relative file link out", path: "rel-out", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE" },
+  {
+    name: "file link out",
+    path: "file-out",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    delete: null,
+    moveFrom: "PATH_ESCAPES_WORKSPACE", // the moved link would still point outside
+    moveOnto: "ALREADY_EXISTS",
+    entry: "file-out",
+    target: null,
+  },
+  {
+    name: "relative file link out",
+    path: "rel-out",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    delete: null,
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "ALREADY_EXISTS",
+    entry: "rel-out",
+    target: null,
+  },
   {
     name: "directory link out, existing file",
     path: "dir-out/secret.txt",
     read: "PATH_ESCAPES_WORKSPACE",
     write: "PATH_ESCAPES_WORKSPACE",
+    delete: "PATH_ESCAPES_WORKSPACE",
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "PATH_ESCAPES_WORKSPACE",
+    entry: null,
+    target: null,
   },
   {
     name: "directory link out, new file",
     path: "dir-out/new.txt",
     read: "PATH_ESCAPES_WORKSPACE",
     write: "PATH_ESCAPES_WORKSPACE",
+    delete: "PATH_ESCAPES_WORKSPACE",
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "PATH_ESCAPES_WORKSPACE",
+    entry: null,
+    target: null,
   },
   {
     name: "absolute link to /etc",
     path: "abs-out/passwd",
     read: "PATH_ESCAPES_WORKSPACE",
     write: "PATH_ESCAPES_WORKSPACE",
+    delete: "PATH_ESCAPES_WORKSPACE",
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "PATH_ESCAPES_WORKSPACE",
+    entry: null,
+    target: null,
   },
   {
     name: "link out through a folder and '..'",
     path: "deep-rel-out/secret.txt",
     read: "PATH_ESCAPES_WORKSPACE",
     write: "PATH_ESCAPES_WORKSPACE",
+    delete: "PATH_ESCAPES_WORKSPACE",
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "PATH_ESCAPES_WORKSPACE",
+    entry: null,
+    target: null,
   },
-  { name: "chain ending outside", path: "chain-out1", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE" },
-  { name: "loop", path: "loop1", read: "SYMLINK_LOOP", write: "SYMLINK_LOOP" },
-  { name: "self loop", path: "self", read: "SYMLINK_LOOP", write: "SYMLINK_LOOP" },
-  { name: "dangling inside", path: "dangling", read: "DANGLING_SYMLINK", write: "DANGLING_SYMLINK" },
-  { name: "dangling outside", path: "dangling-out", read: "PATH_ESCAPES_WORKSPACE", write: "PATH_ESCAPES_WORKSPACE" },
-  { name: "chain staying inside", path: "chain1", read: null, write: null },
-  { name: "file link inside", path: "in-file", read: null, write: null },
-  { name: "folder link inside", path: "in-dir/f.txt", read: null, write: null },
-  { name: "absolute link inside", path: "abs-in", read: null, write: null },
-  { name: "link with '..' staying inside", path: "d/up", read: null, write: null },
+  {
+    name: "chain ending outside",
+    path: "chain-out1",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    delete: null,
+    moveFrom: null, // its target 'chain-out2' stays inside
+    moveOnto: "ALREADY_EXISTS",
+    entry: "chain-out1",
+    target: null,
+  },
+  {
+    name: "loop",
+    path: "loop1",
+    read: "SYMLINK_LOOP",
+    write: "SYMLINK_LOOP",
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "loop1",
+    target: null,
+  },
+  {
+    name: "self loop",
+    path: "self",
+    read: "SYMLINK_LOOP",
+    write: "SYMLINK_LOOP",
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "self",
+    target: null,
+  },
+  {
+    name: "dangling inside",
+    path: "dangling",
+    read: "DANGLING_SYMLINK",
+    write: "DANGLING_SYMLINK",
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "dangling",
+    target: null,
+  },
+  {
+    name: "dangling outside",
+    path: "dangling-out",
+    read: "PATH_ESCAPES_WORKSPACE",
+    write: "PATH_ESCAPES_WORKSPACE",
+    delete: null,
+    moveFrom: "PATH_ESCAPES_WORKSPACE",
+    moveOnto: "ALREADY_EXISTS",
+    entry: "dangling-out",
+    target: null,
+  },
+  {
+    name: "chain staying inside",
+    path: "chain1",
+    read: null,
+    write: null,
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "chain1",
+    target: LINKED_FILE,
+  },
+  {
+    name: "file link inside",
+    path: "in-file",
+    read: null,
+    write: null,
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "in-file",
+    target: LINKED_FILE,
+  },
+  {
+    name: "folder link inside",
+    path: "in-dir/f.txt",
+    read: null,
+    write: null,
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: LINKED_FILE, // the walk follows the folder link: the path names the file itself
+    target: LINKED_FILE,
+  },
+  {
+    name: "absolute link inside",
+    path: "abs-in",
+    read: null,
+    write: null,
+    delete: null,
+    moveFrom: null,
+    moveOnto: "ALREADY_EXISTS",
+    entry: "abs-in",
+    target: LINKED_FILE,
+  },
+  {
+    name: "link with '..' staying inside",
+    path: "d/up",
+    read: null,
+    write: null,
+    delete: null,
+    moveFrom: "PATH_ESCAPES_WORKSPACE", // '../d/f.txt' read from the root leaves it
+    moveOnto: "ALREADY_EXISTS",
+    entry: "d/up",
+    target: LINKED_FILE,
+  },
 ];

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import type { Workspace } from "../../mod.ts";
-import { MemoryWorkspace } from "../../testing.ts";
+import { type MemoryHost, MemoryWorkspace } from "../../testing.ts";
 import { diskFixture, leftovers, OUTSIDE_SECRET, type Tree } from "./fixture.ts";
 import { heldBelow } from "./held_descriptors.ts";
 import { runtime } from "./runtime.ts";
@@ -33,7 +33,10 @@ export interface TestWorkspace {
 export interface TestHost {
   /** `node`, `deno`, `bun` (the real disk through the runtime's host) or `memory`. */
   name: string;
-  /** Whether symbolic links are available (they are on every host here). */
+  /**
+   * Always true: every host here has symbolic links, so a test must not skip on
+   * it (test/fs_search_tools.test.ts still reads it; drop it when that is merged).
+   */
   symlinks: boolean;
   /** Whether processes can run (`node_process`, `shell` through the host); false on the memory host, see MEMORY_HOST. */
   processes: boolean;
@@ -99,72 +102,95 @@ export const MEMORY_HOST: TestHost = {
   name: "memory",
   symlinks: true,
   processes: false,
-  open: (tree) => {
-    const workspace = new MemoryWorkspace();
-    const host = workspace.host;
-    host.mkdirSync(MEMORY_OUTSIDE);
-    host.writeFileSync(`${MEMORY_OUTSIDE}/secret.txt`, OUTSIDE_SECRET);
-    host.mkdirSync("/etc");
-    host.writeFileSync("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n");
-    const abs = (relative: string) => workspace.hostPath(relative.split("/").filter((part) => part !== ""));
-    const parentOf = (at: string) => at.slice(0, at.lastIndexOf("/")) || "/";
-    // The notation of fixture.ts, applied in order as writeTree does.
-    for (const entry of tree) {
-      const link = entry.split(" => ");
-      if (link.length === 2) {
-        const target = link[1].replace(/^@outside(?=\/|$)/, MEMORY_OUTSIDE).replace(/^@root(?=\/|$)/, workspace.root);
-        host.mkdirSync(parentOf(abs(link[0])), { recursive: true });
-        host.symlinkSync(target, abs(link[0]));
-      } else if (entry.endsWith("/")) {
-        host.mkdirSync(abs(entry), { recursive: true });
-      } else {
-        const [name, ...rest] = entry.split("=");
-        host.mkdirSync(parentOf(abs(name)), { recursive: true });
-        host.writeFileSync(abs(name), rest.length > 0 ? rest.join("=") : name);
-      }
-    }
-    const listAll = (): string[] => {
-      const out: string[] = [];
-      const walk = (relative: string) => {
-        for (const entry of host.readdirSync(abs(relative))) {
-          const child = relative ? `${relative}/${entry.name}` : entry.name;
-          if (entry.kind === "directory") {
-            out.push(child + "/");
-            walk(child);
-          } else out.push(child);
-        }
-      };
-      walk("");
-      return out.sort();
-    };
-    return Promise.resolve({
-      workspace,
-      readRaw: (relative) => {
-        try {
-          // ignoreBOM keeps a byte order mark, as the disk host's readFileSync does.
-          return Promise.resolve(
-            new TextDecoder("utf-8", { ignoreBOM: true }).decode(host.readFileSync(abs(relative))),
-          );
-        } catch {
-          return Promise.resolve(null);
-        }
-      },
-      listAll: () => Promise.resolve(listAll()),
-      leftovers: () => Promise.resolve(listAll().filter((entry) => /(^|\/)\.paddock-(tmp|node)-/.test(entry))),
-      outsideIntact: () => {
-        const entries = host.readdirSync(MEMORY_OUTSIDE);
-        const secret = new TextDecoder().decode(host.readFileSync(`${MEMORY_OUTSIDE}/secret.txt`));
-        return Promise.resolve(entries.length === 1 && entries[0].kind === "file" && secret === OUTSIDE_SECRET);
-      },
-      // The workspace holds its root (one folder handle) from first use.
-      openHandles: () => Promise.resolve(Array.from({ length: Math.max(0, host.openHandles() - 1) }, () => "handle")),
-      cleanup: () => {
-        expect(host.openHandles(), "handles left open by the test's tool calls").toBeLessThanOrEqual(1);
-        return Promise.resolve();
-      },
-    });
-  },
+  open: (tree) => Promise.resolve(memoryFixture(tree)),
 };
+
+/** A TestWorkspace over a new MemoryWorkspace holding `tree`, outside folder and `/etc/passwd` included (see MEMORY_HOST). */
+export function memoryFixture(tree: Tree): TestWorkspace & { workspace: MemoryWorkspace } {
+  const workspace = new MemoryWorkspace();
+  addMemoryOutside(workspace);
+  writeMemoryTree(workspace, tree);
+  return memoryTestWorkspace(workspace);
+}
+
+/** Adds what every fixture has outside the workspace: `/outside/secret.txt` and `/etc/passwd`. */
+export function addMemoryOutside(workspace: MemoryWorkspace): void {
+  const host = workspace.host;
+  host.mkdirSync(MEMORY_OUTSIDE);
+  host.writeFileSync(`${MEMORY_OUTSIDE}/secret.txt`, OUTSIDE_SECRET);
+  host.mkdirSync("/etc");
+  host.writeFileSync("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n");
+}
+
+/** Writes `tree` (the notation of fixture.ts) into `workspace`, in order, as writeTree does on disk. */
+export function writeMemoryTree(workspace: MemoryWorkspace, tree: Tree): void {
+  const host = workspace.host;
+  const abs = (relative: string) => workspace.hostPath(relative.split("/").filter((part) => part !== ""));
+  const parentOf = (at: string) => at.slice(0, at.lastIndexOf("/")) || "/";
+  for (const entry of tree) {
+    const link = entry.split(" => ");
+    if (link.length === 2) {
+      const target = link[1].replace(/^@outside(?=\/|$)/, MEMORY_OUTSIDE).replace(/^@root(?=\/|$)/, workspace.root);
+      host.mkdirSync(parentOf(abs(link[0])), { recursive: true });
+      host.symlinkSync(target, abs(link[0]));
+    } else if (entry.endsWith("/")) {
+      host.mkdirSync(abs(entry), { recursive: true });
+    } else {
+      const [name, ...rest] = entry.split("=");
+      host.mkdirSync(parentOf(abs(name)), { recursive: true });
+      host.writeFileSync(abs(name), rest.length > 0 ? rest.join("=") : name);
+    }
+  }
+}
+
+/** Every entry below the memory host's folder `dir`, relative, sorted; folders end in `/`; links not followed. */
+export function listMemory(host: MemoryHost, dir: string): string[] {
+  const out: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of host.readdirSync(relative ? `${dir}/${relative}` : dir)) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.kind === "directory") {
+        out.push(child + "/");
+        walk(child);
+      } else out.push(child);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+/** Raw access to a MemoryWorkspace (one that has its outside folder, see {@link addMemoryOutside}) as a TestWorkspace. */
+export function memoryTestWorkspace(workspace: MemoryWorkspace): TestWorkspace & { workspace: MemoryWorkspace } {
+  const host = workspace.host;
+  const abs = (relative: string) => workspace.hostPath(relative.split("/").filter((part) => part !== ""));
+  const listAll = () => listMemory(host, workspace.root);
+  return {
+    workspace,
+    readRaw: (relative) => {
+      try {
+        // ignoreBOM keeps a byte order mark, as the disk host's readFileSync does.
+        return Promise.resolve(
+          new TextDecoder("utf-8", { ignoreBOM: true }).decode(host.readFileSync(abs(relative))),
+        );
+      } catch {
+        return Promise.resolve(null);
+      }
+    },
+    listAll: () => Promise.resolve(listAll()),
+    leftovers: () => Promise.resolve(listAll().filter((entry) => /(^|\/)\.paddock-(tmp|node)-/.test(entry))),
+    outsideIntact: () => {
+      const entries = host.readdirSync(MEMORY_OUTSIDE);
+      const secret = new TextDecoder().decode(host.readFileSync(`${MEMORY_OUTSIDE}/secret.txt`));
+      return Promise.resolve(entries.length === 1 && entries[0].kind === "file" && secret === OUTSIDE_SECRET);
+    },
+    // The workspace holds its root (one folder handle) from first use.
+    openHandles: () => Promise.resolve(Array.from({ length: Math.max(0, host.openHandles() - 1) }, () => "handle")),
+    cleanup: () => {
+      expect(host.openHandles(), "handles left open by the test's tool calls").toBeLessThanOrEqual(1);
+      return Promise.resolve();
+    },
+  };
+}
 
 /** Every host the tool tables are replayed on. */
 export const TEST_HOSTS: TestHost[] = [DISK_HOST, MEMORY_HOST];

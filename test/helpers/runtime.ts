@@ -10,3 +10,15 @@ export const runtime: RuntimeName = globals.Deno !== undefined ? "deno" : global
 export const onDeno: boolean = runtime === "deno";
 /** Whether the suite runs on Bun. */
 export const onBun: boolean = runtime === "bun";
+
+/**
+ * The note a conditional test appends to its name, so the report says why it
+ * did not run: `" [skipped: reason]"` when `skipped`, else `""`.
+ *
+ * @param skipped The test's skip condition (for `runIf(c)`, pass `!c`).
+ * @param reason Why it cannot run here, as something that really happens.
+ * @returns The note, or the empty string.
+ */
+export function skipNote(skipped: boolean, reason: string): string {
+  return skipped ? ` [skipped: ${reason}]` : "";
+}

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Host } from "../../host.ts";
 import { type AnyTool, createCodingTools, openWorkspace } from "../../mod.ts";
-import { openDescriptorsUnder } from "../helpers/open_descriptors.ts";
+import { openDescriptorsUnder } from "../helpers/held_descriptors.ts";
 import { type CallLog, wrapHost } from "../helpers/swap_at_call.ts";
 import { DISK_FS, type FixtureFs, memoryFs } from "./fixture_fs.ts";
 import type { HostUnderTest } from "./hosts.ts";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNodeProcessTool, type Tool } from "@paddock/tools";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { onBun } from "../helpers/runtime.ts";
+import { onBun, skipNote } from "../helpers/runtime.ts";
 
 let workspace: string;
 beforeEach(async () => {
@@ -26,7 +26,9 @@ function executionContext(): { signal: AbortSignal } {
 }
 
 test.skipIf(onBun)(
-  "seed 000: node_process runs the current runtime with the arguments, in the canonical root",
+  `seed 000: node_process runs the current runtime with the arguments, in the canonical root${
+    skipNote(onBun, "Bun has no permission model: the default confinement is refused, see the next test")
+  }`,
   async () => {
     const tool = createNodeProcessTool(workspace);
     const source = [
@@ -59,7 +61,9 @@ test.skipIf(onBun)(
 // Bun has no permission model, so node_process's default `permissions: "workspace"` refuses to run
 // there rather than pretend (README, node_process); the seed's example needs `permissions: "inherit"` on Bun.
 test.runIf(onBun)(
-  "seed 000 on Bun: the default confinement is refused with NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
+  `seed 000 on Bun: the default confinement is refused with NODE_PROCESS_PERMISSIONS_UNAVAILABLE${
+    skipNote(!onBun, "Node and Deno have a permission model and run the script")
+  }`,
   async () => {
     const tool = createNodeProcessTool(workspace);
     await expect(

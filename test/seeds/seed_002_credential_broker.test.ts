@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { hasProgram } from "../helpers/fixture.ts";
+import { skipNote } from "../helpers/runtime.ts";
 
 let parent: string;
 let before: string;
@@ -25,7 +26,9 @@ afterEach(() => {
 });
 
 test.skipIf(!hasProgram("curl"))(
-  "seed 002: curl -s ${broker.baseUrl(host)}/user reaches the broker's path form",
+  `seed 002: curl -s \${broker.baseUrl(host)}/user reaches the broker's path form${
+    skipNote(!hasProgram("curl"), "no curl on PATH")
+  }`,
   async () => {
     let output = "";
     // --- the example ---

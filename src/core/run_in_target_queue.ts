@@ -1,17 +1,18 @@
-// One queue per canonical target path, so this process never runs two atomic
-// writes to the same file at once. Other processes are not held back; the
-// identity checks of the atomic write notice their changes instead.
+// An in-process queue per canonical target path (not a file lock), so this
+// process never runs two atomic writes to the same file at once. Other
+// processes are not held back; the identity checks of the atomic write notice
+// their changes instead.
 const queues = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `task` once every earlier task holding `key` has settled.
+ * Runs `task` once every earlier task queued in this process for `key` has settled.
  *
  * @param key The canonical host path of the target.
  * @param task The work to serialise; told whether it had to wait for an earlier
  * task (when it did not, nothing in this process touched the target in between).
  * @returns What `task` returns.
  */
-export function withTargetLock<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T> {
+export function runInTargetQueue<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T> {
   const earlier = queues.get(key);
   const waited = earlier !== undefined;
   const start = () => task(waited);
