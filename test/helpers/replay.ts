@@ -31,7 +31,8 @@ export function pathToolRegistry(workspace: Workspace): ToolRegistry {
 
 /**
  * Calls `tool` on a hostile path through executeToolCall and asserts the exact
- * argument error, and that nothing changed inside or outside the workspace.
+ * argument error, and that nothing changed inside or outside the workspace
+ * (no temp file left either).
  */
 export async function replayHostile(tw: TestWorkspace, tool: ReplayTool, row: HostilePathCase): Promise<void> {
   const before = await tw.listAll();
@@ -40,6 +41,7 @@ export async function replayHostile(tw: TestWorkspace, tool: ReplayTool, row: Ho
   expect(body).toEqual({ error: pathArgumentError(row.path, row.code) });
   expect(await tw.listAll()).toEqual(before);
   expect(await tw.outsideIntact()).toBe(true);
+  expect(await tw.leftovers()).toEqual([]);
 }
 
 /**

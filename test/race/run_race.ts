@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { random } from "../helpers/random.ts";
 import { SwapLoop, swapperBinary } from "../helpers/swapper.ts";
 import { emptyRow, FAILURE_KEYS, failures, type RowCounts, Session } from "./attempt.ts";
 import type { HostUnderTest } from "./hosts.ts";
@@ -28,18 +29,6 @@ export function raceUnavailable(host: HostUnderTest): string | null {
   if (host.kind === "memory") return null;
   const binary = swapperBinary();
   return binary.ok ? null : binary.reason;
-}
-
-/** A small deterministic generator (mulberry32), so a memory-host run can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
