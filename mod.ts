@@ -64,6 +64,17 @@ export type {
   ListedEntry,
 } from "./src/tools/list_directory.ts";
 export type { ReportedKind } from "./src/core/entry_kind.ts";
+export { createReadMediaFileTool } from "./src/tools/read_media_file.ts";
+export type { ReadMediaFileInput, ReadMediaFileOutput, ReadMediaFileToolOptions } from "./src/tools/read_media_file.ts";
+export { createDirectoryTreeTool } from "./src/tools/directory_tree.ts";
+export type {
+  DirectoryTreeInput,
+  DirectoryTreeOutput,
+  DirectoryTreeToolOptions,
+  TreeNode,
+} from "./src/tools/directory_tree.ts";
+export { createFileInfoTool } from "./src/tools/get_file_info.ts";
+export type { FileInfoInput, FileInfoOutput, FileInfoToolOptions } from "./src/tools/get_file_info.ts";
 export { createFindFilesTool } from "./src/tools/find_files.ts";
 export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
 export { createGrepTool } from "./src/tools/grep.ts";

@@ -81,6 +81,9 @@ describe("output schemas", () => {
       ["write_file", { path: "b.txt", content: "one\ntwo\n" }],
       ["edit_file", { path: "b.txt", old_string: "two", new_string: "three" }],
       ["list_directory", { path: "." }],
+      ["directory_tree", {}],
+      ["get_file_info", { path: "src/a.ts" }],
+      ["get_file_info", {}],
       ["find_files", { pattern: "**/*.ts" }],
       ["grep", { pattern: "three" }],
       ["grep", { pattern: "three", output_mode: "files_with_matches" }],
@@ -104,6 +107,28 @@ describe("output schemas", () => {
         name === "read_file" && args.path === "missing.txt",
       );
     }
+    await client.close();
+  });
+});
+
+describe("read_media_file through the protocol", () => {
+  test("an image is MCP image content with the sniffed MIME type; a text file is refused", async () => {
+    const { client, root } = await connect();
+    fs.writeFileSync(path.join(root, "logo.dat"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]));
+    const result = await client.callTool({ name: "read_media_file", arguments: { path: "logo.dat" } });
+    expect(result.isError).toBe(false);
+    const content = result.content as { type: string; data?: string; mimeType?: string; text?: string }[];
+    expect(content[0]).toEqual({
+      type: "image",
+      mimeType: "image/png",
+      data: fs.readFileSync(path.join(root, "logo.dat")).toString("base64"),
+    });
+    // The rest as text and structured content, without the bytes a second time.
+    expect(result.structuredContent).toEqual({ path: "logo.dat", kind: "image", mimeType: "image/png", bytes: 10 });
+    expect(JSON.parse(content[1].text ?? "")).toEqual(result.structuredContent);
+    const text = await client.callTool({ name: "read_media_file", arguments: { path: "src/a.ts" } });
+    expect(text.isError).toBe(true);
+    expect(text.structuredContent).toMatchObject({ error: { code: "UNSUPPORTED_MEDIA_TYPE" } });
     await client.close();
   });
 });

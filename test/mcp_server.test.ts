@@ -155,13 +155,16 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     expect(errorOf(folder.body).code).toBe("NOT_A_FILE");
   });
 
-  test("every hostile path is refused through the protocol, by read_file and write_file", async () => {
+  test("every hostile path is refused through the protocol, by read_file, write_file, read_media_file, directory_tree and get_file_info", async () => {
     for (const row of HOSTILE_PATHS) {
       for (
-        const [name, args] of [["read_file", { path: row.path }], ["write_file", {
-          path: row.path,
-          content: "x",
-        }]] as const
+        const [name, args] of [
+          ["read_file", { path: row.path }],
+          ["write_file", { path: row.path, content: "x" }],
+          ["read_media_file", { path: row.path }],
+          ["directory_tree", { path: row.path }],
+          ["get_file_info", { path: row.path }],
+        ] as const
       ) {
         const { isError, body } = await session.call(name, args);
         expect({ row: row.name, name, isError, error: errorOf(body) }).toEqual({
@@ -179,6 +182,14 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     for (const row of SYMLINK_CASES) {
       const read = await session.call("read_file", { path: row.path });
       expect({ row: row.name, code: read.isError ? errorOf(read.body).code : null }).toEqual({
+        row: row.name,
+        code: row.read,
+      });
+    }
+    // The metadata tool follows links as read_file does (files and folders alike).
+    for (const row of SYMLINK_CASES) {
+      const info = await session.call("get_file_info", { path: row.path });
+      expect({ row: row.name, code: info.isError ? errorOf(info.body).code : null }).toEqual({
         row: row.name,
         code: row.read,
       });

@@ -43,6 +43,8 @@ export type ErrorCode =
   | "PERMISSION_DENIED"
   | "FILE_TOO_LARGE"
   | "INVALID_UTF8"
+  // read_media_file: the bytes are no image or audio format it knows.
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "IO_ERROR"
   // File editing and moving (edit_file, delete_path, move_path).
   | "EDIT_NOT_FOUND"

@@ -14,8 +14,8 @@ export type JsonRpcMessage = { jsonrpc: "2.0" } & Record<string, unknown>;
 export interface CallToolResultJson {
   /** Other result fields the protocol allows. */
   [key: string]: unknown;
-  /** The result's JSON, as one text block. */
-  content: { type: "text"; text: string }[];
+  /** The result's JSON, as one text block; a media result puts its `image` or `audio` block first. */
+  content: ({ type: "text"; text: string } | { type: "image" | "audio"; data: string; mimeType: string })[];
   /** Whether the call failed. */
   isError: boolean;
   /** The same result as structured JSON. */
