@@ -397,6 +397,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "toCallToolResult",
     ],
     types: [
+      "AllowedDirectory",
       "BoundedStdioTransportOptions",
       "ByteSink",
       "ByteSource",
@@ -404,7 +405,9 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "CallToolResultJson",
       "FlowControl",
       "JsonRpcMessage",
+      "ListAllowedDirectoriesOutput",
       "ListedTool",
+      "McpRoot",
       "McpServerConnection",
       "McpShellMode",
       "McpTransport",

@@ -25,6 +25,8 @@ export type ErrorCode =
   | "TOOL_CALL_DENIED"
   | "TOOL_APPROVAL_REQUIRED"
   | "APPROVAL_UNAVAILABLE"
+  // MCP server: a path names a --root the client's roots leave out.
+  | "ROOT_NOT_SERVED"
   // Agent loop.
   | "AGENT_MAX_STEPS"
   // Workspace and filesystem.

@@ -54,3 +54,9 @@ export const CallToolRequestSchema: z.ZodObject<{
   method: z.literal("tools/call"),
   params: z.looseObject({ name: z.string(), arguments: z.optional(z.record(z.string(), z.unknown())) }),
 });
+
+/** The `notifications/roots/list_changed` notification (the client's roots changed). */
+export const RootsListChangedNotificationSchema: z.ZodObject<
+  { method: z.ZodLiteral<"notifications/roots/list_changed"> },
+  z.core.$loose
+> = z.looseObject({ method: z.literal("notifications/roots/list_changed") });
