@@ -21,6 +21,16 @@ export interface DirectoryTreeToolOptions extends BaseToolOptions {
   maxEntries?: number;
 }
 
+/** Arguments of `directory_tree` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface DirectoryTreeArguments {
+  /** Workspace-relative folder. @default "." */
+  path?: string;
+  /** Folder levels to list. @default the tool's `maxDepth` */
+  max_depth?: number;
+  /** Also show what `.gitignore` files exclude. @default false */
+  include_ignored?: boolean;
+}
+
 /** Arguments of `directory_tree`, validated. */
 export interface DirectoryTreeInput {
   /** The normalized segments of the folder. */
@@ -87,7 +97,7 @@ const schema = z.object({
 export function createDirectoryTreeTool(
   workspace: WorkspaceSource,
   options: DirectoryTreeToolOptions = {},
-): Tool<DirectoryTreeInput, DirectoryTreeOutput> {
+): Tool<DirectoryTreeInput, DirectoryTreeOutput, DirectoryTreeArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxDepth = options.maxDepth ?? DIRECTORY_TREE_MAX_DEPTH;
   const maxEntries = options.maxEntries ?? DIRECTORY_TREE_MAX_ENTRIES;

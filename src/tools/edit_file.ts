@@ -52,6 +52,22 @@ export interface EditOperation {
   replaceAll: boolean;
 }
 
+/** Arguments of `edit_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface EditFileArguments {
+  /** Workspace-relative path of the UTF-8 text file to edit. */
+  path: string;
+  /** Exact text to replace (not empty); use either `old_string`/`new_string` or `edits`. @default undefined */
+  old_string?: string;
+  /** Replacement text for `old_string`. @default undefined */
+  new_string?: string;
+  /** Replace every match of `old_string`. @default false */
+  replace_all?: boolean;
+  /** Several replacements, applied in order, all or nothing. @default undefined */
+  edits?: { old_string: string; new_string: string; replace_all?: boolean }[];
+  /** Return the diff without writing. @default false */
+  dry_run?: boolean;
+}
+
 /** Arguments of `edit_file`, validated. */
 export interface EditFileInput {
   /** The workspace-relative path, normalized. */
@@ -137,7 +153,7 @@ function editSchema(maxEdits: number) {
 export function createEditTool(
   workspace: WorkspaceSource,
   options: EditToolOptions = {},
-): Tool<EditFileInput, EditFileOutput> {
+): Tool<EditFileInput, EditFileOutput, EditFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxFileBytes = options.maxFileBytes ?? EDIT_FILE_MAX_FILE_BYTES;
   const protectedPaths = options.protectedPaths ?? [];

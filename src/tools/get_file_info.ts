@@ -13,6 +13,12 @@ import {
 /** Options of {@link createFileInfoTool}. */
 export type FileInfoToolOptions = BaseToolOptions;
 
+/** Arguments of `get_file_info` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface FileInfoArguments {
+  /** Workspace-relative path of a file or folder. @default "." */
+  path?: string;
+}
+
 /** Arguments of `get_file_info`, validated. */
 export interface FileInfoInput {
   /** The normalized segments. */
@@ -66,7 +72,7 @@ const schema = z.object({
 export function createFileInfoTool(
   workspace: WorkspaceSource,
   options: FileInfoToolOptions = {},
-): Tool<FileInfoInput, FileInfoOutput> {
+): Tool<FileInfoInput, FileInfoOutput, FileInfoArguments> {
   const getWorkspace = workspaceGetter(workspace);
   return defineTool({
     name: options.name ?? "get_file_info",

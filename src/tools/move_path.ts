@@ -32,6 +32,16 @@ export interface MoveToolOptions extends BaseToolOptions {
   protectedPaths?: readonly string[];
 }
 
+/** Arguments of `move_path` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface MovePathArguments {
+  /** Workspace-relative path of the file, link or folder to move. */
+  source: string;
+  /** Its new workspace-relative path (the full new name). */
+  destination: string;
+  /** Replace an existing file or link at the destination. @default false */
+  overwrite?: boolean;
+}
+
 /** Arguments of `move_path`, validated. */
 export interface MovePathInput {
   /** The workspace-relative source path, normalized. */
@@ -100,7 +110,7 @@ const schema = z.object({
 export function createMoveTool(
   workspace: WorkspaceSource,
   options: MoveToolOptions = {},
-): Tool<MovePathInput, MovePathOutput> {
+): Tool<MovePathInput, MovePathOutput, MovePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxScanEntries = options.maxScanEntries ?? MOVE_PATH_MAX_SCAN_ENTRIES;
   const protectedPaths = options.protectedPaths ?? [];

@@ -21,6 +21,12 @@ export interface ReadMediaFileToolOptions extends BaseToolOptions {
   maxBytes?: number;
 }
 
+/** Arguments of `read_media_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface ReadMediaFileArguments {
+  /** Workspace-relative path of an image or audio file. */
+  path: string;
+}
+
 /** Arguments of `read_media_file`, validated. */
 export interface ReadMediaFileInput {
   /** The normalized segments of the file. */
@@ -71,7 +77,7 @@ const schema = z.object({
 export function createReadMediaFileTool(
   workspace: WorkspaceSource,
   options: ReadMediaFileToolOptions = {},
-): Tool<ReadMediaFileInput, ReadMediaFileOutput> {
+): Tool<ReadMediaFileInput, ReadMediaFileOutput, ReadMediaFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? READ_MEDIA_FILE_MAX_BYTES;
   return defineTool({

@@ -30,8 +30,13 @@ export interface ToolExecuteOptions {
  * `execute` validates the whole input before any side effect, then runs. It
  * resolves to the tool's output and throws a {@link WorkspaceError} (or an
  * AbortError) on failure; `executeToolCall` turns those into results.
+ *
+ * `Args` is the type of the arguments `execute` takes, as the schema
+ * describes them (a built-in tool's `…Arguments` type): a call written in
+ * code is checked by the compiler; arguments from a model are checked by
+ * `validate` at run time whatever their type.
  */
-export interface Tool<Input = unknown, Output = unknown> {
+export interface Tool<Input = unknown, Output = unknown, Args = unknown> {
   /** The name the model calls it by. */
   readonly name: string;
   /** What it does, for the model. */
@@ -55,13 +60,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   validate(args: unknown): Input;
   /** Runs with validated input. */
   run(input: Input, options?: ToolExecuteOptions): Promise<Output>;
-  /** `validate`, then `run`. */
-  execute(args: unknown, options?: ToolExecuteOptions): Promise<Output>;
+  /** `validate` (which checks `args` at run time too), then `run`. */
+  execute(args: Args, options?: ToolExecuteOptions): Promise<Output>;
 }
 
-/** A tool of any input and output. */
+/** A tool of any input, output and arguments. */
 // deno-lint-ignore no-explicit-any
-export type AnyTool = Tool<any, any>;
+export type AnyTool = Tool<any, any, any>;
 
 /**
  * A workspace opened on first use and then shared: what the tool factories
@@ -107,15 +112,19 @@ export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspac
 /**
  * A zod 4 schema, as {@link defineTool} takes it: seen through the Standard
  * Schema interface zod implements, so that Paddock's public types name none
- * of zod's. `Args` is the type it parses to.
+ * of zod's. `Args` is the type it parses to, `ArgsIn` the type it accepts
+ * (the two differ where the schema has defaults or transforms).
  */
-export interface ToolArgumentsSchema<Args> {
+export interface ToolArgumentsSchema<Args, ArgsIn = Args> {
   /** The Standard Schema properties (zod 4 sets them on every schema). */
-  readonly "~standard": { readonly vendor: string; readonly types?: { readonly output: Args } | undefined };
+  readonly "~standard": {
+    readonly vendor: string;
+    readonly types?: { readonly input: ArgsIn; readonly output: Args } | undefined;
+  };
 }
 
 /** What {@link defineTool} builds a tool from. */
-export interface ToolDefinition<Args, Input, Output> {
+export interface ToolDefinition<Args, Input, Output, ArgsIn = Args> {
   /** The name the model calls it by. */
   name: string;
   /** What it does, for the model. */
@@ -123,7 +132,7 @@ export interface ToolDefinition<Args, Input, Output> {
   /** Whether the tool never changes anything. */
   readOnly: boolean;
   /** The zod 4 schema of the arguments (an object schema, usually `.strict()`). */
-  schema: ToolArgumentsSchema<Args>;
+  schema: ToolArgumentsSchema<Args, ArgsIn>;
   /** Checks beyond the schema (path grammar, sizes); returns the prepared input. */
   prepare: (args: Args) => Input;
   /** Runs with the prepared input. */
@@ -131,11 +140,12 @@ export interface ToolDefinition<Args, Input, Output> {
 }
 
 /**
- * Builds a {@link Tool} from a zod schema: the advertised JSON Schema and the
- * validation come from the same definition.
+ * Builds a {@link Tool} from a zod schema: the advertised JSON Schema, the
+ * validation and the type of `execute`'s argument come from the same
+ * definition.
  *
  * @param definition The name, description, schema and the steps.
- * @returns The tool.
+ * @returns The tool; its `execute` takes what the schema accepts.
  * @throws {TypeError} when `schema` is not a zod schema.
  *
  * @example A tool that says hello
@@ -150,11 +160,12 @@ export interface ToolDefinition<Args, Input, Output> {
  *   prepare: (args) => args,
  *   run: (input) => Promise.resolve({ greeting: `Hello, ${input.name}` }),
  * });
+ * const { greeting } = await hello.execute({ name: "Ada" }); // `{ name: 1 }` does not compile
  * ```
  */
-export function defineTool<Args, Input, Output>(
-  definition: ToolDefinition<Args, Input, Output>,
-): Tool<Input, Output> {
+export function defineTool<Args, Input, Output, ArgsIn = Args>(
+  definition: ToolDefinition<Args, Input, Output, ArgsIn>,
+): Tool<Input, Output, ArgsIn> {
   if (definition.schema?.["~standard"]?.vendor !== "zod") {
     throw new TypeError(`defineTool('${definition.name}'): schema must be a zod 4 schema`);
   }
