@@ -1,5 +1,6 @@
 import type { ToolCallResult } from "../registry/execute_tool_call.ts";
 import type { McpRoot } from "./root_set.ts";
+import { relativeInside, relativePathHint } from "../core/relative_inside.ts";
 
 /**
  * An MCP client's model often sends absolute paths (other filesystem servers
@@ -31,22 +32,10 @@ export function withRelativePathHint(
       const relative = relativeInside(value, root);
       if (relative === undefined) continue;
       body.error.hint = prefix === ""
-        ? `use the workspace-relative path '${relative}' (paths start at the workspace root)`
+        ? relativePathHint(relative)
         : `use the path '${prefix}${relative === "." ? "" : relative}' (paths in that folder start with '${prefix}')`;
       return { ...result, content: JSON.stringify(body) };
     }
   }
   return result;
-}
-
-/** `path` relative to `root` when `path` is absolute and lies inside it (or is it: `.`); otherwise undefined. */
-function relativeInside(path: string, root: string): string | undefined {
-  const windows = /^[A-Za-z]:[\\/]/.test(root);
-  const normalize = (p: string) => (windows ? p.replace(/\\/g, "/").toLowerCase() : p).replace(/\/+$/, "");
-  const base = normalize(root);
-  const target = normalize(path);
-  if (target === base) return ".";
-  if (!target.startsWith(base + "/")) return undefined;
-  const rest = (windows ? path.replace(/\\/g, "/") : path).slice(base.length + 1).replace(/\/+$/, "");
-  return rest.split("/").some((segment) => segment === "..") ? undefined : rest;
 }

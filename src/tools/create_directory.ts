@@ -77,6 +77,7 @@ export function createDirectoryTool(
     description: options.description ??
       "Create a folder inside the workspace, with any missing parent folders. An existing folder is fine.",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {

@@ -98,6 +98,7 @@ export function createDeleteTool(
     description: options.description ??
       `Delete a file, link or folder inside the workspace. A link is removed, never its target. A non-empty folder needs recursive: true (at most ${maxEntries} entries).`,
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): DeletePathInput => {
       const segments = normalizeWorkspacePath(args.path);

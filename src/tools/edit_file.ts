@@ -167,6 +167,7 @@ export function createEditTool(
         "unique in the file unless replace_all) and new_string, or edits: [{old_string, new_string, replace_all?}] " +
         "applied in order, all or nothing. dry_run shows the diff without writing.",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema: editSchema(maxEdits),
     prepare: (args): EditFileInput => {
       const single = args.old_string !== undefined || args.new_string !== undefined || args.replace_all !== undefined;

@@ -158,6 +158,7 @@ export function createGrepTool(
     description: options.description ??
       `Search file contents inside the workspace with a regular expression (RE2 syntax) or plain text. Returns matching lines (with optional context), matching files, or counts. Skips .git, binary files, files over ${maxFileBytes} bytes and what .gitignore excludes. At most ${maxResults} results.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

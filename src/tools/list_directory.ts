@@ -96,6 +96,7 @@ export function createListDirectoryTool(
     description: options.description ??
       `List a folder inside the workspace: names sorted, with kind (file, directory, symlink, other) and file sizes. Links are shown, not followed. At most ${maxEntries} entries.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -119,6 +119,7 @@ export function createMoveTool(
     description: options.description ??
       "Move or rename a file, link or folder inside the workspace. destination is the full new path; missing folders are created. An existing destination needs overwrite: true (folders are never replaced).",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): MovePathInput => {
       const sourceSegments = normalizeWorkspacePath(args.source);

@@ -137,6 +137,7 @@ export function createReadTool(
     description: options.description ??
       `Read a UTF-8 text file inside the workspace. Paths are relative to the workspace root. Files over ${maxBytes} bytes must be read in windows: pass offset (1-based line) and limit (lines); the result gives nextOffset.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): ReadFileInput => ({
       path: args.path,

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { relativeInside, relativePathHint } from "../core/relative_inside.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 
 /** A JSON Schema object, as advertised to models. */
@@ -74,6 +75,7 @@ export type AnyTool = Tool<any, any, any>;
  */
 export class LazyWorkspace {
   private opened: Promise<Workspace> | undefined;
+  #current: Workspace | undefined;
 
   /**
    * Makes a workspace source for `root`; nothing is opened yet.
@@ -84,10 +86,15 @@ export class LazyWorkspace {
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
   open(): Promise<Workspace> {
-    return this.opened ??= openWorkspace(this.root).catch((error) => {
+    return this.opened ??= openWorkspace(this.root).then((workspace) => (this.#current = workspace), (error) => {
       this.opened = undefined; // a root that appears later can still be opened
       throw error;
     });
+  }
+
+  /** The workspace, once {@link LazyWorkspace.open} has opened it; `undefined` before. */
+  get current(): Workspace | undefined {
+    return this.#current;
   }
 }
 
@@ -102,11 +109,57 @@ export interface BaseToolOptions {
   description?: string;
 }
 
+/** A tool's workspace: opened once, on first use; and its root folders known so far, without I/O. */
+export interface WorkspaceGetter {
+  /** Opens (or takes) the workspace. */
+  (): Promise<Workspace>;
+  /** The canonical root and the root as given, when known now (for hints); none before a lazy root is opened, but the given root if absolute. */
+  roots(): string[];
+}
+
 /** Returns a memoised getter that opens `source` once, on first use. */
-export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspace> {
-  if (source instanceof Workspace) return () => Promise.resolve(source);
-  const lazy = source instanceof LazyWorkspace ? source : new LazyWorkspace(source);
-  return () => lazy.open();
+export function workspaceGetter(source: WorkspaceSource): WorkspaceGetter {
+  const lazy = source instanceof Workspace
+    ? undefined
+    : source instanceof LazyWorkspace
+    ? source
+    : new LazyWorkspace(source);
+  const getter = (): Promise<Workspace> => lazy === undefined ? Promise.resolve(source as Workspace) : lazy.open();
+  const roots = (): string[] => {
+    const opened = lazy === undefined ? source as Workspace : lazy.current;
+    if (opened !== undefined) return [opened.root, opened.rootEntry];
+    // Not opened yet: the root as given, when it is absolute (a hint compares strings only).
+    return lazy !== undefined && /^(?:\/|[A-Za-z]:[\\/])/.test(lazy.root) ? [lazy.root] : [];
+  };
+  return Object.assign(getter, { roots });
+}
+
+/**
+ * An argument error for an absolute path that lies inside the workspace,
+ * with a hint naming the workspace-relative form; any other error unchanged.
+ *
+ * @param error What validation threw.
+ * @param args The raw arguments.
+ * @param roots The workspace's roots known now ({@link WorkspaceGetter.roots}).
+ * @returns The error to throw.
+ */
+export function withRelativeHint(error: unknown, args: unknown, roots: readonly string[]): unknown {
+  if (!isWorkspaceError(error, "INVALID_RELATIVE_PATH") || typeof args !== "object" || args === null) return error;
+  for (const value of Object.values(args)) {
+    // Only the path that was refused (not, say, a file's content that looks like one).
+    if (typeof value !== "string" || (error.path !== undefined && value !== error.path)) continue;
+    for (const root of roots) {
+      const relative = relativeInside(value, root);
+      if (relative !== undefined) {
+        return new WorkspaceError("INVALID_RELATIVE_PATH", error.message, {
+          hint: relativePathHint(relative),
+          path: error.path,
+          cause: error,
+        });
+      }
+    }
+  }
+  return error;
 }
 
 /**
@@ -137,6 +190,12 @@ export interface ToolDefinition<Args, Input, Output, ArgsIn = Args> {
   prepare: (args: Args) => Input;
   /** Runs with the prepared input. */
   run: (input: Input, options: ToolExecuteOptions) => Promise<Output>;
+  /**
+   * The workspace's root folders known now, so that an absolute path inside
+   * one is refused with a hint naming its relative form.
+   * @default undefined (the generic hint)
+   */
+  workspaceRoots?: () => readonly string[];
 }
 
 /**
@@ -172,7 +231,15 @@ export function defineTool<Args, Input, Output, ArgsIn = Args>(
   const schema = definition.schema as unknown as z.ZodType<Args>;
   const inputSchema = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as JsonSchema;
   delete inputSchema.$schema;
-  const validate = (args: unknown): Input => definition.prepare(parseArguments(schema, args));
+  const validate = (args: unknown): Input => {
+    try {
+      return definition.prepare(parseArguments(schema, args));
+    } catch (error) {
+      throw definition.workspaceRoots === undefined
+        ? error
+        : withRelativeHint(error, args, definition.workspaceRoots());
+    }
+  };
   const run = (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options);
   return {
     name: definition.name,

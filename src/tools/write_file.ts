@@ -99,6 +99,7 @@ export function createWriteTool(
     description: options.description ??
       `Create or replace a UTF-8 text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes.`,
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       path: args.path,
