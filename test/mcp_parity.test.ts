@@ -6,11 +6,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createRequire } from "node:module";
 import { afterEach, describe, expect, test } from "vitest";
 import { broadRootReason } from "../src/cli/mcp_command.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { toolAnnotations } from "../src/mcp/tool_annotations.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
+import { REPO } from "./helpers/paddock_command.ts";
 
 let fixture: DiskFixture | undefined;
 afterEach(() => {
@@ -156,4 +159,92 @@ describe("--root", () => {
     expect(broadRootReason(fs.realpathSync(os.homedir()))).toBe("your home folder");
     expect(broadRootReason(fs.realpathSync(os.tmpdir()))).toBeUndefined();
   });
+});
+
+// Each tool of the reference server and the Paddock tool that does its job (grep: REFERENCE_COUNTERPARTS).
+const REFERENCE_COUNTERPARTS: Readonly<Record<string, string>> = {
+  read_file: "read_file",
+  read_text_file: "read_file",
+  read_media_file: "read_media_file",
+  read_multiple_files: "read_multiple_files",
+  write_file: "write_file",
+  edit_file: "edit_file",
+  create_directory: "create_directory",
+  list_directory: "list_directory",
+  list_directory_with_sizes: "list_directory",
+  directory_tree: "directory_tree",
+  move_file: "move_path",
+  search_files: "find_files",
+  get_file_info: "get_file_info",
+  list_allowed_directories: "list_allowed_directories",
+};
+
+describe("beside the reference filesystem server (@modelcontextprotocol/server-filesystem)", () => {
+  test(
+    "every reference tool has a Paddock counterpart, and media, tree and file information agree on the same files",
+    async () => {
+      const { client: paddock, root } = await connect();
+      fs.mkdirSync(path.join(root, "d", "e"), { recursive: true });
+      fs.writeFileSync(path.join(root, "d", "b.txt"), "hello");
+      fs.writeFileSync(path.join(root, "p.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]));
+      const bin = path.join(
+        path.dirname(
+          createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json", {
+            paths: [REPO],
+          }),
+        ),
+        "dist",
+        "index.js",
+      );
+      const reference = new Client({ name: "t", version: "1" });
+      await reference.connect(new StdioClientTransport({ command: "node", args: [bin, root], stderr: "pipe" }));
+      try {
+        const theirs = (await reference.listTools()).tools.map((tool) => tool.name).sort();
+        const ours = new Set((await paddock.listTools()).tools.map((tool) => tool.name));
+        // A tool the reference adds later fails here until it has a counterpart.
+        expect(theirs.filter((name) => !Object.hasOwn(REFERENCE_COUNTERPARTS, name))).toEqual([]);
+        expect(theirs.map((name) => REFERENCE_COUNTERPARTS[name]).filter((name) => !ours.has(name))).toEqual([]);
+
+        // The same image content block (the reference names the file by absolute path, Paddock relative).
+        const media = async (client: Client, file: string) =>
+          (await client.callTool({ name: "read_media_file", arguments: { path: file } })).content as unknown[];
+        expect((await media(paddock, "p.png"))[0]).toEqual((await media(reference, path.join(root, "p.png")))[0]);
+
+        // The same tree (the reference's `type` is Paddock's `kind`).
+        const tree = (await paddock.callTool({ name: "directory_tree", arguments: {} })).structuredContent as {
+          tree: unknown[];
+        };
+        const theirTree = JSON.parse(
+          ((await reference.callTool({ name: "directory_tree", arguments: { path: root } })).content as {
+            text: string;
+          }[])[0].text,
+        );
+        type Node = { name: string; kind?: string; type?: string; children?: Node[] };
+        // Both sorted by name (the reference lists in readdir order), the reference's `type` as Paddock's `kind`.
+        const normalized = (nodes: Node[]): Node[] =>
+          nodes.map((node) => ({
+            name: node.name,
+            kind: node.kind ?? node.type,
+            ...(node.children === undefined ? {} : { children: normalized(node.children) }),
+          })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        expect(normalized(tree.tree as Node[])).toEqual(normalized(theirTree));
+
+        // The same size and permission bits.
+        const info = (await paddock.callTool({ name: "get_file_info", arguments: { path: "d/b.txt" } }))
+          .structuredContent as {
+            size: number;
+            mode: string;
+          };
+        const theirInfo =
+          ((await reference.callTool({ name: "get_file_info", arguments: { path: path.join(root, "d", "b.txt") } }))
+            .content as { text: string }[])[0].text;
+        expect(theirInfo).toContain(`size: ${info.size}\n`);
+        expect(theirInfo).toContain(`permissions: ${info.mode.replace(/^0/, "")}`);
+      } finally {
+        await reference.close();
+        await paddock.close();
+      }
+    },
+    60_000,
+  );
 });
