@@ -52,6 +52,14 @@ describe("tool annotations", () => {
     expect(hints.create_directory).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(hints.node_process).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     expect(hints.shell).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    for (const name of ["read_media_file", "directory_tree", "get_file_info", "list_allowed_directories"]) {
+      expect(hints[name], name).toEqual({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+    }
     await client.close();
   });
 
