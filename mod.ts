@@ -51,23 +51,58 @@ export type {
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { createReadTool } from "./src/tools/read_file.ts";
-export type { ReadFileInput, ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
+export type { ReadFileArguments, ReadFileInput, ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
 export { createWriteTool } from "./src/tools/write_file.ts";
-export type { WriteFileInput, WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
+export type { WriteFileArguments, WriteFileInput, WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
 export { createEditTool } from "./src/tools/edit_file.ts";
-export type { EditFileInput, EditFileOutput, EditOperation, EditToolOptions } from "./src/tools/edit_file.ts";
+export type {
+  EditFileArguments,
+  EditFileInput,
+  EditFileOutput,
+  EditOperation,
+  EditToolOptions,
+} from "./src/tools/edit_file.ts";
 export { createListDirectoryTool } from "./src/tools/list_directory.ts";
 export type {
+  ListDirectoryArguments,
   ListDirectoryInput,
   ListDirectoryOutput,
   ListDirectoryToolOptions,
   ListedEntry,
 } from "./src/tools/list_directory.ts";
 export type { ReportedKind } from "./src/core/reported_kind.ts";
+export { createReadMediaFileTool } from "./src/tools/read_media_file.ts";
+export type {
+  ReadMediaFileArguments,
+  ReadMediaFileInput,
+  ReadMediaFileOutput,
+  ReadMediaFileToolOptions,
+} from "./src/tools/read_media_file.ts";
+export { createDirectoryTreeTool } from "./src/tools/directory_tree.ts";
+export type {
+  DirectoryTreeArguments,
+  DirectoryTreeInput,
+  DirectoryTreeOutput,
+  DirectoryTreeToolOptions,
+  TreeNode,
+} from "./src/tools/directory_tree.ts";
+export { createFileInfoTool } from "./src/tools/get_file_info.ts";
+export type {
+  FileInfoArguments,
+  FileInfoInput,
+  FileInfoOutput,
+  FileInfoToolOptions,
+} from "./src/tools/get_file_info.ts";
 export { createFindFilesTool } from "./src/tools/find_files.ts";
-export type { FindFilesInput, FindFilesOutput, FindFilesToolOptions } from "./src/tools/find_files.ts";
+export type {
+  FindFilesArguments,
+  FindFilesInput,
+  FindFilesOutput,
+  FindFilesToolOptions,
+} from "./src/tools/find_files.ts";
 export { createGrepTool } from "./src/tools/grep.ts";
 export type {
+  GrepArguments,
   GrepContentOutput,
   GrepCountOutput,
   GrepFilesOutput,
@@ -84,19 +119,37 @@ export type { BytePrefilter, LineMatcher } from "./src/core/line_matcher.ts";
 export type { FoldedNeedle, Needle } from "./src/core/byte_search.ts";
 export type { LineMatch } from "./src/core/search_text.ts";
 export { createDeleteTool } from "./src/tools/delete_path.ts";
-export type { DeletePathInput, DeletePathOutput, DeleteToolOptions } from "./src/tools/delete_path.ts";
+export type {
+  DeletePathArguments,
+  DeletePathInput,
+  DeletePathOutput,
+  DeleteToolOptions,
+} from "./src/tools/delete_path.ts";
 export { createMoveTool } from "./src/tools/move_path.ts";
-export type { MovePathInput, MovePathOutput, MoveToolOptions } from "./src/tools/move_path.ts";
+export type { MovePathArguments, MovePathInput, MovePathOutput, MoveToolOptions } from "./src/tools/move_path.ts";
 export { createDirectoryTool } from "./src/tools/create_directory.ts";
 export type {
+  CreateDirectoryArguments,
   CreateDirectoryInput,
   CreateDirectoryOutput,
   CreateDirectoryToolOptions,
 } from "./src/tools/create_directory.ts";
 export { createNodeProcessTool } from "./src/tools/node_process.ts";
-export type { NodeProcessInput, NodeProcessOutput, NodeProcessToolOptions } from "./src/tools/node_process.ts";
+export type {
+  NodeProcessArguments,
+  NodeProcessInput,
+  NodeProcessOutput,
+  NodeProcessToolOptions,
+} from "./src/tools/node_process.ts";
 export { createShellTool } from "./src/tools/shell.ts";
-export type { ShellApproval, ShellInput, ShellOutput, ShellSource, ShellToolOptions } from "./src/tools/shell.ts";
+export type {
+  ShellApproval,
+  ShellArguments,
+  ShellInput,
+  ShellOutput,
+  ShellSource,
+  ShellToolOptions,
+} from "./src/tools/shell.ts";
 export { evaluateShellPolicy } from "./src/core/shell_policy.ts";
 export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/shell_policy.ts";
 

@@ -9,7 +9,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import {
+  createFileInfoTool,
   createNodeProcessTool,
+  createReadMediaFileTool,
   createReadTool,
   createWriteTool,
   executeToolCall,
@@ -208,6 +210,62 @@ describe("races: another process swaps a folder for a link to the outside", () =
           if (confinement === "paths") expect(result).toMatchObject({ code: "PATH_CHANGED" });
           else expect(result).toEqual({ path: "d/secret.txt", content: "inside", bytes: 6 });
           expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
+        } finally {
+          fixture.cleanup();
+        }
+      });
+
+      test(`${label} read_media_file returns no byte from outside when the parent is swapped between the walk and the open (the same name there)`, async () => {
+        const fixture = await raceFixture(kind, ["d/secret.txt=GIF89a inside"]);
+        try {
+          let swapped = false;
+          const host: Host = {
+            ...fixture.base,
+            open: async (at, options) => {
+              if (!swapped) {
+                swapped = true;
+                await fixture.swapForOutsideLink("d");
+              }
+              return await fixture.base.open(at, options);
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const result = await createReadMediaFileTool(workspace).execute({ path: "d/secret.txt" }).catch((e) => e);
+          expect(swapped).toBe(true);
+          if (confinement === "paths") {
+            expect(result).toMatchObject({ code: "PATH_CHANGED" });
+          } else {expect(result).toMatchObject({
+              path: "d/secret.txt",
+              mimeType: "image/gif",
+              data: btoa("GIF89a inside"),
+            });}
+          expect(JSON.stringify(result)).not.toContain(btoa(OUTSIDE_SECRET).slice(0, 8));
+        } finally {
+          fixture.cleanup();
+        }
+      });
+
+      test(`${label} get_file_info describes nothing outside when the parent is swapped before the final lstat`, async () => {
+        const fixture = await raceFixture(kind, ["d/f.txt=inside"]);
+        try {
+          let swapped = false;
+          const host: Host = {
+            ...fixture.base,
+            lstat: async (at) => {
+              if (!swapped && at.endsWith("f.txt")) {
+                swapped = true;
+                await fixture.swapForOutsideLink("d");
+              }
+              return await fixture.base.lstat(at);
+            },
+          };
+          const workspace = await open(fixture.root, host);
+          const result = await createFileInfoTool(workspace).execute({ path: "d/f.txt" }).catch((e) => e);
+          expect(swapped).toBe(true);
+          // `handles`: the lstat happens at the held folder (moved aside, still inside); `paths`: the chain is re-verified.
+          if (confinement === "paths") {
+            expect(result).toMatchObject({ code: "PATH_CHANGED" });
+          } else expect(result).toMatchObject({ path: "d/f.txt", kind: "file", size: 6 });
         } finally {
           fixture.cleanup();
         }

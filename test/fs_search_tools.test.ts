@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type AnyTool,
   createCodingTools,
+  createDirectoryTreeTool,
   createFindFilesTool,
   createGrepTool,
   createListDirectoryTool,
@@ -35,6 +36,7 @@ const SEARCH_TOOLS: readonly SearchTool[] = [
   { name: "list_directory", make: (ws) => createListDirectoryTool(ws), args: (path) => ({ path }) },
   { name: "find_files", make: (ws) => createFindFilesTool(ws), args: (path) => ({ pattern: "**", path }) },
   { name: "grep", make: (ws) => createGrepTool(ws), args: (path) => ({ pattern: ".", path }) },
+  { name: "directory_tree", make: (ws) => createDirectoryTreeTool(ws), args: (path) => ({ path }) },
 ];
 
 /** The code `fn` throws (synchronously), or `null`. */

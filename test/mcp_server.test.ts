@@ -156,16 +156,23 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     expect(errorOf(folder.body).code).toBe("NOT_A_FILE");
   });
 
-  // read_file and write_file of the replay table (test/cases/tool_replay.ts), through the protocol.
+  // read_file and write_file of the replay table (test/cases/tool_replay.ts), through the protocol,
+  // and the reference server's tools that take one path.
   const readWrite = PATH_TOOLS.filter((tool) => tool.label === "read_file" || tool.label === "write_file");
+  const onePath = [
+    ...readWrite.map((tool) => [tool.name, tool.args] as const),
+    ...(["read_media_file", "directory_tree", "get_file_info"] as const).map((name) =>
+      [name, (path: string) => ({ path })] as const
+    ),
+  ];
 
-  test("every hostile path is refused through the protocol, by read_file and write_file", async () => {
+  test("every hostile path is refused through the protocol, by read_file, write_file, read_media_file, directory_tree and get_file_info", async () => {
     for (const row of HOSTILE_PATHS) {
-      for (const tool of readWrite) {
-        const { isError, body } = await session.call(tool.name, tool.args(row.path));
-        expect({ row: row.name, name: tool.name, isError, error: errorOf(body) }).toEqual({
+      for (const [name, args] of onePath) {
+        const { isError, body } = await session.call(name, args(row.path));
+        expect({ row: row.name, name, isError, error: errorOf(body) }).toEqual({
           row: row.name,
-          name: tool.name,
+          name,
           isError: true,
           error: pathArgumentError(row.path, row.code),
         });
@@ -183,6 +190,14 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
           code: tool.onLink(row).code,
         });
       }
+    }
+    // The metadata tool follows links as read_file does (files and folders alike).
+    for (const row of SYMLINK_CASES) {
+      const info = await session.call("get_file_info", { path: row.path });
+      expect({ row: row.name, code: info.isError ? errorOf(info.body).code : null }).toEqual({
+        row: row.name,
+        code: row.read,
+      });
     }
     expect(fs.readdirSync(fixture.outside)).toEqual(["secret.txt"]);
     expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);

@@ -56,6 +56,50 @@ describe("the path grammar's hints", () => {
   });
 });
 
+describe("the tools' relative-form hint, outside MCP too", () => {
+  test("an absolute path inside the root names the relative form, through executeToolCall and execute", async () => {
+    fixture = await diskFixture(["src/a.ts=x"]);
+    const registry = new ToolRegistry(createCodingTools(fixture.workspace));
+    const inside = path.join(fixture.workspace.root, "src", "a.ts");
+    for (
+      const [name, args] of [
+        ["read_file", { path: inside }],
+        ["get_file_info", { path: inside }],
+        ["write_file", { path: inside, content: "y" }],
+        ["move_path", { source: "src/a.ts", destination: inside }],
+      ] as const
+    ) {
+      const result = await executeToolCall(registry, { id: "1", name, arguments: args });
+      expect(JSON.parse(result.content).error, name).toEqual({
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: "INVALID_RELATIVE_PATH",
+        hint: "use the workspace-relative path 'src/a.ts' (paths start at the workspace root)",
+      });
+    }
+    expect((await errorOf(createCodingTools(fixture.workspace)[0].execute({ path: inside }))).hint).toContain(
+      "'src/a.ts'",
+    );
+    // Outside the root, or another argument that merely looks like a path inside: the generic hint.
+    for (const args of [{ path: "/etc/passwd" }, { path: "/x/../y", content: inside }]) {
+      const result = await executeToolCall(registry, {
+        id: "1",
+        name: "write_file",
+        arguments: { content: "", ...args },
+      });
+      expect(JSON.parse(result.content).error.hint).toContain("relative to the workspace root");
+    }
+  });
+
+  test("a root given as a path names the relative form before and after it is opened", async () => {
+    fixture = await diskFixture(["src/a.ts=x"]);
+    const [read] = createCodingTools(fixture.root);
+    for (let i = 0; i < 2; i++) {
+      expect((await errorOf(read.execute({ path: path.join(fixture.root, "src/a.ts") }))).hint).toContain("'src/a.ts'");
+      await read.execute({ path: "src/a.ts" });
+    }
+  });
+});
+
 describe("the MCP server's relative-form hint", () => {
   const refused = (hint: string) => ({
     toolCallId: "1",

@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fastGlob from "fast-glob";
 import { glob as tinyGlob } from "tinyglobby";
-import { createFindFilesTool, createGrepTool, openWorkspace } from "../../mod.ts";
+import { createFindFilesTool, createGrepTool, type GrepArguments, openWorkspace } from "../../mod.ts";
 import { type BenchRow, measure } from "./row.ts";
 
 const FILES = 20_000;
@@ -38,7 +38,7 @@ export async function benchSearch(): Promise<BenchRow[]> {
       target: 1.2,
     });
 
-    const searches: Array<{ label: string; paddock: Record<string, unknown>; grepArgs: string[]; rgArgs: string[] }> = [
+    const searches: Array<{ label: string; paddock: GrepArguments; grepArgs: string[]; rgArgs: string[] }> = [
       {
         label: "literal 'needle'",
         paddock: { pattern: "needle", literal: true },

@@ -1,3 +1,5 @@
+import type { FindFilesArguments, GrepArguments } from "../../mod.ts";
+
 /** One real-tree search: Paddock's call and the two command lines it is measured against. */
 export interface TreeCase {
   /** A short name (also the argument of `tree_case.ts`). */
@@ -6,7 +8,7 @@ export interface TreeCase {
   label: string;
   tool: "grep" | "find_files";
   /** The tool's arguments. */
-  args: Record<string, unknown>;
+  args: GrepArguments | FindFilesArguments;
   /** ripgrep or fd, as a shell command run in the tree. */
   fast: string;
   /** GNU grep or find, as a shell command run in the tree. */

@@ -5,7 +5,7 @@ export const HELP: Readonly<Record<string, string>> = Object.freeze({
   "": `paddock ${VERSION}: coding tools for AI agents, confined to one workspace folder
 
 Usage:
-  paddock mcp --root DIR [--read-only] [--node-process on|off] [--node-process-timeout MS] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
+  paddock mcp --root DIR [--root DIR]... [--read-only] [--node-process on|off] [--node-process-timeout MS] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
   paddock call TOOL JSON [--root DIR] [--read-only]
   paddock demo
 
@@ -27,7 +27,9 @@ Only protocol messages are written to stdout; diagnostics go to stderr.
 
 Options:
   --root DIR              Workspace folder (required); nothing outside it is reachable.
-                          Roots sent by the client never widen it.
+                          Repeat to serve more folders: paths name the first; another
+                          folder is NAME:path (NAME is its folder name; list_allowed_directories).
+                          Roots sent by the client may narrow them, never widen them.
   --allow-broad-root      Allow --root to be the filesystem root or your home folder (prints a warning)
   --read-only             Offer only the tools that change nothing
   --node-process on|off   Offer node_process (default: on), run in the OS sandbox (bubblewrap)

@@ -13,7 +13,7 @@ import { SHELL_MAX_TIMEOUT_MS } from "../core/limits.ts";
 import { UsageError } from "./usage_error.ts";
 
 const FLAGS = {
-  root: { value: true },
+  root: { value: true, repeat: true },
   "read-only": { value: false },
   "node-process": { value: true },
   "node-process-timeout": { value: true },
@@ -93,18 +93,27 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   };
   const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
   // No default: `cd / && paddock mcp` must not serve the whole disk.
-  const root = flags.get("root")?.[0];
-  if (root === undefined) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
-  // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
-  const workspace = await openRoot(root, { syncFs: true });
+  const rootArgs = flags.get("root") ?? [];
+  if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
-  const broad = broadRootReason(workspace.root);
-  if (broad !== undefined) {
-    if (!flags.has("allow-broad-root")) {
-      throw new UsageError(`--root '${root}' is ${broad}; pass --allow-broad-root to serve it anyway`);
+  // The first --root is the default (bare paths); each further one is addressed as NAME:path.
+  const workspaces: Awaited<ReturnType<typeof openRoot>>[] = [];
+  for (const root of rootArgs) {
+    // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
+    const opened = await openRoot(root, { syncFs: true });
+    const broad = broadRootReason(opened.root);
+    if (broad !== undefined) {
+      if (!flags.has("allow-broad-root")) {
+        throw new UsageError(`--root '${root}' is ${broad}; pass --allow-broad-root to serve it anyway`);
+      }
+      log(`warning: serving ${broad} (${opened.root}); the client can read and change everything below it`);
     }
-    log(`warning: serving ${broad} (${workspace.root}); the client can read and change everything below it`);
+    if (workspaces.some((earlier) => earlier.root === opened.root)) {
+      throw new UsageError(`--root '${root}' names the same folder as an earlier --root`);
+    }
+    workspaces.push(opened);
   }
+  const [workspace, ...moreRoots] = workspaces;
   const wantsProcesses = !readOnly && (requested.nodeProcess || requested.shell.mode !== "off");
   const sandbox = wantsProcesses ? new BubblewrapSandbox() : undefined;
   const sandboxUnavailable = sandbox === undefined ? undefined : await probe(sandbox);
@@ -112,6 +121,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   for (const note of choice.notes) log(note);
   const options = {
     root: workspace,
+    roots: moreRoots,
     readOnly,
     nodeProcess: choice.nodeProcess,
     nodeProcessTimeoutMs,

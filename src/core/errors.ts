@@ -25,6 +25,8 @@ export type ErrorCode =
   | "TOOL_CALL_DENIED"
   | "TOOL_APPROVAL_REQUIRED"
   | "APPROVAL_UNAVAILABLE"
+  // MCP server: a path names a --root the client's roots leave out.
+  | "ROOT_NOT_SERVED"
   // Agent loop.
   | "AGENT_MAX_STEPS"
   // Workspace and filesystem.
@@ -43,6 +45,8 @@ export type ErrorCode =
   | "PERMISSION_DENIED"
   | "FILE_TOO_LARGE"
   | "INVALID_UTF8"
+  // read_media_file: the bytes are no image or audio format it knows.
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "IO_ERROR"
   // File editing and moving (edit_file, delete_path, move_path).
   | "EDIT_NOT_FOUND"

@@ -107,6 +107,15 @@ export const AGENT_MAX_STEPS = 20;
 /** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
 export const LIST_DIRECTORY_MAX_ENTRIES = 500;
 
+/** read_media_file: bytes of an image or audio file returned (as base64, a third more); a larger file is `FILE_TOO_LARGE` from its size, unread. 4 MiB keeps one reply within what MCP clients take. */
+export const READ_MEDIA_FILE_MAX_BYTES = 4_194_304;
+
+/** directory_tree: folder levels below the start listed at most (the default and the ceiling of `max_depth`); deeper folders are shown, not expanded. */
+export const DIRECTORY_TREE_MAX_DEPTH = 10;
+
+/** directory_tree: entries (files, folders, links) one tree holds at most; the walk stops there and the result says `truncated`. */
+export const DIRECTORY_TREE_MAX_ENTRIES = 1_000;
+
 /** find_files: paths returned by default; more are flagged `truncated`. */
 export const FIND_FILES_MAX_RESULTS = 1_000;
 
@@ -180,6 +189,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   AGENT_MAX_STEPS,
   LIST_DIRECTORY_MAX_ENTRIES,
+  READ_MEDIA_FILE_MAX_BYTES,
+  DIRECTORY_TREE_MAX_DEPTH,
+  DIRECTORY_TREE_MAX_ENTRIES,
   FIND_FILES_MAX_RESULTS,
   GREP_MAX_RESULTS,
   SEARCH_MAX_WALK_ENTRIES,

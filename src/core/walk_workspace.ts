@@ -34,13 +34,21 @@ export interface WalkOptions {
   onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
   /** Keep the entries for the result (`false`: a visitor sees them and the result's `entries` is empty). @default true */
   collect?: boolean;
+  /** Also yield folders (kind `directory`), in walk order, before what they hold. @default false */
+  includeFolders?: boolean;
+  /**
+   * Folder levels below the start to enter: a folder at this depth is yielded
+   * (with `includeFolders`) but not listed, and `depthReached` is set.
+   * @default unbounded (only {@link MAX_WALK_DEPTH})
+   */
+  maxDepth?: number;
   /** Stops the walk with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
   /** Called with the entries visited so far, at most every {@link WALK_PROGRESS_MS} while the walk runs. @default undefined */
   onProgress?: (visited: number) => void;
 }
 
-/** One entry found by {@link walkWorkspace}: anything but a folder. */
+/** One entry found by {@link walkWorkspace}: anything but a folder (folders too with `includeFolders`). */
 export interface WalkEntry {
   /** The path relative to the start folder, `/`-separated. */
   path: string;
@@ -58,6 +66,8 @@ export interface WalkResult {
   limitReached: boolean;
   /** Whether `onEntry` ended the walk. */
   stopped: boolean;
+  /** Whether a folder was not listed because it lies `maxDepth` levels below the start. */
+  depthReached?: boolean;
 }
 
 // The rules of one .gitignore: `base` is its folder, canonical and relative to the root.
@@ -100,6 +110,9 @@ export async function walkWorkspace(
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
   const { signal, onEntry } = options;
   const collect = options.collect ?? true;
+  const includeFolders = options.includeFolders ?? false;
+  const maxDepth = options.maxDepth ?? Infinity;
+  let depthReached = false;
   const startDisplay = start.segments.join("/") || ".";
   const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
   const entries: WalkEntry[] = [];
@@ -169,8 +182,13 @@ export async function walkWorkspace(
         }
         continue;
       }
+      if (includeFolders && collect) entries.push({ path: entryPath, name: entry.name, kind });
       if (folder.segments.length + 1 > MAX_WALK_DEPTH) {
         limitReached = true;
+        continue;
+      }
+      if (maxDepth !== Infinity && entryPath.split("/").length >= maxDepth) {
+        depthReached = true;
         continue;
       }
       const child = await workspace.openFolder(folder, entry.name).catch(() => null);
@@ -215,7 +233,7 @@ export async function walkWorkspace(
     for (const folder of opened.reverse()) await closeFolder(folder);
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { entries, limitReached, stopped };
+  return depthReached ? { entries, limitReached, stopped, depthReached } : { entries, limitReached, stopped };
 }
 
 // Whether the deepest frame with an opinion ignores `canonical` (git's order:

@@ -24,6 +24,8 @@ export type {
   PaddockMcpServerOptions,
 } from "./server.ts";
 export { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
+export type { McpRoot } from "./root_set.ts";
+export type { AllowedDirectory, ListAllowedDirectoriesOutput } from "./list_allowed_directories.ts";
 export type { McpShellMode } from "./shell_mode.ts";
 export { BoundedStdioTransport } from "./stdio_transport.ts";
 export type { OversizedLine } from "./bounded_line_reader.ts";

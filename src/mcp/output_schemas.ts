@@ -70,6 +70,29 @@ const RESULTS: Readonly<Record<string, Schema>> = {
     total: integer,
     truncated: boolean,
   }),
+  read_media_file: object({
+    path: string,
+    kind: { type: "string", enum: ["image", "audio"] },
+    mimeType: string,
+    bytes: integer,
+  }, {
+    data: string,
+  }),
+  directory_tree: object({
+    path: string,
+    tree: { type: "array", items: object({ name: string, kind }, { children: { type: "array" } }) },
+    entries: integer,
+    truncated: boolean,
+    depthLimited: boolean,
+  }),
+  get_file_info: object({ path: string, kind, modified: string, mode: string, permissions: string }, {
+    resolvedPath: string,
+    size: integer,
+    created: string,
+  }),
+  list_allowed_directories: object({
+    roots: { type: "array", items: object({ name: string, prefix: string, default: boolean }) },
+  }),
   find_files: object({ paths: { type: "array", items: string }, truncated: boolean }, { walkLimitReached: boolean }),
   grep: {
     type: "object",

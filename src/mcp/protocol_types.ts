@@ -14,8 +14,8 @@ export type JsonRpcMessage = { jsonrpc: "2.0" } & Record<string, unknown>;
 export interface CallToolResultJson {
   /** Other result fields the protocol allows. */
   [key: string]: unknown;
-  /** The result's JSON, as one text block. */
-  content: { type: "text"; text: string }[];
+  /** The result's JSON, as one text block; a media result puts its `image` or `audio` block first. */
+  content: ({ type: "text"; text: string } | { type: "image" | "audio"; data: string; mimeType: string })[];
   /** Whether the call failed. */
   isError: boolean;
   /** The same result as structured JSON. */
@@ -54,3 +54,9 @@ export const CallToolRequestSchema: z.ZodObject<{
   method: z.literal("tools/call"),
   params: z.looseObject({ name: z.string(), arguments: z.optional(z.record(z.string(), z.unknown())) }),
 });
+
+/** The `notifications/roots/list_changed` notification (the client's roots changed). */
+export const RootsListChangedNotificationSchema: z.ZodObject<
+  { method: z.ZodLiteral<"notifications/roots/list_changed"> },
+  z.core.$loose
+> = z.looseObject({ method: z.literal("notifications/roots/list_changed") });

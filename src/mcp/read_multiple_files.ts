@@ -31,13 +31,16 @@ export interface ReadMultipleFilesOutput {
  *
  * @param workspace The workspace, or its root folder.
  * @param options `read_file`'s options (its size limit applies to each file).
+ * @param readOne Reads one path (the MCP server's routes each to its root). @default `read_file` on `workspace`
  * @returns The tool.
  */
 export function createReadMultipleFilesTool(
   workspace: WorkspaceSource,
   options: ReadToolOptions = {},
+  readOne?: (path: string, signal: AbortSignal | undefined) => Promise<ReadFileOutput>,
 ): Tool<ReadMultipleFilesInput, ReadMultipleFilesOutput> {
   const read = createReadTool(workspace, options);
+  const readPath = readOne ?? ((path, signal) => read.execute({ path }, { signal }));
   return defineTool({
     name: "read_multiple_files",
     description:
@@ -54,7 +57,7 @@ export function createReadMultipleFilesTool(
       const files: ReadMultipleFilesEntry[] = [];
       for (const path of input.paths) {
         try {
-          files.push(await read.execute({ path }, { signal }));
+          files.push(await readPath(path, signal));
         } catch (error) {
           if (isAbortError(error)) throw error;
           files.push({ path, ...toErrorBody(error) });

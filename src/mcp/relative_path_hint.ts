@@ -1,4 +1,6 @@
 import type { ToolCallResult } from "../registry/execute_tool_call.ts";
+import type { McpRoot } from "./root_set.ts";
+import { relativeInside, relativePathHint } from "../core/relative_inside.ts";
 
 /**
  * An MCP client's model often sends absolute paths (other filesystem servers
@@ -9,30 +11,31 @@ import type { ToolCallResult } from "../registry/execute_tool_call.ts";
  *
  * @param result The call's result.
  * @param args The call's arguments.
- * @param root The workspace's canonical root (POSIX or Windows form).
+ * @param roots The served roots (their canonical folders, POSIX or Windows form); a path in a root other
+ *   than the default gets its `NAME:` form. A string is one default root.
  * @returns The result, with the hint rewritten when it applies.
  */
-export function withRelativePathHint(result: ToolCallResult, args: unknown, root: string): ToolCallResult {
+export function withRelativePathHint(
+  result: ToolCallResult,
+  args: unknown,
+  roots: string | readonly Pick<McpRoot, "name" | "isDefault" | "workspace">[],
+): ToolCallResult {
+  const folders = typeof roots === "string"
+    ? [{ root: roots, prefix: "" }]
+    : roots.map((root) => ({ root: root.workspace.root, prefix: root.isDefault ? "" : `${root.name}:` }));
   if (!result.isError || typeof args !== "object" || args === null) return result;
   const body = JSON.parse(result.content) as { error?: { message?: string; hint?: string } };
   if (body.error?.message !== "INVALID_RELATIVE_PATH") return result;
   for (const value of Object.values(args)) {
-    const relative = typeof value === "string" ? relativeInside(value, root) : undefined;
-    if (relative === undefined) continue;
-    body.error.hint = `use the workspace-relative path '${relative}' (paths start at the workspace root)`;
-    return { ...result, content: JSON.stringify(body) };
+    if (typeof value !== "string") continue;
+    for (const { root, prefix } of folders) {
+      const relative = relativeInside(value, root);
+      if (relative === undefined) continue;
+      body.error.hint = prefix === ""
+        ? relativePathHint(relative)
+        : `use the path '${prefix}${relative === "." ? "" : relative}' (paths in that folder start with '${prefix}')`;
+      return { ...result, content: JSON.stringify(body) };
+    }
   }
   return result;
-}
-
-/** `path` relative to `root` when `path` is absolute and lies inside it (or is it: `.`); otherwise undefined. */
-function relativeInside(path: string, root: string): string | undefined {
-  const windows = /^[A-Za-z]:[\\/]/.test(root);
-  const normalize = (p: string) => (windows ? p.replace(/\\/g, "/").toLowerCase() : p).replace(/\/+$/, "");
-  const base = normalize(root);
-  const target = normalize(path);
-  if (target === base) return ".";
-  if (!target.startsWith(base + "/")) return undefined;
-  const rest = (windows ? path.replace(/\\/g, "/") : path).slice(base.length + 1).replace(/\/+$/, "");
-  return rest.split("/").some((segment) => segment === "..") ? undefined : rest;
 }

@@ -22,7 +22,7 @@ export async function serveStdio(
   log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
 ): Promise<void> {
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
-  const { server, registry } = await createPaddockMcpServer({
+  const { server, registry, roots } = await createPaddockMcpServer({
     ...options,
     flowControl: { pause: () => transport.pauseInput(), resume: () => transport.resumeInput() },
   });
@@ -36,6 +36,13 @@ export async function serveStdio(
     void transport.close();
   });
   await server.connect(transport);
+  if (roots.length > 1) {
+    log(
+      `serving ${roots.length} folders: ${
+        roots.map((root) => `${root.name}:${root.isDefault ? " (default)" : ""}`).join(", ")
+      }`,
+    );
+  }
   log(`serving ${registry.list().length} tools (${registry.list().map((tool) => tool.name).join(", ")})`);
   await closed;
 }

@@ -20,6 +20,10 @@ import { approvalSummary } from "./approval_summary.ts";
 import { withRelativePathHint } from "./relative_path_hint.ts";
 import { outputSchemaOf } from "./output_schemas.ts";
 import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
+import { createListAllowedDirectoriesTool } from "./list_allowed_directories.ts";
+import { fileUriPath, type McpRoot, nameRoots, RootSet } from "./root_set.ts";
+import { prefixResultPaths, routeCall } from "./route_call.ts";
+import { createReadTool } from "../tools/read_file.ts";
 import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { type McpShellMode, SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
@@ -29,12 +33,20 @@ import {
   type JsonRpcMessage,
   type ListedTool,
   ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
 } from "./protocol_types.ts";
 
 /** Options of {@link createPaddockMcpServer}. */
 export interface PaddockMcpServerOptions {
-  /** The workspace, or its root folder. Client roots never widen it. */
+  /** The workspace, or its root folder: the default root, which bare paths address. Client roots never widen it. */
   root: Workspace | string;
+  /**
+   * More folders to serve, each addressed by tools as `NAME:path`, where
+   * `NAME` is the folder's own name made unique (see `list_allowed_directories`).
+   * Only file tools reach them; `node_process` and `shell` run in `root`.
+   * @default []
+   */
+  roots?: readonly (Workspace | string)[];
   /** Offer only the read-only tools. @default false */
   readOnly?: boolean;
   /** Offer `node_process` (not in read-only mode). @default true */
@@ -104,8 +116,10 @@ export interface PaddockMcpServer {
   server: McpServerConnection;
   /** The tools it offers. */
   registry: ToolRegistry;
-  /** The confined workspace. */
+  /** The confined workspace of the default root. */
   workspace: Workspace;
+  /** Every root served, the default first, with the names tools address them by. */
+  roots: readonly McpRoot[];
 }
 
 /**
@@ -120,14 +134,30 @@ export interface PaddockMcpServer {
  */
 export function createMcpRegistry(
   workspace: Workspace,
-  options: Omit<PaddockMcpServerOptions, "root"> = {},
+  options: Omit<PaddockMcpServerOptions, "root" | "roots"> = {},
+): ToolRegistry {
+  return registryOf(workspace, options, new RootSet(nameRoots([workspace])));
+}
+
+// createMcpRegistry over the default root of `roots`: `read_multiple_files` and
+// `list_allowed_directories` see every root served.
+function registryOf(
+  workspace: Workspace,
+  options: Omit<PaddockMcpServerOptions, "root" | "roots">,
+  roots: RootSet,
 ): ToolRegistry {
   const extra = options.tools ?? [];
-  // The reference filesystem server's batch read, composed from read_file.
-  const readMany = createReadMultipleFilesTool(workspace);
+  // The reference filesystem server's batch read, composed from read_file; each path routed to its root.
+  const reads = new Map(roots.roots.map((root) => [root, createReadTool(root.workspace)]));
+  const readMany = createReadMultipleFilesTool(workspace, {}, async (path, signal) => {
+    const routed = roots.route(path);
+    const read = await reads.get(routed.root)!.execute({ path: routed.path }, { signal });
+    return { ...read, path: roots.display(routed.root, read.path) };
+  });
+  const listRoots = createListAllowedDirectoriesTool(roots);
   if (options.readOnly === true) {
     const readOnly = createReadOnlyTools(workspace, { nodeProcess: false });
-    return new ToolRegistry([...readOnly, readMany, ...extra.filter((tool) => tool.readOnly)]);
+    return new ToolRegistry([...readOnly, readMany, listRoots, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
   const sandbox = options.sandbox;
@@ -146,7 +176,7 @@ export function createMcpRegistry(
   if (shell !== undefined && sandbox !== undefined) {
     tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));
   }
-  return new ToolRegistry([...tools, readMany, ...extra]);
+  return new ToolRegistry([...tools, readMany, listRoots, ...extra]);
 }
 
 /**
@@ -171,18 +201,34 @@ export function createMcpRegistry(
  * ```
  */
 export async function createPaddockMcpServer(options: PaddockMcpServerOptions): Promise<PaddockMcpServer> {
-  const workspace = options.root instanceof Workspace ? options.root : await openWorkspace(options.root);
-  const registry = createMcpRegistry(workspace, options);
+  const open = (root: Workspace | string) => root instanceof Workspace ? root : openWorkspace(root);
+  const workspace = await open(options.root);
+  const rootSet = new RootSet(nameRoots([workspace, ...(await Promise.all((options.roots ?? []).map(open)))]));
+  const registry = registryOf(workspace, options, rootSet);
+  // Other roots: the file tools only (processes run in the default root).
+  const registries = new Map<McpRoot, ToolRegistry>(rootSet.roots.map((root) => [
+    root,
+    root.isDefault ? registry : new ToolRegistry(
+      createCodingTools(root.workspace, { nodeProcess: false }).filter((tool) =>
+        options.readOnly !== true || tool.readOnly
+      ),
+    ),
+  ]));
   const limiter = createCallLimiter(options.maxConcurrentCalls ?? MCP_MAX_CONCURRENT_CALLS);
   const flow = backpressure(limiter, options.maxQueuedCalls ?? MCP_MAX_QUEUED_CALLS, options.flowControl);
   const server = new Server(
     { name: "paddock", version: VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: "Coding tools confined to one workspace folder. Paths are relative to the workspace root; " +
+      instructions:
+        (rootSet.roots.length === 1
+          ? "Coding tools confined to one workspace folder. Paths are relative to the workspace root; "
+          : `Coding tools confined to ${rootSet.roots.length} folders. Paths are relative to the first ('${rootSet.defaultRoot.name}'); ` +
+            "name another as NAME:path (list_allowed_directories lists them); ") +
         'errors are JSON {"error": {"code", "message", "hint"?}}.',
     },
   );
+  const clientRoots = followClientRoots(server, rootSet);
 
   const tools: ListedTool[] = registry.list().map((tool) => {
     const outputSchema = outputSchemaOf(tool.name);
@@ -200,23 +246,77 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
     const running = limiter.run(async () => {
       throwIfAborted(extra.signal);
-      return await executeToolCall(registry, call, extra.signal, {
-        approve: (request) => askPerson(server, request, extra.signal, flow),
-        onProgress: progressReporter(
-          (request.params as { _meta?: { progressToken?: string | number } })._meta?.progressToken,
-          extra.sendNotification,
-        ),
-      });
+      // The client's roots, when it has some, are known before any call runs.
+      await clientRoots.settled();
+      let routed;
+      try {
+        routed = routeCall(rootSet, call.name, call.arguments);
+      } catch (error) {
+        return errorResult(call, error);
+      }
+      const result = await executeToolCall(
+        registries.get(routed.root)!,
+        { ...call, arguments: routed.arguments },
+        extra.signal,
+        {
+          approve: (request) => askPerson(server, request, extra.signal, flow),
+          onProgress: progressReporter(
+            (request.params as { _meta?: { progressToken?: string | number } })._meta?.progressToken,
+            extra.sendNotification,
+          ),
+        },
+      );
+      if (routed.root.isDefault || result.isError) return result;
+      return {
+        ...result,
+        content: JSON.stringify(prefixResultPaths(rootSet, routed.root, JSON.parse(result.content))),
+      };
     });
     flow.update();
     try {
-      return toCallToolResult(withRelativePathHint(await running, call.arguments, workspace.root));
+      return toCallToolResult(withRelativePathHint(await running, call.arguments, rootSet.roots));
     } finally {
       flow.update();
     }
   });
 
-  return { server, registry, workspace };
+  return { server, registry, workspace, roots: rootSet.roots };
+}
+
+/**
+ * Narrows the served roots to the client's `roots/list` (for a client that
+ * has roots), at the start of the session and whenever the client says they
+ * changed. A listing that fails or names no `file:` folder this host can
+ * resolve serves nothing it did not before: a failed listing keeps the
+ * current set, and a root URI that is no folder here narrows to nothing.
+ */
+function followClientRoots(server: Server, roots: RootSet): { settled(): Promise<void> } {
+  let pending: Promise<void> = Promise.resolve();
+  const host = roots.defaultRoot.workspace.host;
+  const refresh = (): void => {
+    pending = pending.then(async () => {
+      if (server.getClientCapabilities()?.roots === undefined) return;
+      let listed: { uri: string }[];
+      try {
+        listed = (await server.listRoots()).roots;
+      } catch {
+        return; // no answer: the set stays as it was (never wider than configured)
+      }
+      // A client that lists no roots at all names no folder: the configured set stands.
+      if (listed.length === 0) return roots.narrow(undefined);
+      const folders: string[] = [];
+      for (const root of listed) {
+        const path = fileUriPath(root.uri);
+        // Compared canonically, as the configured roots are; a folder that cannot be resolved allows nothing.
+        const canonical = path === undefined ? undefined : await host.realpath(path).catch(() => undefined);
+        if (canonical !== undefined) folders.push(canonical);
+      }
+      roots.narrow(folders);
+    });
+  };
+  server.oninitialized = refresh;
+  server.setNotificationHandler(RootsListChangedNotificationSchema, refresh);
+  return { settled: () => pending };
 }
 
 /**
@@ -246,14 +346,44 @@ interface ProgressParams {
   message?: string;
 }
 
-/** The MCP result for a Paddock result: the JSON as text, and as structured content when it is an object. */
+/**
+ * The MCP result for a Paddock result: the JSON as text, and as structured
+ * content when it is an object. A media result (`read_media_file`'s `{kind:
+ * "image" | "audio", mimeType, data, …}`) becomes that `image` / `audio`
+ * content block, followed by the rest of the result as text and structured
+ * content (without `data`, so the bytes are sent once).
+ *
+ * @param result What {@link executeToolCall} returned.
+ * @returns The `tools/call` result.
+ */
 export function toCallToolResult(result: ToolCallResult): CallToolResultJson {
-  const out: CallToolResultJson = { content: [{ type: "text", text: result.content }], isError: result.isError };
   const parsed: unknown = JSON.parse(result.content);
+  const media = result.isError ? undefined : mediaOf(parsed);
+  if (media !== undefined) {
+    const { data, ...rest } = media;
+    return {
+      content: [{ type: rest.kind, data, mimeType: rest.mimeType }, { type: "text", text: JSON.stringify(rest) }],
+      isError: false,
+      structuredContent: rest,
+    };
+  }
+  const out: CallToolResultJson = { content: [{ type: "text", text: result.content }], isError: result.isError };
   if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
     out.structuredContent = parsed as Record<string, unknown>;
   }
   return out;
+}
+
+// A result with the media shape: `kind` image or audio, `mimeType` and base64 `data`.
+function mediaOf(
+  value: unknown,
+): ({ kind: "image" | "audio"; mimeType: string; data: string } & Record<string, unknown>) | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { kind, mimeType, data } = value as Record<string, unknown>;
+  if ((kind !== "image" && kind !== "audio") || typeof mimeType !== "string" || typeof data !== "string") {
+    return undefined;
+  }
+  return value as { kind: "image" | "audio"; mimeType: string; data: string };
 }
 
 /**

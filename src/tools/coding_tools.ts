@@ -1,13 +1,16 @@
 import { DEFAULT_PROTECTED_PATHS } from "../core/protected_paths.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
+import { createDirectoryTreeTool, type DirectoryTreeToolOptions } from "./directory_tree.ts";
 import { createEditTool, type EditToolOptions } from "./edit_file.ts";
 import { createFindFilesTool, type FindFilesToolOptions } from "./find_files.ts";
+import { createFileInfoTool, type FileInfoToolOptions } from "./get_file_info.ts";
 import { createGrepTool, type GrepToolOptions } from "./grep.ts";
 import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list_directory.ts";
 import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
+import { createReadMediaFileTool, type ReadMediaFileToolOptions } from "./read_media_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "./tool.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
@@ -41,6 +44,12 @@ export interface CodingToolsOptions {
   findFiles?: FindFilesToolOptions | false;
   /** Options of `grep`, or `false` to leave it out. @default {} */
   grep?: GrepToolOptions | false;
+  /** Options of `read_media_file`, or `false` to leave it out. @default {} */
+  readMedia?: ReadMediaFileToolOptions | false;
+  /** Options of `directory_tree`, or `false` to leave it out. @default {} */
+  directoryTree?: DirectoryTreeToolOptions | false;
+  /** Options of `get_file_info`, or `false` to leave it out. @default {} */
+  fileInfo?: FileInfoToolOptions | false;
   /**
    * Paths the write tools (`write_file`, `edit_file`, `delete_path`,
    * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`): the
@@ -83,6 +92,9 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
   if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));
   if (options.grep !== false) tools.push(createGrepTool(workspace, options.grep));
+  if (options.readMedia !== false) tools.push(createReadMediaFileTool(workspace, options.readMedia));
+  if (options.directoryTree !== false) tools.push(createDirectoryTreeTool(workspace, options.directoryTree));
+  if (options.fileInfo !== false) tools.push(createFileInfoTool(workspace, options.fileInfo));
   if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
   return tools;
 }

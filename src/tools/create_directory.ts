@@ -22,6 +22,12 @@ export interface CreateDirectoryToolOptions extends BaseToolOptions {
   protectedPaths?: readonly string[];
 }
 
+/** Arguments of `create_directory` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface CreateDirectoryArguments {
+  /** Workspace-relative path of the folder to create, with any missing parents. */
+  path: string;
+}
+
 /** Arguments of `create_directory`, validated. */
 export interface CreateDirectoryInput {
   /** The workspace-relative path, normalized. */
@@ -63,7 +69,7 @@ const schema = z.object({
 export function createDirectoryTool(
   workspace: WorkspaceSource,
   options: CreateDirectoryToolOptions = {},
-): Tool<CreateDirectoryInput, CreateDirectoryOutput> {
+): Tool<CreateDirectoryInput, CreateDirectoryOutput, CreateDirectoryArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
@@ -71,6 +77,7 @@ export function createDirectoryTool(
     description: options.description ??
       "Create a folder inside the workspace, with any missing parent folders. An existing folder is fine.",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {

@@ -30,6 +30,14 @@ export interface DeleteToolOptions extends BaseToolOptions {
   protectedPaths?: readonly string[];
 }
 
+/** Arguments of `delete_path` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface DeletePathArguments {
+  /** Workspace-relative path of the file, link or folder to delete. */
+  path: string;
+  /** Delete a non-empty folder with everything in it. @default false */
+  recursive?: boolean;
+}
+
 /** Arguments of `delete_path`, validated. */
 export interface DeletePathInput {
   /** The workspace-relative path, normalized. */
@@ -81,7 +89,7 @@ const schema = z.object({
 export function createDeleteTool(
   workspace: WorkspaceSource,
   options: DeleteToolOptions = {},
-): Tool<DeletePathInput, DeletePathOutput> {
+): Tool<DeletePathInput, DeletePathOutput, DeletePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? DELETE_PATH_MAX_ENTRIES;
   const protectedPaths = options.protectedPaths ?? [];
@@ -90,6 +98,7 @@ export function createDeleteTool(
     description: options.description ??
       `Delete a file, link or folder inside the workspace. A link is removed, never its target. A non-empty folder needs recursive: true (at most ${maxEntries} entries).`,
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): DeletePathInput => {
       const segments = normalizeWorkspacePath(args.path);

@@ -44,6 +44,22 @@ export interface EditToolOptions extends BaseToolOptions {
 
 export type { EditOperation };
 
+/** Arguments of `edit_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface EditFileArguments {
+  /** Workspace-relative path of the UTF-8 text file to edit. */
+  path: string;
+  /** Exact text to replace (not empty); use either `old_string`/`new_string` or `edits`. @default undefined */
+  old_string?: string;
+  /** Replacement text for `old_string`. @default undefined */
+  new_string?: string;
+  /** Replace every match of `old_string`. @default false */
+  replace_all?: boolean;
+  /** Several replacements, applied in order, all or nothing. @default undefined */
+  edits?: { old_string: string; new_string: string; replace_all?: boolean }[];
+  /** Return the diff without writing. @default false */
+  dry_run?: boolean;
+}
+
 /** Arguments of `edit_file`, validated. */
 export interface EditFileInput {
   /** The workspace-relative path, normalized. */
@@ -129,7 +145,7 @@ function editSchema(maxEdits: number) {
 export function createEditTool(
   workspace: WorkspaceSource,
   options: EditToolOptions = {},
-): Tool<EditFileInput, EditFileOutput> {
+): Tool<EditFileInput, EditFileOutput, EditFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxFileBytes = options.maxFileBytes ?? EDIT_FILE_MAX_FILE_BYTES;
   const protectedPaths = options.protectedPaths ?? [];
@@ -143,6 +159,7 @@ export function createEditTool(
         "unique in the file unless replace_all) and new_string, or edits: [{old_string, new_string, replace_all?}] " +
         "applied in order, all or nothing. dry_run shows the diff without writing.",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema: editSchema(maxEdits),
     prepare: (args): EditFileInput => {
       const single = args.old_string !== undefined || args.new_string !== undefined || args.replace_all !== undefined;

@@ -23,6 +23,18 @@ export interface FindFilesToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
 }
 
+/** Arguments of `find_files` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface FindFilesArguments {
+  /** The glob, e.g. `**\/*.ts`. */
+  pattern: string;
+  /** Workspace-relative folder to search. @default "." */
+  path?: string;
+  /** Paths returned at most. @default the tool's `maxResults` */
+  limit?: number;
+  /** Also find files that `.gitignore` files exclude. @default false */
+  include_ignored?: boolean;
+}
+
 /** Arguments of `find_files`, validated. */
 export interface FindFilesInput {
   /** The compiled glob. */
@@ -80,7 +92,7 @@ const schema = z.object({
 export function createFindFilesTool(
   workspace: WorkspaceSource,
   options: FindFilesToolOptions = {},
-): Tool<FindFilesInput, FindFilesOutput> {
+): Tool<FindFilesInput, FindFilesOutput, FindFilesArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxResults = options.maxResults ?? FIND_FILES_MAX_RESULTS;
   const maxWalkEntries = options.maxWalkEntries ?? SEARCH_MAX_WALK_ENTRIES;
@@ -89,6 +101,7 @@ export function createFindFilesTool(
     description: options.description ??
       `Find files inside the workspace whose path matches a glob (e.g. '**/*.ts'). Skips .git and what .gitignore excludes (unless include_ignored); links are not followed. Returns workspace-relative paths, sorted, at most ${maxResults}.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -51,6 +51,28 @@ export type {
   GrepSkipped,
 } from "./grep_results.ts";
 
+/** Arguments of `grep` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface GrepArguments {
+  /** The regular expression (RE2 syntax), or plain text with `literal`. */
+  pattern: string;
+  /** Workspace-relative file or folder to search. @default "." */
+  path?: string;
+  /** Only files whose path matches this glob. @default undefined */
+  glob?: string;
+  /** Match without regard to case. @default false */
+  ignore_case?: boolean;
+  /** Treat the pattern as plain text. @default false */
+  literal?: boolean;
+  /** Lines of context before and after each match. @default 0 */
+  context?: number;
+  /** What to return. @default "content" */
+  output_mode?: "content" | "files_with_matches" | "count";
+  /** Results returned at most. @default the tool's `maxResults` */
+  limit?: number;
+  /** Also search files that `.gitignore` files exclude. @default false */
+  include_ignored?: boolean;
+}
+
 /** Arguments of `grep`, validated. */
 export interface GrepInput {
   /** The compiled pattern. */
@@ -122,7 +144,10 @@ const GREP_SCRATCH_BYTES = 65_536;
  * const result = await grep.execute({ pattern: "function \\w+Tool\\(", glob: "*.ts", context: 2 });
  * ```
  */
-export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOptions = {}): Tool<GrepInput, GrepOutput> {
+export function createGrepTool(
+  workspace: WorkspaceSource,
+  options: GrepToolOptions = {},
+): Tool<GrepInput, GrepOutput, GrepArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxResults = options.maxResults ?? GREP_MAX_RESULTS;
   const maxFileBytes = options.maxFileBytes ?? GREP_MAX_FILE_BYTES;
@@ -133,6 +158,7 @@ export function createGrepTool(workspace: WorkspaceSource, options: GrepToolOpti
     description: options.description ??
       `Search file contents inside the workspace with a regular expression (RE2 syntax) or plain text. Returns matching lines (with optional context), matching files, or counts. Skips .git, binary files, files over ${maxFileBytes} bytes and what .gitignore excludes. At most ${maxResults} results.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -21,6 +21,14 @@ export interface ListDirectoryToolOptions extends BaseToolOptions {
   maxEntries?: number;
 }
 
+/** Arguments of `list_directory` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface ListDirectoryArguments {
+  /** Workspace-relative folder to list. @default "." */
+  path?: string;
+  /** Entries returned at most. @default the tool's `maxEntries` */
+  limit?: number;
+}
+
 /** Arguments of `list_directory`, validated. */
 export interface ListDirectoryInput {
   /** The normalized segments of the folder. */
@@ -80,7 +88,7 @@ const schema = z.object({
 export function createListDirectoryTool(
   workspace: WorkspaceSource,
   options: ListDirectoryToolOptions = {},
-): Tool<ListDirectoryInput, ListDirectoryOutput> {
+): Tool<ListDirectoryInput, ListDirectoryOutput, ListDirectoryArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? LIST_DIRECTORY_MAX_ENTRIES;
   return defineTool({
@@ -88,6 +96,7 @@ export function createListDirectoryTool(
     description: options.description ??
       `List a folder inside the workspace: names sorted, with kind (file, directory, symlink, other) and file sizes. Links are shown, not followed. At most ${maxEntries} entries.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -33,6 +33,16 @@ export interface MoveToolOptions extends BaseToolOptions {
   protectedPaths?: readonly string[];
 }
 
+/** Arguments of `move_path` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface MovePathArguments {
+  /** Workspace-relative path of the file, link or folder to move. */
+  source: string;
+  /** Its new workspace-relative path (the full new name). */
+  destination: string;
+  /** Replace an existing file or link at the destination. @default false */
+  overwrite?: boolean;
+}
+
 /** Arguments of `move_path`, validated. */
 export interface MovePathInput {
   /** The workspace-relative source path, normalized. */
@@ -101,7 +111,7 @@ const schema = z.object({
 export function createMoveTool(
   workspace: WorkspaceSource,
   options: MoveToolOptions = {},
-): Tool<MovePathInput, MovePathOutput> {
+): Tool<MovePathInput, MovePathOutput, MovePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxScanEntries = options.maxScanEntries ?? MOVE_PATH_MAX_SCAN_ENTRIES;
   const protectedPaths = options.protectedPaths ?? [];
@@ -110,6 +120,7 @@ export function createMoveTool(
     description: options.description ??
       "Move or rename a file, link or folder inside the workspace. destination is the full new path; missing folders are created. An existing destination needs overwrite: true (folders are never replaced).",
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): MovePathInput => {
       const sourceSegments = normalizeWorkspacePath(args.source);

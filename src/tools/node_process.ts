@@ -61,6 +61,14 @@ export interface NodeProcessToolOptions extends BaseToolOptions {
   sandbox?: Sandbox;
 }
 
+/** Arguments of `node_process` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface NodeProcessArguments {
+  /** CommonJS source to run. */
+  source: string;
+  /** The script's arguments (`process.argv.slice(1)`). @default [] */
+  arguments?: string[];
+}
+
 /** Arguments of `node_process`, validated. */
 export interface NodeProcessInput {
   /** The script's source as UTF-8 bytes. */
@@ -104,7 +112,7 @@ function argumentError(code: WorkspaceError["code"], message: string): Workspace
 export function createNodeProcessTool(
   workspace: WorkspaceSource,
   options: NodeProcessToolOptions = {},
-): Tool<NodeProcessInput, NodeProcessOutput> {
+): Tool<NodeProcessInput, NodeProcessOutput, NodeProcessArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const limits = {
     source: options.maxSourceBytes ?? NODE_PROCESS_MAX_SOURCE_BYTES,

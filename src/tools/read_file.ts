@@ -30,6 +30,16 @@ export interface ReadToolOptions extends BaseToolOptions {
   countLinesMaxBytes?: number;
 }
 
+/** Arguments of `read_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface ReadFileArguments {
+  /** Workspace-relative path of a UTF-8 text file. */
+  path: string;
+  /** First line of a window, 1-based. @default undefined (the whole file) */
+  offset?: number;
+  /** Lines in a window at most. @default undefined (the whole file) */
+  limit?: number;
+}
+
 /** Arguments of `read_file`. */
 export interface ReadFileInput {
   /** The workspace-relative path as given. */
@@ -117,7 +127,7 @@ const schema = z.object({
 export function createReadTool(
   workspace: WorkspaceSource,
   options: ReadToolOptions = {},
-): Tool<ReadFileInput, ReadFileOutput> {
+): Tool<ReadFileInput, ReadFileOutput, ReadFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? READ_FILE_MAX_BYTES;
   const maxScanBytes = options.maxScanBytes ?? READ_FILE_MAX_SCAN_BYTES;
@@ -127,6 +137,7 @@ export function createReadTool(
     description: options.description ??
       `Read a UTF-8 text file inside the workspace. Paths are relative to the workspace root. Files over ${maxBytes} bytes must be read in windows: pass offset (1-based line) and limit (lines); the result gives nextOffset.`,
     readOnly: true,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args): ReadFileInput => ({
       path: args.path,

@@ -69,6 +69,14 @@ export interface ShellToolOptions extends BaseToolOptions {
   safeGit?: boolean;
 }
 
+/** Arguments of `shell` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface ShellArguments {
+  /** The command line. */
+  command: string;
+  /** Time limit in milliseconds. @default the tool's `defaultTimeoutMs` */
+  timeout_ms?: number;
+}
+
 /** Arguments of `shell`, validated. */
 export interface ShellInput {
   /** The command line, as given. */
@@ -123,7 +131,10 @@ function invalid(message: string, hint: string): WorkspaceError {
  * const { exitCode, stdout } = await shell.execute({ command: "npm test" });
  * ```
  */
-export function createShellTool(source: ShellSource, options: ShellToolOptions = {}): Tool<ShellInput, ShellOutput> {
+export function createShellTool(
+  source: ShellSource,
+  options: ShellToolOptions = {},
+): Tool<ShellInput, ShellOutput, ShellArguments> {
   const limits = {
     defaultTimeoutMs: options.defaultTimeoutMs ?? SHELL_TIMEOUT_MS,
     maxTimeoutMs: options.maxTimeoutMs ?? SHELL_MAX_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { relativeInside, relativePathHint } from "../core/relative_inside.ts";
 import { openWorkspace, Workspace } from "../core/workspace.ts";
 
 /** A JSON Schema object, as advertised to models. */
@@ -30,8 +31,13 @@ export interface ToolExecuteOptions {
  * `execute` validates the whole input before any side effect, then runs. It
  * resolves to the tool's output and throws a {@link WorkspaceError} (or an
  * AbortError) on failure; `executeToolCall` turns those into results.
+ *
+ * `Args` is the type of the arguments `execute` takes, as the schema
+ * describes them (a built-in tool's `…Arguments` type): a call written in
+ * code is checked by the compiler; arguments from a model are checked by
+ * `validate` at run time whatever their type.
  */
-export interface Tool<Input = unknown, Output = unknown> {
+export interface Tool<Input = unknown, Output = unknown, Args = unknown> {
   /** The name the model calls it by. */
   readonly name: string;
   /** What it does, for the model. */
@@ -55,13 +61,13 @@ export interface Tool<Input = unknown, Output = unknown> {
   validate(args: unknown): Input;
   /** Runs with validated input. */
   run(input: Input, options?: ToolExecuteOptions): Promise<Output>;
-  /** `validate`, then `run`. */
-  execute(args: unknown, options?: ToolExecuteOptions): Promise<Output>;
+  /** `validate` (which checks `args` at run time too), then `run`. */
+  execute(args: Args, options?: ToolExecuteOptions): Promise<Output>;
 }
 
-/** A tool of any input and output. */
+/** A tool of any input, output and arguments. */
 // deno-lint-ignore no-explicit-any
-export type AnyTool = Tool<any, any>;
+export type AnyTool = Tool<any, any, any>;
 
 /**
  * A workspace opened on first use and then shared: what the tool factories
@@ -69,6 +75,7 @@ export type AnyTool = Tool<any, any>;
  */
 export class LazyWorkspace {
   private opened: Promise<Workspace> | undefined;
+  #current: Workspace | undefined;
 
   /**
    * Makes a workspace source for `root`; nothing is opened yet.
@@ -79,10 +86,15 @@ export class LazyWorkspace {
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
   open(): Promise<Workspace> {
-    return this.opened ??= openWorkspace(this.root).catch((error) => {
+    return this.opened ??= openWorkspace(this.root).then((workspace) => (this.#current = workspace), (error) => {
       this.opened = undefined; // a root that appears later can still be opened
       throw error;
     });
+  }
+
+  /** The workspace, once {@link LazyWorkspace.open} has opened it; `undefined` before. */
+  get current(): Workspace | undefined {
+    return this.#current;
   }
 }
 
@@ -97,25 +109,75 @@ export interface BaseToolOptions {
   description?: string;
 }
 
+/** A tool's workspace: opened once, on first use; and its root folders known so far, without I/O. */
+export interface WorkspaceGetter {
+  /** Opens (or takes) the workspace. */
+  (): Promise<Workspace>;
+  /** The canonical root and the root as given, when known now (for hints); none before a lazy root is opened, but the given root if absolute. */
+  roots(): string[];
+}
+
 /** Returns a memoised getter that opens `source` once, on first use. */
-export function workspaceGetter(source: WorkspaceSource): () => Promise<Workspace> {
-  if (source instanceof Workspace) return () => Promise.resolve(source);
-  const lazy = source instanceof LazyWorkspace ? source : new LazyWorkspace(source);
-  return () => lazy.open();
+export function workspaceGetter(source: WorkspaceSource): WorkspaceGetter {
+  const lazy = source instanceof Workspace
+    ? undefined
+    : source instanceof LazyWorkspace
+    ? source
+    : new LazyWorkspace(source);
+  const getter = (): Promise<Workspace> => lazy === undefined ? Promise.resolve(source as Workspace) : lazy.open();
+  const roots = (): string[] => {
+    const opened = lazy === undefined ? source as Workspace : lazy.current;
+    if (opened !== undefined) return [opened.root, opened.rootEntry];
+    // Not opened yet: the root as given, when it is absolute (a hint compares strings only).
+    return lazy !== undefined && /^(?:\/|[A-Za-z]:[\\/])/.test(lazy.root) ? [lazy.root] : [];
+  };
+  return Object.assign(getter, { roots });
+}
+
+/**
+ * An argument error for an absolute path that lies inside the workspace,
+ * with a hint naming the workspace-relative form; any other error unchanged.
+ *
+ * @param error What validation threw.
+ * @param args The raw arguments.
+ * @param roots The workspace's roots known now ({@link WorkspaceGetter.roots}).
+ * @returns The error to throw.
+ */
+export function withRelativeHint(error: unknown, args: unknown, roots: readonly string[]): unknown {
+  if (!isWorkspaceError(error, "INVALID_RELATIVE_PATH") || typeof args !== "object" || args === null) return error;
+  for (const value of Object.values(args)) {
+    // Only the path that was refused (not, say, a file's content that looks like one).
+    if (typeof value !== "string" || (error.path !== undefined && value !== error.path)) continue;
+    for (const root of roots) {
+      const relative = relativeInside(value, root);
+      if (relative !== undefined) {
+        return new WorkspaceError("INVALID_RELATIVE_PATH", error.message, {
+          hint: relativePathHint(relative),
+          path: error.path,
+          cause: error,
+        });
+      }
+    }
+  }
+  return error;
 }
 
 /**
  * A zod 4 schema, as {@link defineTool} takes it: seen through the Standard
  * Schema interface zod implements, so that Paddock's public types name none
- * of zod's. `Args` is the type it parses to.
+ * of zod's. `Args` is the type it parses to, `ArgsIn` the type it accepts
+ * (the two differ where the schema has defaults or transforms).
  */
-export interface ToolArgumentsSchema<Args> {
+export interface ToolArgumentsSchema<Args, ArgsIn = Args> {
   /** The Standard Schema properties (zod 4 sets them on every schema). */
-  readonly "~standard": { readonly vendor: string; readonly types?: { readonly output: Args } | undefined };
+  readonly "~standard": {
+    readonly vendor: string;
+    readonly types?: { readonly input: ArgsIn; readonly output: Args } | undefined;
+  };
 }
 
 /** What {@link defineTool} builds a tool from. */
-export interface ToolDefinition<Args, Input, Output> {
+export interface ToolDefinition<Args, Input, Output, ArgsIn = Args> {
   /** The name the model calls it by. */
   name: string;
   /** What it does, for the model. */
@@ -123,19 +185,26 @@ export interface ToolDefinition<Args, Input, Output> {
   /** Whether the tool never changes anything. */
   readOnly: boolean;
   /** The zod 4 schema of the arguments (an object schema, usually `.strict()`). */
-  schema: ToolArgumentsSchema<Args>;
+  schema: ToolArgumentsSchema<Args, ArgsIn>;
   /** Checks beyond the schema (path grammar, sizes); returns the prepared input. */
   prepare: (args: Args) => Input;
   /** Runs with the prepared input. */
   run: (input: Input, options: ToolExecuteOptions) => Promise<Output>;
+  /**
+   * The workspace's root folders known now, so that an absolute path inside
+   * one is refused with a hint naming its relative form.
+   * @default undefined (the generic hint)
+   */
+  workspaceRoots?: () => readonly string[];
 }
 
 /**
- * Builds a {@link Tool} from a zod schema: the advertised JSON Schema and the
- * validation come from the same definition.
+ * Builds a {@link Tool} from a zod schema: the advertised JSON Schema, the
+ * validation and the type of `execute`'s argument come from the same
+ * definition.
  *
  * @param definition The name, description, schema and the steps.
- * @returns The tool.
+ * @returns The tool; its `execute` takes what the schema accepts.
  * @throws {TypeError} when `schema` is not a zod schema.
  *
  * @example A tool that says hello
@@ -150,18 +219,27 @@ export interface ToolDefinition<Args, Input, Output> {
  *   prepare: (args) => args,
  *   run: (input) => Promise.resolve({ greeting: `Hello, ${input.name}` }),
  * });
+ * const { greeting } = await hello.execute({ name: "Ada" }); // `{ name: 1 }` does not compile
  * ```
  */
-export function defineTool<Args, Input, Output>(
-  definition: ToolDefinition<Args, Input, Output>,
-): Tool<Input, Output> {
+export function defineTool<Args, Input, Output, ArgsIn = Args>(
+  definition: ToolDefinition<Args, Input, Output, ArgsIn>,
+): Tool<Input, Output, ArgsIn> {
   if (definition.schema?.["~standard"]?.vendor !== "zod") {
     throw new TypeError(`defineTool('${definition.name}'): schema must be a zod 4 schema`);
   }
   const schema = definition.schema as unknown as z.ZodType<Args>;
   const inputSchema = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as JsonSchema;
   delete inputSchema.$schema;
-  const validate = (args: unknown): Input => definition.prepare(parseArguments(schema, args));
+  const validate = (args: unknown): Input => {
+    try {
+      return definition.prepare(parseArguments(schema, args));
+    } catch (error) {
+      throw definition.workspaceRoots === undefined
+        ? error
+        : withRelativeHint(error, args, definition.workspaceRoots());
+    }
+  };
   const run = (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options);
   return {
     name: definition.name,

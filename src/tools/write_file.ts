@@ -25,6 +25,14 @@ export interface WriteToolOptions extends BaseToolOptions {
   protectedPaths?: readonly string[];
 }
 
+/** Arguments of `write_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface WriteFileArguments {
+  /** Workspace-relative path of the file to create or replace. */
+  path: string;
+  /** The complete new content, as UTF-8 text. */
+  content: string;
+}
+
 /** Arguments of `write_file`, validated. */
 export interface WriteFileInput {
   /** The workspace-relative path, normalized. */
@@ -82,7 +90,7 @@ function encodeBoundedContent(content: string, maxBytes: number): Uint8Array {
 export function createWriteTool(
   workspace: WorkspaceSource,
   options: WriteToolOptions = {},
-): Tool<WriteFileInput, WriteFileOutput> {
+): Tool<WriteFileInput, WriteFileOutput, WriteFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
   const protectedPaths = options.protectedPaths ?? [];
@@ -91,6 +99,7 @@ export function createWriteTool(
     description: options.description ??
       `Create or replace a UTF-8 text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes.`,
     readOnly: false,
+    workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       path: args.path,

@@ -17,7 +17,7 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 // The focused test's helpers: the input, checked by the tool's own validation, and the execution context.
-function validatedInput<Input>(tool: Tool<Input, unknown>, input: unknown): unknown {
+function validatedInput<Input, Args>(tool: Tool<Input, unknown, Args>, input: Args): Args {
   tool.validate(input);
   return input;
 }

@@ -40,6 +40,9 @@ test("seed 002: AgentExecutor.execute pauses before the shell runs; resumeAfterA
     "list_directory",
     "find_files",
     "grep",
+    "read_media_file",
+    "directory_tree",
+    "get_file_info",
     "shell",
   ]);
   expect(paused.finishReason).toBe("awaiting-approval");

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import type { AnyTool } from "@paddock/tools";
 
 let parent: string;
 let before: string;
@@ -29,7 +30,8 @@ test("seed 002: a SandboxShell over SubprocessSandbox; the file tools work, the 
   const tools = [...createFsTools(workspace), createShellTool(shell, { needsApproval: false })];
   // --- end of the example ---
 
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // The tools by name, each of any arguments (the array mixes the fs tools with the typed shell tool).
+  const byName = new Map<string, AnyTool>(tools.map((tool) => [tool.name, tool]));
   expect(await byName.get("write_file")?.execute({ path: "a.txt", content: "hi" })).toEqual({
     path: "a.txt",
     bytes: 2,

@@ -1,0 +1,102 @@
+import { invalidArguments } from "../tools/tool.ts";
+import type { McpRoot, RootSet } from "./root_set.ts";
+
+/**
+ * The path arguments of each built-in tool, by name: what routes a call to
+ * one of several roots. Tools not listed (`node_process`, `shell`, one's
+ * own) run in the default root; `read_multiple_files` routes each of its
+ * paths itself; `list_allowed_directories` names no root.
+ */
+const PATH_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  read_file: ["path"],
+  write_file: ["path"],
+  edit_file: ["path"],
+  list_directory: ["path"],
+  find_files: ["path"],
+  grep: ["path"],
+  delete_path: ["path"],
+  create_directory: ["path"],
+  read_media_file: ["path"],
+  directory_tree: ["path"],
+  get_file_info: ["path"],
+  move_path: ["source", "destination"],
+};
+
+/** Tools that answer whatever the client's roots leave in. */
+const ROOTLESS = new Set(["list_allowed_directories", "read_multiple_files"]);
+
+/** Result keys holding one workspace path, and keys holding a list of them. */
+const PATH_KEYS = new Set(["path", "source", "destination", "resolvedPath"]);
+const PATH_LIST_KEYS = new Set(["paths", "files"]);
+
+/** Where a call runs, and its arguments with the root prefix taken off. */
+export interface RoutedCall {
+  /** The root the call's paths name (the default when they name none). */
+  root: McpRoot;
+  /** The arguments for the tool in that root. */
+  arguments: unknown;
+}
+
+/**
+ * Routes a call to the root its paths name (`NAME:path`; bare paths name
+ * the default root). All the paths of one call must name the same root.
+ *
+ * @param roots The server's roots.
+ * @param name The tool's name.
+ * @param args The call's arguments (not yet validated: only string path arguments are looked at).
+ * @returns The root and the arguments for it.
+ * @throws {WorkspaceError} `INVALID_ARGUMENTS` for paths in two roots, `ROOT_NOT_SERVED` for a root the client's roots leave out.
+ */
+export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCall {
+  if (ROOTLESS.has(name)) return { root: roots.defaultRoot, arguments: args };
+  const keys = Object.hasOwn(PATH_ARGUMENTS, name) ? PATH_ARGUMENTS[name] : [];
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    roots.route(""); // the default root must be served
+    return { root: roots.defaultRoot, arguments: args };
+  }
+  const record = args as Record<string, unknown>;
+  let root: McpRoot | undefined;
+  const rewritten: Record<string, unknown> = { ...record };
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value !== "string") continue;
+    const routed = roots.route(value);
+    if (root !== undefined && routed.root !== root) {
+      throw invalidArguments(`'${keys.join("' and '")}' name two different folders; a call works in one`);
+    }
+    root = routed.root;
+    rewritten[key] = routed.path;
+  }
+  if (root === undefined) {
+    roots.route(""); // no path given: the default root, which must be served
+    root = roots.defaultRoot;
+  }
+  return { root, arguments: rewritten };
+}
+
+/**
+ * A result's workspace paths written as the model should use them again:
+ * with the root's `NAME:` prefix, for a root other than the default.
+ *
+ * @param roots The server's roots.
+ * @param root The root the call ran in.
+ * @param value The result (parsed JSON).
+ * @returns The result with its paths prefixed (the same value for the default root).
+ */
+export function prefixResultPaths(roots: RootSet, root: McpRoot, value: unknown): unknown {
+  if (root.isDefault) return value;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "error") out[key] = child;
+      else if (PATH_KEYS.has(key) && typeof child === "string") out[key] = roots.display(root, child);
+      else if (PATH_LIST_KEYS.has(key) && Array.isArray(child)) {
+        out[key] = child.map((item) => (typeof item === "string" ? roots.display(root, item) : walk(item)));
+      } else out[key] = walk(child);
+    }
+    return out;
+  };
+  return walk(value);
+}

@@ -1,0 +1,205 @@
+// Several --root folders in one MCP server, addressed as NAME:path, and a
+// client's roots/list narrowing (never widening) what is served: in-process
+// through the SDK's client, then against the real `paddock mcp` process on
+// Node and Deno.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openWorkspace } from "../mod.ts";
+import { createPaddockMcpServer } from "../src/mcp/mod.ts";
+import { nameRoots, RootSet } from "../src/mcp/root_set.ts";
+import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
+import { type DiskFixture, diskFixture, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
+
+let fixture: DiskFixture;
+let app: string;
+let docs: string;
+
+beforeAll(async () => {
+  fixture = await diskFixture(["app/src/a.ts=export const a = 1;\n", "docs/guide.md=# Guide\n", "docs/img/"]);
+  app = fs.realpathSync(fixture.abs("app"));
+  docs = fs.realpathSync(fixture.abs("docs"));
+});
+afterAll(() => fixture.cleanup());
+
+type Roots = { uri: string; name?: string }[];
+
+/** A client on the in-process server over `app` (default) and `docs`, with `clientRoots` when given. */
+async function connect(clientRoots?: Roots): Promise<Client> {
+  const { server } = await createPaddockMcpServer({ root: app, roots: [docs], nodeProcess: false });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "t", version: "1" }, {
+    capabilities: clientRoots === undefined ? {} : { roots: { listChanged: true } },
+  });
+  if (clientRoots !== undefined) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: clientRoots }));
+  await client.connect(clientSide);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: result.isError === true, body: result.structuredContent as Record<string, unknown> };
+}
+
+const codeOf = (body: Record<string, unknown>) => (body.error as { code?: string } | undefined)?.code ?? null;
+
+describe("root names", () => {
+  test("each root is named after its folder, made unique, and the first is the default", async () => {
+    const a = await openWorkspace(app);
+    const b = await openWorkspace(docs);
+    const roots = nameRoots([a, b, b]);
+    expect(roots.map((root) => [root.name, root.isDefault])).toEqual([["app", true], ["docs", false], [
+      "docs-2",
+      false,
+    ]]);
+    const set = new RootSet(roots);
+    expect(set.route("src/a.ts")).toMatchObject({ path: "src/a.ts", root: { name: "app" } });
+    expect(set.route("docs:guide.md")).toMatchObject({ path: "guide.md", root: { name: "docs" } });
+    expect(set.route("docs:")).toMatchObject({ path: ".", root: { name: "docs" } });
+    // Not a root's name: the path stays as it is, and the grammar refuses its colon.
+    expect(set.route("nope:x")).toMatchObject({ path: "nope:x", root: { name: "app" } });
+  });
+});
+
+describe("several roots in one server", () => {
+  test("bare paths name the default root, NAME:path the others, and results say NAME: again", async () => {
+    const client = await connect();
+    expect((await call(client, "read_file", { path: "src/a.ts" })).body).toMatchObject({ path: "src/a.ts" });
+    expect((await call(client, "read_file", { path: "docs:guide.md" })).body).toEqual({
+      path: "docs:guide.md",
+      content: "# Guide\n",
+      bytes: 8,
+    });
+    expect((await call(client, "write_file", { path: "docs:new.md", content: "x" })).body).toEqual({
+      path: "docs:new.md",
+      bytes: 1,
+    });
+    expect(fs.readFileSync(path.join(docs, "new.md"), "utf8")).toBe("x");
+    expect(fs.existsSync(path.join(app, "new.md"))).toBe(false);
+    const found = await call(client, "find_files", { pattern: "**/*.md", path: "docs:" });
+    expect(found.body).toMatchObject({ paths: ["docs:guide.md", "docs:new.md"] });
+    const many = await call(client, "read_multiple_files", { paths: ["src/a.ts", "docs:guide.md", "docs:../x"] });
+    const files = (many.body as { files: { path: string; error?: { message: string } }[] }).files;
+    expect(files.map((file) => file.path)).toEqual(["src/a.ts", "docs:guide.md", "docs:../x"]);
+    expect(files[2].error?.message).toBe("INVALID_RELATIVE_PATH");
+    const listed = await call(client, "list_allowed_directories", {});
+    expect(listed.body).toEqual({
+      roots: [{ name: "app", prefix: "app:", default: true }, { name: "docs", prefix: "docs:", default: false }],
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(fixture.parent);
+    await client.close();
+  });
+
+  test("a call may not span two roots, and every hostile path is refused in each root", async () => {
+    const client = await connect();
+    const moved = await call(client, "move_path", { source: "src/a.ts", destination: "docs:a.ts" });
+    expect(moved.body).toMatchObject({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" } });
+    expect(fs.existsSync(path.join(app, "src/a.ts"))).toBe(true);
+    for (const row of HOSTILE_PATHS) {
+      const { isError, body } = await call(client, "read_file", { path: `docs:${row.path}` });
+      // `docs:` alone is the folder itself: read_file refuses it as a folder.
+      if (row.path === "") expect(codeOf(body)).toBe("NOT_A_FILE");
+      else {expect({ row: row.name, isError, message: (body.error as { message?: string }).message }).toEqual({
+          row: row.name,
+          isError: true,
+          message: row.code,
+        });}
+    }
+    expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
+    await client.close();
+  });
+
+  test("an absolute path inside another root gets a hint with its NAME: form", async () => {
+    const client = await connect();
+    const { body } = await call(client, "read_file", { path: path.join(docs, "guide.md") });
+    expect((body.error as { hint?: string }).hint).toContain("'docs:guide.md'");
+    await client.close();
+  });
+});
+
+describe("client roots", () => {
+  test("narrow the served folders to those inside them", async () => {
+    const client = await connect([{ uri: pathToFileURL(docs).href }]);
+    expect((await call(client, "read_file", { path: "docs:guide.md" })).isError).toBe(false);
+    const refused = await call(client, "read_file", { path: "src/a.ts" });
+    expect(codeOf(refused.body)).toBe("ROOT_NOT_SERVED");
+    expect(JSON.stringify(refused.body)).not.toContain(fixture.parent);
+    expect(codeOf((await call(client, "node_process", { source: "1" })).body)).not.toBe(null);
+    expect((await call(client, "list_allowed_directories", {})).body).toEqual({
+      roots: [{ name: "docs", prefix: "docs:", default: false }],
+    });
+    await client.close();
+  });
+
+  test("never widen them: file:/// and folders outside every root add nothing", async () => {
+    const client = await connect([
+      { uri: "file:///" },
+      { uri: pathToFileURL(fixture.outside).href },
+      { uri: "https://example.com/" },
+    ]);
+    expect((await call(client, "list_allowed_directories", {})).body).toMatchObject({
+      roots: [{ name: "app" }, { name: "docs" }],
+    });
+    for (const target of ["../outside/secret.txt", path.join(fixture.outside, "secret.txt"), "outside:secret.txt"]) {
+      const { isError, body } = await call(client, "read_file", { path: target });
+      expect(isError).toBe(true);
+      expect(JSON.stringify(body)).not.toContain(OUTSIDE_SECRET);
+    }
+    await client.close();
+  });
+
+  test("a root folder inside a client root that lies within a served root does not widen or re-root", async () => {
+    // The client names a subfolder of docs: docs is not inside it, so docs is no longer served.
+    const client = await connect([{ uri: pathToFileURL(path.join(docs, "img")).href }]);
+    expect((await call(client, "list_allowed_directories", {})).body).toEqual({ roots: [] });
+    expect(codeOf((await call(client, "read_file", { path: "docs:guide.md" })).body)).toBe("ROOT_NOT_SERVED");
+    await client.close();
+  });
+});
+
+describe.each(SERVER_RUNTIMES)("paddock mcp with two --root folders under %s", (serverRuntime) => {
+  test("serves both, and the client's roots narrow them as the server process sees them", async () => {
+    const { command, args } = paddockCommand(serverRuntime, ["mcp", "--root", app, "--root", docs, "--read-only"]);
+    const transport = new StdioClientTransport({ command, args, cwd: REPO, stderr: "pipe" });
+    let clientRoots: Roots = [{ uri: pathToFileURL(app).href }, { uri: pathToFileURL(docs).href }];
+    const client = new Client({ name: "t", version: "1" }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: clientRoots }));
+    await client.connect(transport);
+    try {
+      expect((await call(client, "read_file", { path: "docs:guide.md" })).body).toMatchObject({ content: "# Guide\n" });
+      expect((await call(client, "read_file", { path: "src/a.ts" })).body).toMatchObject({ bytes: 20 });
+      clientRoots = [{ uri: pathToFileURL(app).href }];
+      await client.sendRootsListChanged();
+      // The narrowing settles before the next call runs; poll briefly for the notification to arrive.
+      let code: string | null = null;
+      for (let i = 0; i < 50 && code === null; i++) {
+        code = codeOf((await call(client, "read_file", { path: "docs:guide.md" })).body);
+        if (code === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(code).toBe("ROOT_NOT_SERVED");
+      expect((await call(client, "read_file", { path: "src/a.ts" })).isError).toBe(false);
+      // Widening back to file:/// serves only what was configured.
+      clientRoots = [{ uri: "file:///" }];
+      await client.sendRootsListChanged();
+      let names: string[] = [];
+      for (let i = 0; i < 50 && names.length < 2; i++) {
+        names = ((await call(client, "list_allowed_directories", {})).body as { roots: { name: string }[] }).roots
+          .map((root) => root.name);
+        if (names.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(names).toEqual(["app", "docs"]);
+      expect(codeOf((await call(client, "read_file", { path: "../outside/secret.txt" })).body)).toBe(
+        "TOOL_ARGUMENTS_INVALID",
+      );
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
