@@ -22,9 +22,9 @@ import type { Host } from "./src/host.ts";
 /** The host seam under its earlier name; the root's `FsProvider` is the seed documents' small provider interface. */
 export type FsProvider = Host;
 export * from "./src/shell_provider.ts";
-export { registerDefaultHost } from "./src/core/default_host.ts";
-export { createHostShellProvider } from "./src/core/host_shell_provider.ts";
-export type { HostShellProviderOptions } from "./src/core/host_shell_provider.ts";
-export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/atomic_write.ts";
-export type { AtomicWriteOptions } from "./src/core/atomic_write.ts";
-export type { Folder, Identity, Resolved, ResolveOptions } from "./src/core/workspace.ts";
+export { registerDefaultHost } from "./src/core/fs/default_host.ts";
+export { createHostShellProvider } from "./src/core/process/host_shell_provider.ts";
+export type { HostShellProviderOptions } from "./src/core/process/host_shell_provider.ts";
+export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/fs/atomic_write.ts";
+export type { AtomicWriteOptions } from "./src/core/fs/atomic_write.ts";
+export type { Folder, Identity, Resolved, ResolveOptions } from "./src/core/fs/workspace.ts";

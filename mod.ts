@@ -21,14 +21,14 @@
  *
  * @module
  */
-import { registerDefaultHost } from "./src/core/default_host.ts";
+import { registerDefaultHost } from "./src/core/fs/default_host.ts";
 import { createAutoHost } from "./src/hosts/auto.ts";
 
 registerDefaultHost(createAutoHost);
 
 // The workspace.
-export { openWorkspace, Workspace } from "./src/core/workspace.ts";
-export type { Confinement, Folder, FolderLookup, WorkspaceOptions } from "./src/core/workspace.ts";
+export { openWorkspace, Workspace } from "./src/core/fs/workspace.ts";
+export type { Confinement, Folder, FolderLookup, WorkspaceOptions } from "./src/core/fs/workspace.ts";
 
 // Errors and limits.
 export { ARGUMENT_ERROR_CODES, isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";
@@ -70,7 +70,7 @@ export type {
   ListDirectoryToolOptions,
   ListedEntry,
 } from "./src/tools/list_directory.ts";
-export type { ReportedKind } from "./src/core/reported_kind.ts";
+export type { ReportedKind } from "./src/core/fs/reported_kind.ts";
 export { createReadMediaFileTool } from "./src/tools/read_media_file.ts";
 export type {
   ReadMediaFileArguments,
@@ -114,10 +114,10 @@ export type {
   GrepSkipped,
   GrepToolOptions,
 } from "./src/tools/grep.ts";
-export type { GlobMatcher } from "./src/core/compile_glob.ts";
-export type { BytePrefilter, LineMatcher } from "./src/core/line_matcher.ts";
-export type { FoldedNeedle, Needle } from "./src/core/byte_search.ts";
-export type { LineMatch } from "./src/core/search_text.ts";
+export type { GlobMatcher } from "./src/core/search/compile_glob.ts";
+export type { BytePrefilter, LineMatcher } from "./src/core/search/line_matcher.ts";
+export type { FoldedNeedle, Needle } from "./src/core/search/byte_search.ts";
+export type { LineMatch } from "./src/core/search/search_text.ts";
 export { createDeleteTool } from "./src/tools/delete_path.ts";
 export type {
   DeletePathArguments,
@@ -150,8 +150,8 @@ export type {
   ShellSource,
   ShellToolOptions,
 } from "./src/tools/shell.ts";
-export { evaluateShellPolicy } from "./src/core/shell_policy.ts";
-export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/shell_policy.ts";
+export { evaluateShellPolicy } from "./src/core/process/shell_policy.ts";
+export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/process/shell_policy.ts";
 
 // The registry and the call layer.
 export { ToolRegistry } from "./src/registry/tool_registry.ts";
@@ -203,7 +203,7 @@ export { normalizeWorkspacePath } from "./src/seed/normalize_workspace_path.ts";
 export type { PathFlavor } from "./src/seed/normalize_workspace_path.ts";
 export { NodeWorkspace } from "./src/seed/node_workspace.ts";
 export type { NodeWorkspaceOptions } from "./src/seed/node_workspace.ts";
-export type { FlexibleShellProvider } from "./src/core/host_shell_provider.ts";
+export type { FlexibleShellProvider } from "./src/core/process/host_shell_provider.ts";
 export type {
   ShellExecOptions,
   ShellExecOutcome,

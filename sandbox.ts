@@ -26,7 +26,7 @@
  *
  * @module
  */
-export type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "./src/core/command_sandbox.ts";
+export type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "./src/core/process/command_sandbox.ts";
 export {
   BubblewrapSandbox,
   SANDBOX_ETC_ENTRIES,

@@ -21,7 +21,7 @@ import {
 } from "../mod.ts";
 import type { Host, HostFile } from "../host.ts";
 import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, MAX_SYMLINK_HOPS } from "../src/core/limits.ts";
-import { MINIMAL_ENVIRONMENT_NAMES } from "../src/core/environment.ts";
+import { MINIMAL_ENVIRONMENT_NAMES } from "../src/core/process/environment.ts";
 import { type MemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, hasProgram, leftovers, listAll, OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
 import { listMemory, MEMORY_OUTSIDE, memoryFixture, TEST_HOSTS } from "./helpers/hosts.ts";

@@ -1,7 +1,7 @@
-// The edit algorithm on its own, without a file: src/core/apply_edits.ts is
+// The edit algorithm on its own, without a file: src/core/text/apply_edits.ts is
 // pure, so its rules are checked on strings (edit_file.test.ts checks the tool).
 import { describe, expect, test } from "vitest";
-import { applyEdits, type EditOperation } from "../src/core/apply_edits.ts";
+import { applyEdits, type EditOperation } from "../src/core/text/apply_edits.ts";
 import { WorkspaceError } from "../mod.ts";
 
 const edit = (oldString: string, newString: string, replaceAll = false): EditOperation => ({

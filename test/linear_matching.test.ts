@@ -7,8 +7,8 @@
 // the input. Each claim is checked at two input sizes: doubling the input must
 // double the reads, and the reads stay within a small multiple of its length.
 import { describe, expect, test } from "vitest";
-import { compileGlob } from "../src/core/compile_glob.ts";
-import { compileLineMatcher } from "../src/core/line_matcher.ts";
+import { compileGlob } from "../src/core/search/compile_glob.ts";
+import { compileLineMatcher } from "../src/core/search/line_matcher.ts";
 
 /** A string that counts how many characters are read from it. */
 class CountingString extends String {

@@ -10,9 +10,9 @@ import {
   createReadTool,
   type Workspace,
 } from "../mod.ts";
-import { encodeBase64 } from "../src/core/encode_base64.ts";
+import { encodeBase64 } from "../src/core/text/encode_base64.ts";
 import { DIRECTORY_TREE_MAX_DEPTH } from "../src/core/limits.ts";
-import { sniffMediaType } from "../src/core/sniff_media_type.ts";
+import { sniffMediaType } from "../src/core/text/sniff_media_type.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { codeOf } from "./helpers/codes.ts";

@@ -3,8 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createCodingTools, executeToolCall, ToolRegistry } from "../mod.ts";
-import { gitConfigKeys } from "../src/core/git_guard.ts";
-import { DEFAULT_PROTECTED_PATHS, protectedPattern } from "../src/core/protected_paths.ts";
+import { gitConfigKeys } from "../src/core/process/git_guard.ts";
+import { DEFAULT_PROTECTED_PATHS, protectedPattern } from "../src/core/fs/protected_paths.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 
 let fixture: DiskFixture | undefined;

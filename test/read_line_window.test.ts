@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { HostFile } from "../host.ts";
-import { readLineWindow } from "../src/core/read_line_window.ts";
+import { readLineWindow } from "../src/core/fs/read_line_window.ts";
 import { random } from "./helpers/random.ts";
 
 // A file in memory, behind the HostFile interface.

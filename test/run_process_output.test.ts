@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { ByteReader, ExitStatus, Host, HostChild } from "../host.ts";
-import { omittedMarker, runProcess, type TruncationMode } from "../src/core/run_process.ts";
+import { omittedMarker, runProcess, type TruncationMode } from "../src/core/process/run_process.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import { describe, expect, test } from "vitest";
-import { compileGlob } from "../src/core/compile_glob.ts";
-import { compileLineMatcher } from "../src/core/line_matcher.ts";
+import { compileGlob } from "../src/core/search/compile_glob.ts";
+import { compileLineMatcher } from "../src/core/search/line_matcher.ts";
 
 const GLOBS = [
   "**/*.ts",

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { evaluateShellPolicy, type ShellPattern, type ShellPolicy } from "../mod.ts";
-import { hasShellOperator } from "../src/core/shell_policy.ts";
+import { hasShellOperator } from "../src/core/process/shell_policy.ts";
 
 type Verdict = "allowed" | "denied" | "not-allowed";
 

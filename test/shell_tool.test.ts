@@ -16,7 +16,7 @@ import {
 } from "../mod.ts";
 import type { Host, ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../host.ts";
 import { SHELL_MAX_COMMAND_BYTES, SHELL_MAX_TIMEOUT_MS, SHELL_TIMEOUT_MS } from "../src/core/limits.ts";
-import { shellArgv } from "../src/core/host_shell_provider.ts";
+import { shellArgv } from "../src/core/process/host_shell_provider.ts";
 import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { deleteEnv, isAlive, killQuietly, rejection, setEnv, waitFor } from "./helpers/process.ts";

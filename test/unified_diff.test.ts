@@ -1,6 +1,6 @@
 import { applyPatch, createPatch, FILE_HEADERS_ONLY } from "diff";
 import { describe, expect, test } from "vitest";
-import { unifiedDiff } from "../src/core/unified_diff.ts";
+import { unifiedDiff } from "../src/core/text/unified_diff.ts";
 import { random } from "./helpers/random.ts";
 
 describe("unifiedDiff()", () => {

@@ -1,5 +1,5 @@
 import type { Host } from "../../src/host.ts";
-import { runProcess } from "../../src/core/run_process.ts";
+import { runProcess } from "../../src/core/process/run_process.ts";
 import { measure } from "./row.ts";
 
 /** The baseline a sandbox's row is measured against, and what its rows say it is. */

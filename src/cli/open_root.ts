@@ -1,5 +1,5 @@
 import { isWorkspaceError } from "../core/errors.ts";
-import { openWorkspace, type Workspace } from "../core/workspace.ts";
+import { openWorkspace, type Workspace } from "../core/fs/workspace.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { createNodeHost } from "../hosts/node.ts";

@@ -1,5 +1,5 @@
 import { HostError } from "../host.ts";
-import { MINIMAL_ENVIRONMENT_NAMES } from "../core/environment.ts";
+import { MINIMAL_ENVIRONMENT_NAMES } from "../core/process/environment.ts";
 import { missingPermissionFlag } from "./_native_errors.ts";
 
 /** The part of `Deno.env` the environment is read through. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { registerDefaultHost } from "../core/default_host.ts";
+import { registerDefaultHost } from "../core/fs/default_host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 
 registerDefaultHost(createAutoHost);

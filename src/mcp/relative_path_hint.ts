@@ -1,6 +1,6 @@
 import type { ToolCallResult } from "../registry/execute_tool_call.ts";
 import type { McpRoot } from "./root_set.ts";
-import { relativeInside, relativePathHint } from "../core/relative_inside.ts";
+import { relativeInside, relativePathHint } from "../core/path/relative_inside.ts";
 
 /**
  * An MCP client's model often sends absolute paths (other filesystem servers

@@ -1,5 +1,5 @@
 import { WorkspaceError } from "../core/errors.ts";
-import type { Workspace } from "../core/workspace.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
 
 /** One folder the MCP server serves. */
 export interface McpRoot {

@@ -1,8 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
-import type { Sandbox } from "../core/command_sandbox.ts";
+import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
-import { openWorkspace, Workspace } from "../core/workspace.ts";
+import { openWorkspace, Workspace } from "../core/fs/workspace.ts";
 import {
   type ApprovalRequest,
   errorResult,

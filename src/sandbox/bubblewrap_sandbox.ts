@@ -25,10 +25,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
+import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SANDBOX_PROBE_TIMEOUT_MS } from "../core/limits.ts";
-import { runProcess } from "../core/run_process.ts";
+import { runProcess } from "../core/process/run_process.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { proxyEnvironment } from "./credential_broker.ts";

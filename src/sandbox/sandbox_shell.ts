@@ -4,14 +4,14 @@
  *
  * @module
  */
-import type { Sandbox } from "../core/command_sandbox.ts";
-import { childEnvironment } from "../core/environment.ts";
+import type { Sandbox } from "../core/process/command_sandbox.ts";
+import { childEnvironment } from "../core/process/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
-import { runShellCommand } from "../core/run_shell_command.ts";
+import { runShellCommand } from "../core/process/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
-import { resolveShellExec } from "../core/resolve_shell_exec.ts";
+import { resolveShellExec } from "../core/process/resolve_shell_exec.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
 /** Options of {@link SandboxShell}. */

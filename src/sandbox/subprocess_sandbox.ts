@@ -20,7 +20,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
+import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { checkEngine } from "./check_engine.ts";
 import { closeEgressNetwork, type EgressNetwork, openEgressNetwork } from "./container_network.ts";

@@ -1,4 +1,4 @@
-import { Workspace } from "../core/workspace.ts";
+import { Workspace } from "../core/fs/workspace.ts";
 import { type CodingToolsOptions, createCodingTools } from "../tools/coding_tools.ts";
 import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "../tools/tool.ts";
 import { createProviderFsTools } from "./create_provider_fs_tools.ts";

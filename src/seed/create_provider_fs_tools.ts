@@ -1,6 +1,6 @@
 import { WorkspaceError } from "../core/errors.ts";
 import { DELETE_PATH_MAX_ENTRIES, LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { MemoryWorkspace } from "../testing/memory_workspace.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "../tools/create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "../tools/delete_path.ts";

@@ -1,5 +1,5 @@
 import { isAbortError, WorkspaceError } from "../core/errors.ts";
-import { createHostShellProvider } from "../core/host_shell_provider.ts";
+import { createHostShellProvider } from "../core/process/host_shell_provider.ts";
 import type { ReadFileInput } from "../tools/read_file.ts";
 import { createReadTool } from "../tools/read_file.ts";
 import {

@@ -1,4 +1,4 @@
-import { normalizeWorkspacePath as normalizeToSegments } from "../core/normalize_workspace_path.ts";
+import { normalizeWorkspacePath as normalizeToSegments } from "../core/path/normalize_workspace_path.ts";
 
 /** How {@link normalizeWorkspacePath} joins the segments: with `/` (`posix`) or `\` (`win32`). */
 export type PathFlavor = "posix" | "win32";

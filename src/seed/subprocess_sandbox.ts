@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/command_sandbox.ts";
+import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
 import type { SubprocessSandbox as ContainerSandbox, SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
 
 export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";

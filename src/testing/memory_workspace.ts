@@ -1,10 +1,10 @@
 import { abortError, throwIfAborted } from "../core/errors.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
-import { resolveShellExec } from "../core/resolve_shell_exec.ts";
-import { decodeUtf8Lenient } from "../core/utf8.ts";
-import { Workspace } from "../core/workspace.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { keepHeadAndTail } from "../core/text/keep_head_and_tail.ts";
+import { resolveShellExec } from "../core/process/resolve_shell_exec.ts";
+import { decodeUtf8Lenient } from "../core/text/utf8.ts";
+import { Workspace } from "../core/fs/workspace.ts";
 import { createMemoryHost, type MemoryHost } from "../hosts/memory.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_PROTECTED_PATHS } from "../core/protected_paths.ts";
+import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createDirectoryTreeTool, type DirectoryTreeToolOptions } from "./directory_tree.ts";

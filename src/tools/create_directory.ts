@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/protected_paths.ts";
+import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { isHostError } from "../host.ts";
 import {
   type BaseToolOptions,

@@ -1,14 +1,14 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/protected_paths.ts";
-import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
+import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
-import { closeFolder, type Folder } from "../core/folder.ts";
+import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
+import { closeFolder, type Folder } from "../core/fs/folder.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { stillNamesObject } from "../core/still_names_object.ts";
-import { sameIdentity, type Workspace } from "../core/workspace.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { stillNamesObject } from "../core/fs/still_names_object.ts";
+import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
 import {
   type BaseToolOptions,

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
+import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { DIRECTORY_TREE_MAX_DEPTH, DIRECTORY_TREE_MAX_ENTRIES } from "../core/limits.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { resolveFolder } from "../core/resolve_folder.ts";
-import { walkWorkspace } from "../core/walk_workspace.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { resolveFolder } from "../core/fs/resolve_folder.ts";
+import { walkWorkspace } from "../core/fs/walk_workspace.ts";
 import {
   type BaseToolOptions,
   beginCall,

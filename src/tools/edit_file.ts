@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/protected_paths.ts";
-import { applyEdits, editLabel, type EditOperation } from "../core/apply_edits.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
+import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { applyEdits, editLabel, type EditOperation } from "../core/text/apply_edits.ts";
+import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import {
   EDIT_FILE_MAX_DIFF_BYTES,
@@ -9,12 +9,12 @@ import {
   EDIT_FILE_MAX_FILE_BYTES,
   EDIT_FILE_MAX_INPUT_BYTES,
 } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
-import { unifiedDiff } from "../core/unified_diff.ts";
-import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
-import { sameIdentity } from "../core/workspace.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
+import { unifiedDiff } from "../core/text/unified_diff.ts";
+import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
+import { sameIdentity } from "../core/fs/workspace.ts";
 import {
   type BaseToolOptions,
   beginCall,

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
+import { compileGlob, type GlobMatcher } from "../core/search/compile_glob.ts";
 import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { resolveFolder } from "../core/resolve_folder.ts";
-import { walkWorkspace } from "../core/walk_workspace.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { resolveFolder } from "../core/fs/resolve_folder.ts";
+import { walkWorkspace } from "../core/fs/walk_workspace.ts";
 import {
   type BaseToolOptions,
   beginCall,

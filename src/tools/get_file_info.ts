@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
+import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import {
   type BaseToolOptions,
   beginCall,

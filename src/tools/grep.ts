@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { compileGlob, type GlobMatcher } from "../core/compile_glob.ts";
+import { compileGlob, type GlobMatcher } from "../core/search/compile_glob.ts";
 import { isAbortError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { portableByteSearch } from "../core/byte_search.ts";
+import { portableByteSearch } from "../core/search/byte_search.ts";
 import {
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_FILE_BYTES,
@@ -9,13 +9,13 @@ import {
   GREP_MAX_RESULTS,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
-import { compileLineMatcher, type LineMatcher } from "../core/line_matcher.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { holdFolder } from "../core/resolve_folder.ts";
-import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "../core/search_file.ts";
-import type { GrepOutputMode } from "../core/search_text.ts";
-import { walkWorkspace } from "../core/walk_workspace.ts";
+import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { holdFolder } from "../core/fs/resolve_folder.ts";
+import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "../core/search/search_file.ts";
+import type { GrepOutputMode } from "../core/search/search_text.ts";
+import { walkWorkspace } from "../core/fs/walk_workspace.ts";
 import { type GrepOutput, GrepResults } from "./grep_results.ts";
 import {
   type BaseToolOptions,
@@ -40,7 +40,7 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
 }
 
-export type { GrepOutputMode } from "../core/search_text.ts";
+export type { GrepOutputMode } from "../core/search/search_text.ts";
 export type {
   GrepContentOutput,
   GrepCountOutput,

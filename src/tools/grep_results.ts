@@ -1,5 +1,5 @@
-import type { FileOutcome } from "../core/search_file.ts";
-import type { GrepOutputMode, LineMatch } from "../core/search_text.ts";
+import type { FileOutcome } from "../core/search/search_file.ts";
+import type { GrepOutputMode, LineMatch } from "../core/search/search_text.ts";
 
 /** One matching line. */
 export interface GrepMatch extends LineMatch {

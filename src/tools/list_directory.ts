@@ -1,10 +1,10 @@
 import * as z from "zod";
-import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
+import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { throwIfAborted } from "../core/errors.ts";
 import { LIST_DIRECTORY_MAX_ENTRIES } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { resolveFolder } from "../core/resolve_folder.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { resolveFolder } from "../core/fs/resolve_folder.ts";
 import type { EntryKind } from "../host.ts";
 import {
   type BaseToolOptions,

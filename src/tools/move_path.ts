@@ -1,17 +1,17 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/protected_paths.ts";
-import { type ReportedKind, toReportedKind } from "../core/reported_kind.ts";
+import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { randomSuffix, TEMP_FILE_PREFIX } from "../core/atomic_write.ts";
-import { closeFolder, type Folder } from "../core/folder.ts";
-import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/host_path.ts";
+import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
+import { closeFolder, type Folder } from "../core/fs/folder.ts";
+import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/path/host_path.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { lstatUnchanged } from "../core/lstat_unchanged.ts";
-import { stillNamesObject } from "../core/still_names_object.ts";
-import { runInTargetQueue } from "../core/run_in_target_queue.ts";
-import { type Resolved, sameIdentity, type Workspace } from "../core/workspace.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
+import { stillNamesObject } from "../core/fs/still_names_object.ts";
+import { runInTargetQueue } from "../core/fs/run_in_target_queue.ts";
+import { type Resolved, sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import type { HostStat } from "../host.ts";
 import {
   type BaseToolOptions,

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { randomSuffix } from "../core/atomic_write.ts";
+import { randomSuffix } from "../core/fs/atomic_write.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { joinHostPath } from "../core/host_path.ts";
+import { joinHostPath } from "../core/path/host_path.ts";
 import {
   NODE_PROCESS_MAX_ARGUMENT_BYTES,
   NODE_PROCESS_MAX_ARGUMENTS,
@@ -11,15 +11,15 @@ import {
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
 } from "../core/limits.ts";
-import type { Sandbox, SandboxedCommand } from "../core/command_sandbox.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { mapSpawnError } from "../core/map_spawn_error.ts";
-import { removeOwnFile } from "../core/remove_own_file.ts";
-import { runProcess, toExecResult } from "../core/run_process.ts";
-import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/script_output.ts";
-import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
-import { windowsCommandLineLength } from "../core/windows_command_line.ts";
-import type { Identity, Workspace } from "../core/workspace.ts";
+import type { Sandbox, SandboxedCommand } from "../core/process/command_sandbox.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { mapSpawnError } from "../core/process/map_spawn_error.ts";
+import { removeOwnFile } from "../core/fs/remove_own_file.ts";
+import { runProcess, toExecResult } from "../core/process/run_process.ts";
+import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/process/script_output.ts";
+import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
+import { windowsCommandLineLength } from "../core/process/windows_command_line.ts";
+import type { Identity, Workspace } from "../core/fs/workspace.ts";
 import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
 import { nodeProcessReach, runtimeOfSource } from "./process_reach.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Sandbox } from "../core/command_sandbox.ts";
-import { Workspace } from "../core/workspace.ts";
+import type { Sandbox } from "../core/process/command_sandbox.ts";
+import { Workspace } from "../core/fs/workspace.ts";
 import type { Host } from "../host.ts";
 import type { WorkspaceSource } from "./tool.ts";
 

@@ -6,11 +6,11 @@ import {
   READ_FILE_MAX_BYTES,
   READ_FILE_MAX_SCAN_BYTES,
 } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
-import { readLineWindow } from "../core/read_line_window.ts";
-import { decodeUtf8Strict } from "../core/utf8.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
+import { readLineWindow } from "../core/fs/read_line_window.ts";
+import { decodeUtf8Strict } from "../core/text/utf8.ts";
 import {
   type BaseToolOptions,
   beginCall,

@@ -1,11 +1,11 @@
 import * as z from "zod";
-import { encodeBase64 } from "../core/encode_base64.ts";
+import { encodeBase64 } from "../core/text/encode_base64.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { READ_MEDIA_FILE_MAX_BYTES } from "../core/limits.ts";
-import { mapHostError } from "../core/map_host_error.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { openCheckedFile, readFully } from "../core/open_checked_file.ts";
-import { sniffMediaType } from "../core/sniff_media_type.ts";
+import { mapHostError } from "../core/fs/map_host_error.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
+import { sniffMediaType } from "../core/text/sniff_media_type.ts";
 import {
   type BaseToolOptions,
   beginCall,

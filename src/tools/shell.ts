@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { WorkspaceError } from "../core/errors.ts";
-import { createHostShellProvider } from "../core/host_shell_provider.ts";
+import { createHostShellProvider } from "../core/process/host_shell_provider.ts";
 import {
   SHELL_KILL_GRACE_MS,
   SHELL_MAX_COMMAND_BYTES,
@@ -8,9 +8,9 @@ import {
   SHELL_MAX_TIMEOUT_MS,
   SHELL_TIMEOUT_MS,
 } from "../core/limits.ts";
-import { evaluateShellPolicy, type ShellPattern } from "../core/shell_policy.ts";
-import { keepHeadAndTail } from "../core/keep_head_and_tail.ts";
-import { utf8ByteLength } from "../core/utf8.ts";
+import { evaluateShellPolicy, type ShellPattern } from "../core/process/shell_policy.ts";
+import { keepHeadAndTail } from "../core/text/keep_head_and_tail.ts";
+import { utf8ByteLength } from "../core/text/utf8.ts";
 import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
 import { shellReach } from "./process_reach.ts";
 import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";

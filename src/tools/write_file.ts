@@ -1,10 +1,10 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/protected_paths.ts";
-import { atomicWrite } from "../core/atomic_write.ts";
+import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
-import { normalizeWorkspacePath } from "../core/normalize_workspace_path.ts";
-import { encodeUtf8, utf8ByteLength } from "../core/utf8.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
+import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
 import {
   type BaseToolOptions,
   beginCall,

@@ -1,0 +1,109 @@
+import type { Host } from "../../host.ts";
+import { type Identity, sameIdentity } from "./workspace.ts";
+
+/** What {@link readRegularFile} found. */
+export type RegularFileRead =
+  /** The whole file. */
+  | { kind: "read"; bytes: Uint8Array }
+  /** A regular file larger than the bound; nothing was read. */
+  | { kind: "too-large"; size: number }
+  /** Not a regular file (a folder, a device, a FIFO); nothing was read. */
+  | { kind: "not-a-file" }
+  /** The opened file is not the `expected` one (swapped since it was checked); nothing was read. */
+  | { kind: "changed" };
+
+/**
+ * Reads a whole regular file of at most `maxBytes` bytes, for searching.
+ *
+ * The open refuses a final symbolic link (no-follow) and never blocks on a
+ * FIFO or device (non-blocking); the opened handle itself must be a regular
+ * file (fstat), so a file swapped for something else after a walk listed it is
+ * not read. At most `maxBytes + 1` bytes are read: a file that grew past the
+ * bound is reported as too large.
+ *
+ * @param host The host.
+ * @param hostPath The file's absolute host path.
+ * @param maxBytes The largest size read.
+ * @param expected The identity a confined walk checked, when there is one: the handle must match it.
+ * @returns The bytes, or why they were not read.
+ * @throws {HostError} From `open` (`ELOOP` for a link, `ENOENT`, …) or `read`.
+ */
+export async function readRegularFile(
+  host: Host,
+  hostPath: string,
+  maxBytes: number,
+  expected?: Identity,
+): Promise<RegularFileRead> {
+  const file = await host.open(hostPath, { read: true, noFollow: true, nonBlocking: true });
+  try {
+    const stat = await file.stat();
+    if (stat.kind !== "file") return { kind: "not-a-file" };
+    if (expected !== undefined && !sameIdentity(stat, expected)) return { kind: "changed" };
+    if (stat.size > maxBytes) return { kind: "too-large", size: stat.size };
+    let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        // The file grew while it was read: past the bound it is too large, else read on.
+        if (length > maxBytes) return { kind: "too-large", size: length };
+        const larger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
+        larger.set(buffer);
+        buffer = larger;
+      }
+      const wanted = buffer.length - length;
+      const count = await file.read(buffer.subarray(length), length);
+      length += count;
+      if (count === 0) break;
+      // A short read that reached the size fstat gave is the end: one call
+      // fewer per file than reading until 0 (a host reading in chunks still
+      // gets asked again).
+      if (count < wanted && length >= stat.size) break;
+    }
+    return { kind: "read", bytes: buffer.subarray(0, length) };
+  } finally {
+    await file.close().catch(() => {});
+  }
+}
+
+/**
+ * {@link readRegularFile} in one synchronous step, on a host that has
+ * {@link Host.readSync}: the same checks in the same order (a regular file,
+ * then the size bound, both on the opened handle before anything is read),
+ * for files a walk listed (no `expected` identity: a file named directly
+ * goes through {@link readRegularFile}). The file is read into `scratch.buffer`,
+ * which grows (to a power of two) when a file does not fit, so the bytes
+ * returned are a view of it, valid until its next use.
+ *
+ * @param host The host.
+ * @param hostPath The file's absolute host path.
+ * @param maxBytes The largest size read.
+ * @param scratch The buffer to reuse (replaced by a larger one when needed).
+ * @returns What {@link readRegularFile} returns, or `null` when the host has no
+ * synchronous read or declines this file (large, or grown while read): use {@link readRegularFile}.
+ * @throws {HostError} From the host's open, fstat or read.
+ */
+export function readRegularFileSync(
+  host: Host,
+  hostPath: string,
+  maxBytes: number,
+  scratch: { buffer: Uint8Array },
+): RegularFileRead | null {
+  if (host.readSync === undefined) return null;
+  let verdict = null as RegularFileRead | null;
+  const done = host.readSync(hostPath, (stat) => {
+    if (stat.kind !== "file") verdict = { kind: "not-a-file" };
+    else if (stat.size > maxBytes) verdict = { kind: "too-large", size: stat.size };
+    if (verdict !== null) return null;
+    // One byte more than fstat's size, to see a file that grew since.
+    const wanted = stat.size + 1;
+    if (wanted > scratch.buffer.length) scratch.buffer = new Uint8Array(2 ** Math.ceil(Math.log2(wanted)));
+    return scratch.buffer.subarray(0, wanted);
+  });
+  if (done === null) return null;
+  if (verdict !== null) return verdict;
+  if (done.bytes.length > done.stat.size) {
+    // The file grew while it was read: past the bound it is too large; else read it again the long way.
+    return done.bytes.length > maxBytes ? { kind: "too-large", size: done.bytes.length } : null;
+  }
+  return { kind: "read", bytes: done.bytes };
+}

@@ -1,0 +1,384 @@
+import { type Host, type HostDir, type HostStat, isHostError } from "../../host.ts";
+import { defaultHost } from "./default_host.ts";
+import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "../process/environment.ts";
+import { WorkspaceError } from "../errors.ts";
+import { closeFolder, type Confinement, type Folder } from "./folder.ts";
+import { isAbsoluteHostPath, joinHostPath, separatorOf } from "../path/host_path.ts";
+import { MAX_WALK_DEPTH } from "../limits.ts";
+import { type Resolved, resolvePath } from "./resolve_path.ts";
+import { mapEnvironmentError, permissionDenied } from "./map_host_error.ts";
+import { type Identity, sameIdentity } from "./same_identity.ts";
+
+export { type Identity, sameIdentity } from "./same_identity.ts";
+export type { Resolved } from "./resolve_path.ts";
+export type { Confinement, Folder } from "./folder.ts";
+
+/** Options of {@link openWorkspace}. */
+export interface WorkspaceOptions {
+  /** The host to run on. @default Deno's host on Deno, Node's on Node and Bun */
+  host?: Host;
+  /** Variables given to child processes, on top of the minimal environment. @default {} */
+  env?: Record<string, string>;
+  /** Names of parent variables passed through to child processes, besides the minimal ones. @default [] */
+  inheritEnv?: string[];
+  /**
+   * `"paths"` forces the path walk even where held folders work (to test the
+   * fallback, or to hold no descriptor); `"auto"` uses held folders where a
+   * probe finds them usable.
+   * @default "auto"
+   */
+  confinement?: "auto" | "paths";
+}
+
+/** Options of {@link Workspace.resolve}. */
+export interface ResolveOptions {
+  /** Follow a link in the final position. @default true */
+  followFinal?: boolean;
+  /** Return `stat: null` instead of failing when the final object is missing. @default false */
+  allowMissing?: boolean;
+  /** Create missing folders on the way (never the final segment). @default false */
+  createParents?: boolean;
+  /** The action, for error messages ("read", "write", …). @default "open" */
+  action?: string;
+  /** The path as the caller gave it, for error messages. @default the segments joined by "/" */
+  display?: string;
+}
+
+/** What looking up one name at a held folder found. */
+export type FolderLookup =
+  /** A folder, now held. */
+  | { kind: "folder"; folder: Folder }
+  /** A symbolic link (not followed). */
+  | { kind: "symlink" }
+  /** Something that is not a folder. */
+  | { kind: "other"; stat: HostStat }
+  /** Nothing. */
+  | { kind: "missing" };
+
+interface HeldRoot {
+  confinement: Confinement;
+  folder: Folder;
+}
+
+/**
+ * An opened workspace: a canonical root folder held open, its identity, and
+ * the host that reaches it. Every operation starts with
+ * {@link Workspace.checkRoot} and resolves paths with
+ * {@link Workspace.resolve}, one name at a time from the held root. Create one
+ * with {@link openWorkspace}.
+ */
+export class Workspace {
+  /** The host this workspace runs on. */
+  readonly host: Host;
+  /** The canonical absolute root (all links resolved). */
+  readonly root: string;
+  /** The root entry as given (made absolute), re-checked before every operation. */
+  readonly rootEntry: string;
+  /** The root folder's identity at open time. */
+  readonly rootIdentity: Identity;
+  /** Variables given to child processes. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Parent variables passed through to child processes. */
+  readonly inheritEnv: readonly string[];
+  readonly #wanted: WorkspaceOptions["confinement"];
+  #held: Promise<HeldRoot> | undefined;
+
+  /** Use {@link openWorkspace}. */
+  constructor(host: Host, root: string, rootEntry: string, identity: Identity, options: WorkspaceOptions) {
+    this.host = host;
+    this.root = root;
+    this.rootEntry = rootEntry;
+    this.rootIdentity = { dev: identity.dev, ino: identity.ino, birthtimeMs: identity.birthtimeMs };
+    this.env = Object.freeze({ ...(options.env ?? {}) });
+    this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
+    this.#wanted = options.confinement ?? "auto";
+  }
+
+  /**
+   * How this workspace reaches its folders: `handles` (race-free) where the
+   * host can hold folders and look names up at them, else `paths`.
+   *
+   * @returns The route, decided once by a probe when the root is first held.
+   */
+  async confinement(): Promise<Confinement> {
+    return (await this.#holdRoot()).confinement;
+  }
+
+  /** The held root folder, where every walk starts. */
+  async rootFolder(): Promise<Folder> {
+    return (await this.#holdRoot()).folder;
+  }
+
+  /**
+   * Lets go of the held root handle. The workspace holds one descriptor for
+   * its root from first use; a later call opens it again.
+   *
+   * @returns When the handle is closed.
+   */
+  async close(): Promise<void> {
+    const held = this.#held;
+    this.#held = undefined;
+    const root = await held?.catch(() => null);
+    if (root) await closeFolder(root.folder);
+  }
+
+  // Opens the root once: the handle must be the folder whose identity was
+  // recorded, and the `*at` route must work on it (procfs mounted, the runtime
+  // allowed to use it: Deno needs --allow-all), else the path walk.
+  #holdRoot(): Promise<HeldRoot> {
+    this.#held ??= (async (): Promise<HeldRoot> => {
+      const changed = () => rootChanged();
+      const pathsRoot = (): HeldRoot => ({
+        confinement: "paths",
+        folder: {
+          at: this.root,
+          stat: { ...this.rootIdentity, kind: "directory", size: 0, mode: 0, mtimeMs: 0 },
+          segments: [],
+          parent: null,
+          handle: null,
+        },
+      });
+      if (this.#wanted === "paths") return pathsRoot();
+      let handle: HostDir;
+      try {
+        handle = await this.host.openDir(this.root);
+      } catch {
+        throw changed();
+      }
+      const stat = await handle.stat().catch(() => null);
+      if (stat === null || stat.kind !== "directory" || !sameIdentity(stat, this.rootIdentity)) {
+        await handle.close().catch(() => {});
+        throw changed();
+      }
+      const at = handle.at;
+      const probe = at === null ? null : await this.host.lstat(`${at}/.`).catch(() => null);
+      if (at === null || probe === null || probe.kind !== "directory" || !sameIdentity(probe, stat)) {
+        await handle.close().catch(() => {});
+        return pathsRoot();
+      }
+      return { confinement: "handles", folder: { at, stat, segments: [], parent: null, handle } };
+    })();
+    this.#held.catch(() => {
+      this.#held = undefined;
+    });
+    return this.#held;
+  }
+
+  /**
+   * Checks that the root entry still resolves to the same folder: the entry as
+   * given (following links) and the canonical path must both still have the
+   * identity seen at open time. A root deleted and re-created, renamed, or a
+   * root link retargeted all fail here. (On the `handles` route nothing could
+   * escape through a swapped root anyway: every walk starts at the held one.)
+   *
+   * @throws {WorkspaceError} `WORKSPACE_ROOT_CHANGED`.
+   */
+  async checkRoot(): Promise<void> {
+    await this.#holdRoot();
+    const [viaEntry, canonical] = await Promise.all([
+      this.host.stat(this.rootEntry).catch(() => null),
+      this.host.lstat(this.root).catch(() => null),
+    ]);
+    if (
+      viaEntry === null || canonical === null || canonical.kind !== "directory" ||
+      !sameIdentity(viaEntry, this.rootIdentity) || !sameIdentity(canonical, this.rootIdentity)
+    ) {
+      throw rootChanged();
+    }
+  }
+
+  /** The host path of canonical workspace segments (for processes' working folders and messages, never for a confined step). */
+  hostPath(segments: readonly string[]): string {
+    return joinHostPath(this.host.platform, this.root, segments);
+  }
+
+  /** Where `name` at a held folder is reached: one name after the folder's `at`. */
+  childPath(folder: Folder, name: string): string {
+    const separator = folder.handle !== null ? "/" : separatorOf(this.host.platform);
+    return folder.at.endsWith(separator) ? folder.at + name : folder.at + separator + name;
+  }
+
+  /** The environment for a child process: minimal variables, `inheritEnv`, then `env`. */
+  childEnvironment(): Record<string, string> {
+    // Only the names picked are asked for, so a scoped --allow-env is enough under Deno.
+    const names = [...MINIMAL_ENVIRONMENT_NAMES, ...this.inheritEnv];
+    try {
+      return childEnvironment(this.host.environment(names), this.inheritEnv, this.env);
+    } catch (error) {
+      throw mapEnvironmentError(error);
+    }
+  }
+
+  /**
+   * Looks up one name at a held folder and, if it is a folder, holds it:
+   * `handles`: opened at the parent's handle, no-follow, `O_DIRECTORY`;
+   * `paths`: lstat'ed by path, then the whole chain above re-verified.
+   *
+   * @param parent The held folder.
+   * @param name One segment.
+   * @returns What is there; a folder returned is the caller's to close ({@link closeFolder}).
+   * @throws {HostError} When the name cannot be examined (not for missing, links or non-folders).
+   * @throws {WorkspaceError} `PATH_CHANGED` when a folder of the chain changed (`paths`), `PATH_TOO_DEEP`.
+   */
+  async openFolder(parent: Folder, name: string): Promise<FolderLookup> {
+    const path = this.childPath(parent, name);
+    const segments = [...parent.segments, name];
+    if (segments.length > MAX_WALK_DEPTH) throw tooDeep(segments.join("/"));
+    if (parent.handle !== null) {
+      let handle: HostDir;
+      try {
+        handle = await this.host.openDir(path);
+      } catch (error) {
+        if (isHostError(error, "ENOENT")) return { kind: "missing" };
+        if (!isHostError(error, "ELOOP", "ENOTDIR")) throw error;
+        // A link (ELOOP from O_NOFOLLOW) or not a folder: look without following.
+        const stat = await this.host.lstat(path).catch((cause) => {
+          if (isHostError(cause, "ENOENT")) return null;
+          throw cause;
+        });
+        if (stat === null) return { kind: "missing" };
+        if (stat.kind === "symlink") return { kind: "symlink" };
+        if (stat.kind === "directory") throw pathChanged(segments.join("/"));
+        return { kind: "other", stat };
+      }
+      try {
+        const stat = await handle.stat();
+        return { kind: "folder", folder: { at: handle.at ?? path, stat, segments, parent, handle } };
+      } catch (error) {
+        await handle.close().catch(() => {});
+        throw error;
+      }
+    }
+    let stat: HostStat;
+    try {
+      stat = await this.host.lstat(path);
+    } catch (error) {
+      if (isHostError(error, "ENOENT")) {
+        await this.confirm(parent);
+        return { kind: "missing" };
+      }
+      throw error;
+    }
+    await this.confirm(parent);
+    if (stat.kind === "symlink") return { kind: "symlink" };
+    if (stat.kind !== "directory") return { kind: "other", stat };
+    return { kind: "folder", folder: { at: path, stat, segments, parent, handle: null } };
+  }
+
+  /**
+   * Confirms that a folder is still where the walk found it. `handles`: always
+   * (a held folder cannot move away from its handle). `paths`: every folder of
+   * the chain, from `folder` up to the root, must still lstat as the same
+   * folder at its path, so a swap must also have been swapped back to pass.
+   *
+   * @param folder The folder a step was taken at.
+   * @throws {WorkspaceError} `PATH_CHANGED` (or `WORKSPACE_ROOT_CHANGED` for the root).
+   */
+  async confirm(folder: Folder): Promise<void> {
+    for (let at: Folder | null = folder; at !== null; at = at.parent) {
+      if (at.handle !== null) return;
+      const now = await this.host.lstat(at.at).catch(() => null);
+      if (now === null || now.kind !== "directory" || !sameIdentity(now, at.stat)) {
+        throw at.parent === null ? rootChanged() : pathChanged(at.segments.join("/"));
+      }
+    }
+  }
+
+  /**
+   * Resolves normalized segments from the held root, one name at a time (see
+   * {@link resolvePath}). The caller must {@link Resolved.release} the result.
+   *
+   * @param segments The normalized path.
+   * @param options Link, missing-file and folder-creation behaviour; names for messages.
+   * @returns The final name at its held folder.
+   */
+  resolve(segments: readonly string[], options: ResolveOptions = {}): Promise<Resolved> {
+    return resolvePath(this, segments, options);
+  }
+
+  /**
+   * Makes a held folder's entries durable (fsync), after a rename into it.
+   * `paths`: the folder is opened by path and must be the one the walk held.
+   *
+   * @param folder The folder.
+   * @throws {WorkspaceError} `PATH_CHANGED` when the path no longer names that folder.
+   */
+  async syncFolder(folder: Folder): Promise<void> {
+    if (folder.handle !== null) return await folder.handle.sync();
+    if (this.host.platform === "win32") return; // no directory handles; the filesystem's own durability
+    const handle = await this.host.openDir(folder.at);
+    try {
+      const stat = await handle.stat();
+      if (!sameIdentity(stat, folder.stat)) throw pathChanged(folder.segments.join("/"));
+      await handle.sync();
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+}
+
+function rootChanged(): WorkspaceError {
+  return new WorkspaceError("WORKSPACE_ROOT_CHANGED", "Cannot use the workspace: its root folder changed", {
+    hint: "the workspace folder was deleted, replaced or moved; open the workspace again",
+  });
+}
+
+function pathChanged(display: string): WorkspaceError {
+  return new WorkspaceError("PATH_CHANGED", `Cannot use '${display}': a folder was replaced while it was used`, {
+    path: display,
+    hint: "another process changed the folder; try again",
+  });
+}
+
+function tooDeep(display: string): WorkspaceError {
+  return new WorkspaceError(
+    "PATH_TOO_DEEP",
+    `Cannot use '${display}': more than ${MAX_WALK_DEPTH} folder levels below the workspace root`,
+    { path: display },
+  );
+}
+
+/**
+ * Opens a workspace: canonicalises `root` once (realpath), requires a folder,
+ * and records its identity so later operations can tell if it was replaced.
+ *
+ * @param root The workspace folder (absolute, or relative to the current folder).
+ * @param options The host and the child-process environment.
+ * @returns The opened {@link Workspace}.
+ * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` when `root` is missing or not a folder.
+ *
+ * @example Opening a workspace
+ * ```ts
+ * import { createCodingTools, openWorkspace } from "@paddock/tools";
+ * const workspace = await openWorkspace("./project", { inheritEnv: ["NODE_OPTIONS"] });
+ * const tools = createCodingTools(workspace);
+ * ```
+ */
+export async function openWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+  const host = options.host ?? defaultHost();
+  // The root is the caller's own folder (not a model's path), so messages name it as given.
+  const invalid = (detail: string, cause?: unknown) =>
+    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace '${String(root)}': ${detail}`, { cause });
+  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) {
+    throw invalid("the root path is empty or invalid");
+  }
+  const rootEntry = isAbsoluteHostPath(host.platform, root) ? root : joinHostPath(host.platform, host.cwd(), [root]);
+  let canonical: string;
+  try {
+    canonical = await host.realpath(rootEntry);
+  } catch (cause) {
+    if (isHostError(cause) && cause.missingPermission !== undefined) {
+      throw permissionDenied(`Cannot open workspace '${root}'`, cause.missingPermission, cause);
+    }
+    throw invalid("the root folder does not exist or cannot be reached", cause);
+  }
+  const stat = await host.lstat(canonical).catch((cause) => {
+    throw invalid("the root folder cannot be examined", cause);
+  });
+  if (stat.kind !== "directory") throw invalid("the root is not a folder");
+  const workspace = new Workspace(host, canonical, rootEntry, stat, options);
+  await workspace.rootFolder().catch((cause) => {
+    throw invalid("the root folder changed while it was opened", cause);
+  });
+  return workspace;
+}

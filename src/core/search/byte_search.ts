@@ -1,0 +1,160 @@
+/**
+ * Substring search on raw bytes, for grep's fast path: a file that does not
+ * hold the needle is ruled out without being decoded. A host gives native
+ * views (`Host.byteSearch`, Node's `Buffer`); {@link portableByteSearch}
+ * works anywhere.
+ *
+ * A needle is found as ripgrep finds one: a memchr-style scan for its rarest
+ * byte (by a fixed table of how common bytes are in source text), each hit
+ * confirmed by comparing the whole needle. A needle made only of common bytes
+ * goes to the view's own substring search.
+ *
+ * @module
+ */
+import type { ByteSearch, ByteView } from "../../host.ts";
+
+export type { ByteSearch, ByteView } from "../../host.ts";
+
+/** A byte sequence to search for, with the byte to scan for. */
+export interface Needle {
+  /** The bytes. */
+  readonly bytes: Uint8Array;
+  /** The index in `bytes` of its rarest byte, or -1 to use the view's substring search. */
+  readonly rare: number;
+}
+
+// Bytes from the most common in source code and prose to the less common;
+// every byte not listed (other punctuation, non-ASCII) counts as rarer still.
+const BY_FREQUENCY =
+  " etaoinsrlcdupmh_\n\t()f;,.=gb*yx-v0/1kw>\"'2:3<{}[]ESTAIRCNLODPM4#8!5&6+79|FUBGHVWXKYJQZqjz@$%?^`~\\";
+const RANK = new Uint8Array(256).fill(255);
+for (let i = 0; i < BY_FREQUENCY.length; i++) RANK[BY_FREQUENCY.charCodeAt(i)] = i;
+// A scan byte at least this rare; below it, the view's own substring search does better.
+const RARE_ENOUGH = BY_FREQUENCY.indexOf("-");
+
+/**
+ * Prepares a needle: picks the byte to scan for.
+ *
+ * @param bytes The needle, not empty.
+ * @returns The prepared needle.
+ */
+export function needleOf(bytes: Uint8Array): Needle {
+  let rare = 0;
+  for (let i = 1; i < bytes.length; i++) if (RANK[bytes[i]] > RANK[bytes[rare]]) rare = i;
+  return { bytes, rare: RANK[bytes[rare]] >= RARE_ENOUGH ? rare : -1 };
+}
+
+/**
+ * Finds a needle in bytes.
+ *
+ * @param data The bytes searched.
+ * @param view A view of `data` (from the same {@link ByteSearch}).
+ * @param needle The needle.
+ * @param from Where to start.
+ * @returns The index of the first occurrence at or after `from`, or -1.
+ */
+export function findNeedle(data: Uint8Array, view: ByteView, needle: Needle, from: number): number {
+  const { bytes, rare } = needle;
+  if (rare < 0) return view.indexOf(bytes, from);
+  const scan = bytes[rare];
+  const length = bytes.length;
+  for (let at = view.indexOf(scan, from + rare); at >= 0; at = view.indexOf(scan, at + 1)) {
+    const start = at - rare;
+    if (start + length > data.length) return -1;
+    let k = 0;
+    while (k < length && data[start + k] === bytes[k]) k++;
+    if (k === length) return start;
+  }
+  return -1;
+}
+
+/** An ASCII needle matched in any ASCII case, with the byte to scan for in both cases. */
+export interface FoldedNeedle {
+  /** The needle, lowercase (ASCII letters only; every other byte as it is). */
+  readonly lower: Uint8Array;
+  /** The index of its rarest byte (taking both cases of a letter together). */
+  readonly rare: number;
+  /** That byte in lowercase and in uppercase (the same byte twice when it is no letter). */
+  readonly scan: readonly [number, number];
+}
+
+const isUpper = (byte: number) => byte >= 0x41 && byte <= 0x5a;
+const isLower = (byte: number) => byte >= 0x61 && byte <= 0x7a;
+
+/**
+ * Prepares an ASCII needle for {@link findFolded}.
+ *
+ * @param ascii The needle: ASCII text, not empty.
+ * @returns The prepared needle.
+ */
+export function foldedNeedleOf(ascii: string): FoldedNeedle {
+  const lower = new Uint8Array(ascii.length);
+  for (let i = 0; i < ascii.length; i++) {
+    const byte = ascii.charCodeAt(i);
+    lower[i] = isUpper(byte) ? byte | 0x20 : byte;
+  }
+  // A letter is as common as its commoner case.
+  const rank = (byte: number) => (isLower(byte) ? Math.min(RANK[byte], RANK[byte & ~0x20]) : RANK[byte]);
+  let rare = 0;
+  for (let i = 1; i < lower.length; i++) if (rank(lower[i]) > rank(lower[rare])) rare = i;
+  const byte = lower[rare];
+  return { lower, rare, scan: [byte, isLower(byte) ? byte & ~0x20 : byte] };
+}
+
+/**
+ * Finds an ASCII needle in any ASCII case: a memchr-style scan for its rarest
+ * byte in both cases, each hit compared case-insensitively. Bytes outside
+ * ASCII never equal an ASCII letter here.
+ *
+ * @param data The bytes searched.
+ * @param view A view of `data`.
+ * @param needle The prepared needle.
+ * @param from Where to start.
+ * @returns The index of the first occurrence at or after `from`, or -1.
+ */
+export function findFolded(data: Uint8Array, view: ByteView, needle: FoldedNeedle, from: number): number {
+  const { lower, rare } = needle;
+  const [scanA, scanB] = needle.scan;
+  const length = lower.length;
+  let a = view.indexOf(scanA, from + rare);
+  let b = scanB === scanA ? -1 : view.indexOf(scanB, from + rare);
+  while (a >= 0 || b >= 0) {
+    let at: number;
+    if (b < 0 || (a >= 0 && a < b)) {
+      at = a;
+      a = view.indexOf(scanA, at + 1);
+    } else {
+      at = b;
+      b = view.indexOf(scanB, at + 1);
+    }
+    const start = at - rare;
+    if (start + length > data.length) return -1; // every later hit ends later still
+    let k = 0;
+    for (; k < length; k++) {
+      const byte = data[start + k];
+      if ((isUpper(byte) ? byte | 0x20 : byte) !== lower[k]) break;
+    }
+    if (k === length) return start;
+  }
+  return -1;
+}
+
+/** A {@link ByteSearch} for any runtime: typed-array `indexOf` for one byte, a scan for a sequence. */
+export const portableByteSearch: ByteSearch = {
+  view: (data) => ({
+    indexOf: (needle, from) => {
+      if (typeof needle === "number") return data.indexOf(needle, from);
+      if (needle.length === 0) return Math.min(from, data.length);
+      for (
+        let at = data.indexOf(needle[0], from);
+        at >= 0 && at + needle.length <= data.length;
+        at = data.indexOf(needle[0], at + 1)
+      ) {
+        let k = 1;
+        while (k < needle.length && data[at + k] === needle[k]) k++;
+        if (k === needle.length) return at;
+      }
+      return -1;
+    },
+  }),
+};

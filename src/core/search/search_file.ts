@@ -1,0 +1,85 @@
+import type { ByteSearch, Host } from "../../host.ts";
+import { WorkspaceError } from "../errors.ts";
+import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../fs/read_regular_file.ts";
+import type { Identity } from "../fs/same_identity.ts";
+import { type LineMatch, searchText, type TextSearchRequest } from "./search_text.ts";
+
+/** Why a file was passed over without being searched. */
+export type SkipReason = "binary" | "tooLarge" | "unreadable";
+
+/** What searching one file found. */
+export interface FileOutcome {
+  /** Why it was not searched, when it was not. */
+  skipped?: SkipReason;
+  /** Matching lines (content mode: at most the request's `cap`). */
+  matches: LineMatch[];
+  /** Matching lines in all. */
+  count: number;
+}
+
+/** How one file is read and searched. */
+export interface FileSearchRequest extends TextSearchRequest {
+  /** Bytes of a file searched at most; a larger one is skipped unread. */
+  maxFileBytes: number;
+  /** The byte search to use. */
+  search: ByteSearch;
+}
+
+/**
+ * Reads (no-follow, non-blocking, a regular file only, at most
+ * `maxFileBytes`) and searches one file a walk listed, in one synchronous
+ * step on a host that reads synchronously; the bytes go into `scratch` (grown
+ * when a file does not fit) and are not kept.
+ *
+ * @param host The host.
+ * @param hostPath Where the file is reached: one name at its held folder.
+ * @param request The search.
+ * @param scratch The reused read buffer.
+ * @returns What was found, or `null` when the host cannot read this file synchronously (use {@link searchFile}).
+ * @throws {HostError} When the file cannot be opened or read.
+ */
+export function searchFileSync(
+  host: Host,
+  hostPath: string,
+  request: FileSearchRequest,
+  scratch: { buffer: Uint8Array },
+): FileOutcome | null {
+  const read = readRegularFileSync(host, hostPath, request.maxFileBytes, scratch);
+  return read === null ? null : searchRead(read, request, hostPath);
+}
+
+/**
+ * {@link searchFileSync} through the host's asynchronous reads, for any file;
+ * with `expected`, the opened handle must be that file (a file named
+ * directly, checked by the confined walk).
+ *
+ * @param host The host.
+ * @param hostPath Where the file is reached.
+ * @param request The search.
+ * @param expected The identity the opened file must have, if any.
+ * @param display The path as the caller named it, for the error.
+ * @returns What was found.
+ * @throws {WorkspaceError} `PATH_CHANGED` when the opened file is not `expected`.
+ * @throws {HostError} When the file cannot be opened or read.
+ */
+export async function searchFile(
+  host: Host,
+  hostPath: string,
+  request: FileSearchRequest,
+  expected?: Identity,
+  display: string = hostPath,
+): Promise<FileOutcome> {
+  return searchRead(await readRegularFile(host, hostPath, request.maxFileBytes, expected), request, display);
+}
+
+function searchRead(read: RegularFileRead, request: FileSearchRequest, display: string): FileOutcome {
+  if (read.kind === "changed") {
+    throw new WorkspaceError("PATH_CHANGED", `Cannot search '${display}': the file changed while it was opened`, {
+      path: display,
+    });
+  }
+  if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
+  if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
+  const found = searchText(read.bytes, request, request.search);
+  return found.binary ? { skipped: "binary", matches: [], count: 0 } : found;
+}

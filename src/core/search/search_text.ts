@@ -1,0 +1,193 @@
+import { type ByteSearch, type ByteView, findFolded, findNeedle, type Needle, needleOf } from "./byte_search.ts";
+import { GREP_BINARY_SNIFF_BYTES } from "../limits.ts";
+import type { LineMatcher } from "./line_matcher.ts";
+import { decodeUtf8Lenient } from "../text/utf8.ts";
+
+/** What grep returns per file: matching lines, whether it has one, or how many. */
+export type GrepOutputMode = "content" | "files_with_matches" | "count";
+
+/** One matching line of one file. */
+export interface LineMatch {
+  /** The line number, from 1. */
+  line: number;
+  /** Where the first match starts in the line, from 1 (UTF-16 units). */
+  column: number;
+  /** The line without its line ending; a long line is cut to a window around the match. */
+  text: string;
+  /** Present (true) when `text` is a cut of a longer line. */
+  cut?: true;
+  /** Up to `context` lines before (each cut to the line bound). */
+  before?: string[];
+  /** Up to `context` lines after (each cut to the line bound). */
+  after?: string[];
+}
+
+/** How one file's text is searched. */
+export interface TextSearchRequest {
+  matcher: LineMatcher;
+  outputMode: GrepOutputMode;
+  /** Lines of context before and after each match (content mode). */
+  context: number;
+  /** Matching lines kept at most (content mode). */
+  cap: number;
+  /** Characters of a returned line at most. */
+  maxLineChars: number;
+}
+
+/** What searching one file's bytes found. */
+export interface TextSearchOutcome {
+  /** Set when the file is binary (a NUL byte in its first bytes): it was not searched. */
+  binary?: true;
+  /** Matching lines (content mode: at most `cap`). */
+  matches: LineMatch[];
+  /** Matching lines in all (files mode: 1 at most). */
+  count: number;
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+const NONE: TextSearchOutcome = Object.freeze({ matches: Object.freeze([]) as unknown as LineMatch[], count: 0 });
+// The UTF-8 encodings of K (U+212A) and ſ (U+017F): RE2 folds them with k and s.
+const KELVIN = needleOf(new Uint8Array([0xe2, 0x84, 0xaa]));
+const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
+
+/**
+ * Searches one file's bytes line by line. Lines split on `\n`; a `\r` before
+ * it belongs to the ending (`foo$` matches `foo\r\n`); a leading BOM is
+ * dropped; invalid UTF-8 decodes as U+FFFD. In that order, cheapest first:
+ *
+ * 1. A NUL byte in the first {@link GREP_BINARY_SNIFF_BYTES}: binary, not searched.
+ * 2. The matcher's byte prefilter: a file without the required text is done,
+ *    undecoded (most files of a search end here).
+ * 3. A plain text counted or looked for (not content mode) is decided on the
+ *    bytes: the lines holding it are the matching ones.
+ * 4. Otherwise the file is decoded, and each line (a regular expression:
+ *    each line holding the required text) goes to the matcher.
+ *
+ * The bytes may be a reused buffer: nothing returned refers to them.
+ *
+ * @param bytes The whole file.
+ * @param request The matcher, the mode and the bounds.
+ * @param search The byte search to use (a host's native one, or the portable one).
+ * @returns The matching lines, or that the file is binary.
+ */
+export function searchText(bytes: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
+  const view = search.view(bytes);
+  const nul = bytes.length > GREP_BINARY_SNIFF_BYTES ? search.view(bytes.subarray(0, GREP_BINARY_SNIFF_BYTES)) : view;
+  if (nul.indexOf(0, 0) >= 0) return { binary: true, matches: [], count: 0 };
+  const { matcher, outputMode } = request;
+  const prefilter = matcher.prefilter;
+  if (prefilter.kind === "bytes") {
+    for (const needle of prefilter.needles) if (findNeedle(bytes, view, needle, 0) < 0) return NONE;
+    if (outputMode !== "content") {
+      if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode);
+      return countMatchingLines(bytes, view, prefilter.needles[0], request);
+    }
+  } else if (prefilter.kind === "ascii-fold") {
+    const held = findFolded(bytes, view, prefilter.needle, 0) >= 0;
+    const folds = prefilter.beyondAscii &&
+      (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0);
+    if (!held && !folds) return NONE;
+  }
+  return searchDecoded(bytes, request);
+}
+
+// A plain text: the lines holding it, counted on the bytes (a needle has no
+// line ending, no BOM and no U+FFFD, so where its bytes are the line holds it).
+function countLinesHolding(bytes: Uint8Array, view: ByteView, needle: Needle, mode: GrepOutputMode): TextSearchOutcome {
+  let count = 0;
+  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
+    count++;
+    if (mode === "files_with_matches") break;
+    const end = view.indexOf(NEWLINE, at + needle.bytes.length);
+    if (end < 0) break;
+    at = findNeedle(bytes, view, needle, end + 1);
+  }
+  return { matches: [], count };
+}
+
+// A regular expression with a required text: only the lines holding it are
+// decoded and matched, one at a time.
+function countMatchingLines(
+  bytes: Uint8Array,
+  view: ByteView,
+  needle: Needle,
+  request: TextSearchRequest,
+): TextSearchOutcome {
+  let count = 0;
+  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
+    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+    const newline = view.indexOf(NEWLINE, at + needle.bytes.length);
+    const end = newline < 0 ? bytes.length : newline;
+    if (request.matcher.find(lineText(bytes, start, end)) >= 0) {
+      count++;
+      if (request.outputMode === "files_with_matches") break;
+    }
+    if (newline < 0) break;
+    at = findNeedle(bytes, view, needle, newline + 1);
+  }
+  return { matches: [], count };
+}
+
+// One line's text: without a `\r` before its `\n`, without the file's BOM.
+function lineText(bytes: Uint8Array, start: number, end: number): string {
+  if (end < bytes.length && end > start && bytes[end - 1] === CR) end--;
+  if (start === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    start = Math.min(3, end);
+  }
+  return decodeUtf8Lenient(bytes.subarray(start, end));
+}
+
+// The whole file decoded and split into lines; each line to the matcher.
+function searchDecoded(bytes: Uint8Array, request: TextSearchRequest): TextSearchOutcome {
+  const { matcher, outputMode, context, cap, maxLineChars } = request;
+  let text = decodeUtf8Lenient(bytes);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
+  if (!matcher.mayMatch(text)) return NONE;
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the final line ending ends no line
+  const matches: LineMatch[] = [];
+  let count = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const column = matcher.find(lines[i]);
+    if (column < 0) continue;
+    count++;
+    if (outputMode === "files_with_matches") break;
+    if (outputMode === "count" || matches.length >= cap) continue;
+    const { text: shown, cut } = cutLine(lines[i], column, maxLineChars);
+    const match: LineMatch = { line: i + 1, column: column + 1, text: shown };
+    if (cut) match.cut = true;
+    if (context > 0) {
+      match.before = lines.slice(Math.max(0, i - context), i).map((line) => cutLine(line, 0, maxLineChars).text);
+      match.after = lines.slice(i + 1, i + 1 + context).map((line) => cutLine(line, 0, maxLineChars).text);
+    }
+    matches.push(match);
+  }
+  return { matches, count };
+}
+
+/**
+ * A line of at most `max` UTF-16 units: the start of the line, or, when the
+ * match lies further in, a window that begins a little before it. Never
+ * splits a surrogate pair.
+ *
+ * @param line The whole line.
+ * @param column Where the match starts (UTF-16 units, from 0).
+ * @param max The most units returned.
+ * @returns The text and whether it was cut.
+ */
+export function cutLine(line: string, column: number, max: number): { text: string; cut: boolean } {
+  if (line.length <= max) return { text: line, cut: false };
+  const lead = Math.floor(max / 4);
+  // Start a quarter of the window before the match, but keep the window full at the line's end.
+  let start = column < max - lead ? 0 : Math.min(column - lead, line.length - max);
+  let end = start + max;
+  if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start++;
+  if (end < line.length && isLowSurrogate(line.charCodeAt(end))) end--;
+  return { text: line.slice(start, end), cut: true };
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
