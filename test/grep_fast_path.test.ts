@@ -3,7 +3,13 @@ import type { Host } from "../host.ts";
 import { createGrepTool, isAbortError } from "../mod.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { nodeByteSearch } from "../src/hosts/_node_byte_search.ts";
-import { findFolded, findNeedle, foldedNeedleOf, needleOf, portableByteSearch } from "../src/core/search/byte_search.ts";
+import {
+  findFolded,
+  findNeedle,
+  foldedNeedleOf,
+  needleOf,
+  portableByteSearch,
+} from "../src/core/search/byte_search.ts";
 import { compileLineMatcher, type LineMatcher } from "../src/core/search/line_matcher.ts";
 import { requiredLiterals } from "../src/core/search/required_literal.ts";
 import { type GrepOutputMode, searchText } from "../src/core/search/search_text.ts";
