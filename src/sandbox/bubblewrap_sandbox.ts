@@ -32,6 +32,7 @@ import { runProcess } from "../core/run_process.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
+import { protectedBinds } from "./protected_binds.ts";
 import { createEgressProxy, type EgressEndpoint, type EgressProxy, type ProxyListener } from "./egress_proxy.ts";
 import {
   FORWARDER_SOURCE,
@@ -346,7 +347,7 @@ export class BubblewrapSandbox implements Sandbox {
     }
     const args = [probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
-    args.push("--chdir", request.cwd);
+    args.push(...protectedBinds(request), "--chdir", request.cwd);
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
     if (this.network === "none") {
       args.push("--", ...request.argv);

@@ -11,6 +11,8 @@ import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
 import { runShellCommand } from "../core/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
+import { protectedLayout } from "../core/protected_layout.ts";
+import { openWorkspace, type Workspace } from "../core/workspace.ts";
 import { resolveShellExec } from "../core/resolve_shell_exec.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -32,6 +34,13 @@ export interface SandboxShellOptions {
   killGraceMs?: number;
   /** The host that spawns `bwrap`. @default the running runtime's host */
   host?: Host;
+  /**
+   * Paths commands may not change (see `DEFAULT_PROTECTED_PATHS`): before
+   * each command the workspace is scanned, and those that exist are read-only
+   * inside the sandbox, their folders pinned (see the README). `paddock mcp`
+   * passes the default list with a shell allow list. @default [] (nothing protected)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -52,6 +61,7 @@ export class SandboxShell implements ShellProvider {
   private readonly options: SandboxShellOptions;
   private readonly host: Host;
   private root: Promise<string> | undefined;
+  private workspace: Promise<Workspace> | undefined;
 
   /**
    * Makes a shell that runs each command in `sandbox`.
@@ -94,6 +104,7 @@ export class SandboxShell implements ShellProvider {
       cwd,
       env,
       writable: [root],
+      ...(await this.protectedPaths(root, request.signal)),
     });
     try {
       return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
@@ -102,5 +113,19 @@ export class SandboxShell implements ShellProvider {
     } finally {
       await command.cleanup?.();
     }
+  }
+  /** The protected paths that exist now, as host paths for the sandbox (none configured: none). */
+  private async protectedPaths(root: string, signal?: AbortSignal): Promise<{ readOnly?: string[]; pinned?: string[] }> {
+    const patterns = this.options.protectedPaths ?? [];
+    if (patterns.length === 0) return {};
+    this.workspace ??= openWorkspace(root, { host: this.host }).catch((error: unknown) => {
+      this.workspace = undefined;
+      throw error;
+    });
+    const workspace = await this.workspace;
+    await workspace.checkRoot();
+    const layout = await protectedLayout(workspace, patterns, { signal });
+    const toHost = (list: string[][]) => list.map((segments) => workspace.hostPath(segments));
+    return { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) };
   }
 }

@@ -43,14 +43,51 @@ function sandboxNetwork(sandbox: Sandbox): string {
 }
 
 /**
+ * What a `node_process` script can do to the protected paths (the files that
+ * decide what allowed commands run), under the configuration in force.
+ *
+ * @param runtime The runtime that runs it.
+ * @param permissions The tool's `permissions`.
+ * @param sandboxed Whether it runs in an OS sandbox.
+ * @returns One sentence, or "" when nothing is protected.
+ */
+export function nodeProcessProtection(
+  runtime: Host["runtime"],
+  permissions: "workspace" | "inherit",
+  sandboxed: boolean,
+): string {
+  const files = "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  if (permissions === "workspace" && runtime !== "bun") {
+    return ` It cannot change ${files}: it may write only the workspace's entries that hold no protected path and no link, ` +
+      "so it cannot create anything new at the top of the workspace or in a folder that holds a protected path, nor write through a link.";
+  }
+  if (sandboxed) {
+    return ` In the sandbox ${files} that exist are read-only; one that does not exist yet can be created.`;
+  }
+  return ` It is not kept from ${files}: it can change them.`;
+}
+
+/**
  * What a `node_process` script can reach.
  *
  * @param runtime The runtime that runs it.
  * @param permissions The tool's `permissions`.
  * @param sandbox The tool's OS sandbox, if any.
+ * @param guarded Whether protected paths are in force. @default false
  * @returns The description sentences and the network flag.
  */
 export function nodeProcessReach(
+  runtime: Host["runtime"],
+  permissions: "workspace" | "inherit",
+  sandbox: Sandbox | undefined,
+  guarded = false,
+): ProcessReach {
+  const reach = nodeProcessBaseReach(runtime, permissions, sandbox);
+  if (!guarded || (runtime === "bun" && permissions === "workspace")) return reach;
+  return { ...reach, text: reach.text + nodeProcessProtection(runtime, permissions, sandbox !== undefined) };
+}
+
+function nodeProcessBaseReach(
   runtime: Host["runtime"],
   permissions: "workspace" | "inherit",
   sandbox: Sandbox | undefined,
