@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { createShellTool } from "../mod.ts";
@@ -91,6 +91,32 @@ for (const backend of BACKENDS) {
         const result = await run("cat .npmrc; echo status=$?");
         expect(result.stdout + result.stderr).not.toContain(OUTSIDE_SECRET);
         expect(result.stdout).toMatch(/status=1/);
+      }, SLOW);
+
+      test("a folder swapped for a link between the check and the mount: the check inside runs nothing", async () => {
+        fixture = await diskFixture(PROTECTED_TREE);
+        backend.prepare?.(fixture.root);
+        const fx = fixture;
+        fs.writeFileSync(`${fx.outside}/package.json`, OUTSIDE_SECRET);
+        const command = await sandbox.wrap({
+          argv: ["/bin/sh", "-c", "cat sub/package.json; echo RAN"],
+          cwd: fx.root,
+          env: { PATH: "/usr/bin:/bin" },
+          writable: [fx.root],
+          pinned: [fx.abs("sub")],
+          readOnly: [fx.abs("sub/package.json"), fx.abs("package.json")],
+        });
+        try {
+          // The swap an adversary in the workspace would make in that instant: sub now leads outside.
+          fs.renameSync(fx.abs("sub"), fx.abs("sub-real"));
+          fs.symlinkSync(fx.outside, fx.abs("sub"));
+          const run = spawnSync(command.argv[0], command.argv.slice(1), { cwd: fx.root, env: command.env, encoding: "utf8" });
+          expect(run.stdout + run.stderr).not.toContain(OUTSIDE_SECRET);
+          expect(run.stdout).not.toContain("RAN");
+          expect(run.status).not.toBe(0);
+        } finally {
+          await command.cleanup?.();
+        }
       }, SLOW);
 
       test("a protected name that does not exist yet can be created (the gap the README states)", async () => {

@@ -17,11 +17,13 @@
  * name that is a link is not bound (binding follows links, and would show an
  * outside file inside) and can be replaced.
  *
- * A race remains and is tolerated: the paths are checked here (no link on
- * the way, still there), but the backend resolves them again when it mounts;
- * a process already running in the workspace that swaps a folder on the way
- * for a link in that instant can make the bind land elsewhere, or bind
- * another file of a protected name read-only into this one sandbox.
+ * A race is closed inside: the paths are checked here (no link on the way,
+ * still there), but the backend resolves them again when it mounts, so a
+ * process already running in the workspace that swaps a folder on the way
+ * for a link in that instant could make a bind land elsewhere, or show an
+ * outside file of a protected name. So the command runs behind a check
+ * (`verifiedArgv`) that reads the sandbox's own mount table first and runs
+ * nothing unless every bind is where it belongs, from where it belongs.
  *
  * @module
  */
@@ -88,15 +90,62 @@ export function checkProtectedPaths(request: SandboxWrapRequest): CheckedProtect
 }
 
 /**
- * bwrap arguments for a request's protected paths, to follow the writable
- * binds: `--bind P P` for each pinned folder, then `--ro-bind R R` for each
+ * bwrap arguments for checked protected paths, to follow the writable binds:
+ * `--bind P P` for each pinned folder, then `--ro-bind R R` for each
  * protected entry (bwrap mounts in argument order, parents first).
  *
- * @param request The request to wrap.
+ * @param checked From {@link checkProtectedPaths}.
  * @returns The arguments (empty without protected paths).
- * @throws {WorkspaceError} as {@link checkProtectedPaths}.
  */
-export function protectedBinds(request: SandboxWrapRequest): string[] {
-  const { pinned, readOnly } = checkProtectedPaths(request);
-  return [...pinned.flatMap((dir) => ["--bind", dir, dir]), ...readOnly.flatMap((entry) => ["--ro-bind", entry, entry])];
+export function protectedBinds(checked: CheckedProtectedPaths): string[] {
+  return [
+    ...checked.pinned.flatMap((dir) => ["--bind", dir, dir]),
+    ...checked.readOnly.flatMap((entry) => ["--ro-bind", entry, entry]),
+  ];
+}
+
+// A path as /proc/self/mountinfo shows it (space, tab, newline and backslash in octal).
+function mountinfoPath(value: string): string {
+  return value.replace(/[\\ \t\n]/g, (char) => `\\${char.charCodeAt(0).toString(8).padStart(3, "0")}`);
+}
+
+// Run first inside the sandbox, before the command: every mount below the
+// workspace must be one of ours (listed between the workspace and `--`),
+// each exactly once, of the workspace's filesystem at the workspace's own
+// subpath. A bind that a swapped-in link redirected fails this (it shows
+// another source, or sits elsewhere, or one of ours is missing), and then
+// nothing runs (exit 125). A workspace holding mounts of its own fails it too.
+const VERIFY_SCRIPT = `nl='
+'
+ws=$1; shift; want=$nl
+while [ "$1" != -- ]; do want="$want$1$nl"; shift; done; shift
+left=$want; r=; d=; bad=
+while read -r _ _ dev root mp _; do [ "$mp" = "$ws" ] && { r=$root; d=$dev; }; done < /proc/self/mountinfo
+[ -n "$d" ] || bad=1
+[ "$r" = / ] && r=
+while read -r _ _ dev root mp _; do
+  case "$mp" in "$ws"/*) ;; *) continue ;; esac
+  case "$left" in *"$nl$mp$nl"*) ;; *) bad=1; continue ;; esac
+  if [ "$dev" = "$d" ] && [ "$root" = "$r\${mp#"$ws"}" ]; then
+    left="\${left%%"$nl$mp$nl"*}$nl\${left#*"$nl$mp$nl"}"
+  else bad=1; fi
+done < /proc/self/mountinfo
+if [ -n "$bad" ] || [ "$left" != "$nl" ]; then
+  echo "paddock: the sandbox's protected paths are not mounted as set up (the workspace changed meanwhile, or holds mounts of its own); nothing ran" >&2
+  exit 125
+fi
+exec "$@"`;
+
+/**
+ * The command, preceded by the in-sandbox check of the protected binds (see
+ * above): a command that runs is known to see them where they belong.
+ *
+ * @param argv The command as it runs inside.
+ * @param workspace The workspace's path inside.
+ * @param paths The pinned folders and protected entries, as paths inside.
+ * @returns The argv to run inside (unchanged without protected paths).
+ */
+export function verifiedArgv(argv: string[], workspace: string, paths: readonly string[]): string[] {
+  if (paths.length === 0) return argv;
+  return ["/bin/sh", "-c", VERIFY_SCRIPT, "paddock-verify", mountinfoPath(workspace), ...paths.map(mountinfoPath), "--", ...argv];
 }

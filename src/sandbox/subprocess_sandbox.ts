@@ -35,7 +35,7 @@ import {
   workspacePathMapper,
 } from "./container_spec.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
-import { checkProtectedPaths } from "./protected_binds.ts";
+import { checkProtectedPaths, verifiedArgv } from "./protected_binds.ts";
 import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
 import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
 
@@ -239,9 +239,11 @@ export class SubprocessSandbox implements Sandbox {
     ];
     const egress = this.network === "none" ? undefined : await this.openNetwork(client);
     const toInside = workspacePathMapper(root);
-    const argv = request.argv.map(toInside);
+    const command = request.argv.map(toInside);
     const runtime = this.options.runtimePath ?? process.execPath;
-    if (argv[0] === runtime || argv[0] === safeRealpath(runtime)) argv[0] = this.options.runtimeCommand ?? "node";
+    if (command[0] === runtime || command[0] === safeRealpath(runtime)) command[0] = this.options.runtimeCommand ?? "node";
+    // Checked again inside, before the command runs (protected_binds.ts).
+    const argv = verifiedArgv(command, CONTAINER_WORKSPACE, binds.map((bind) => toInside(bind.source)));
     const env: Record<string, string> = { ...request.env };
     for (const name of ["TEMP", "TMP", "PWD", "OLDPWD"]) delete env[name];
     Object.assign(env, { PATH: CONTAINER_PATH, HOME: "/tmp", TMPDIR: "/tmp" });
