@@ -1,7 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { createShellTool } from "../mod.ts";
+import { createShellTool, executeToolCall } from "../mod.ts";
+import { createMcpRegistry } from "../src/mcp/server.ts";
+import { toolAnnotations } from "../src/mcp/tool_annotations.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/command_sandbox.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/protected_paths.ts";
@@ -131,3 +133,30 @@ for (const backend of BACKENDS) {
     },
   );
 }
+
+describe.skipIf(sandboxSkipReason !== undefined)(
+  `paddock mcp with a shell allow list in the sandbox: descriptions and hints say what is protected${
+    sandboxSkipReason ? ` [skipped: ${sandboxSkipReason}]` : ""
+  }`,
+  () => {
+    const sandbox = new BubblewrapSandbox();
+    afterAll(async () => await sandbox.close?.());
+
+    test("shell: protected paths read-only inside, and a write to package.json fails through the registry", async () => {
+      fixture = await diskFixture(PROTECTED_TREE);
+      const registry = createMcpRegistry(fixture.workspace, { shell: { mode: "allow", patterns: ["printf"] }, sandbox });
+      const shell = registry.get("shell")!;
+      expect(shell.description).toMatch(/OS sandbox \(bubblewrap\).*protected paths .* that exist are read-only/);
+      expect(toolAnnotations(shell.name, shell.readOnly, shell.openWorld).openWorldHint).toBe(false);
+      const nodeProcess = registry.get("node_process")!;
+      expect(nodeProcess.description).toMatch(/protected paths/);
+      const result = await executeToolCall(registry, {
+        id: "1",
+        name: "shell",
+        arguments: { command: "printf x > package.json" },
+      }, undefined, { approve: () => true });
+      expect(JSON.parse(result.content).exitCode).not.toBe(0);
+      expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toBe(PROTECTED_ORIGINALS["package.json"]);
+    }, SLOW);
+  },
+);

@@ -13,6 +13,7 @@ import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { protectedLayout } from "../core/protected_layout.ts";
 import { openWorkspace, type Workspace } from "../core/workspace.ts";
+import { type ProcessReach, sandboxShellReach } from "../tools/process_reach.ts";
 import { resolveShellExec } from "../core/resolve_shell_exec.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -73,6 +74,11 @@ export class SandboxShell implements ShellProvider {
     this.sandbox = sandbox;
     this.options = { ...options };
     this.host = options.host ?? createAutoHost();
+  }
+
+  /** What its commands can reach (the `shell` tool's description and MCP `openWorldHint` say it). */
+  get reach(): ProcessReach {
+    return sandboxShellReach(this.sandbox, (this.options.protectedPaths ?? []).length > 0);
   }
 
   /**

@@ -135,12 +135,32 @@ function nodeProcessBaseReach(
 }
 
 /**
+ * What a command in an OS sandbox (`SandboxShell`) can reach.
+ *
+ * @param sandbox The sandbox.
+ * @param guarded Whether protected paths are in force.
+ * @returns The description sentences and the network flag.
+ */
+export function sandboxShellReach(sandbox: Sandbox, guarded: boolean): ProcessReach {
+  const files = "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  return {
+    text:
+      `Commands run in an OS sandbox (${sandbox.kind}): they can read and write the workspace, and nothing else outside the system folders is visible, ` +
+      `so a link pointing out of the workspace leads nowhere; they see no other process; ${sandboxNetwork(sandbox)}.` +
+      (guarded ? ` Inside, ${files} that exist are read-only; one that does not exist yet can be created.` : ""),
+    openWorld: sandbox.networkReach !== "none",
+  };
+}
+
+/**
  * What a `shell` command can reach.
  *
  * @param onHost Whether commands run on the workspace's own host (not through a provider).
+ * @param provided What the provider says its commands reach, if it says.
  * @returns The description sentences and the network flag.
  */
-export function shellReach(onHost: boolean): ProcessReach {
+export function shellReach(onHost: boolean, provided?: ProcessReach): ProcessReach {
+  if (!onHost && provided !== undefined) return provided;
   return onHost
     ? {
       text:
