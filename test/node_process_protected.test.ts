@@ -34,7 +34,9 @@ function nodeProcess(tools: AnyTool[]) {
 
 // The files of the tree that must not change, and the names that must not appear.
 function expectProtectedIntact(fx: DiskFixture): void {
-  for (const [file, bytes] of Object.entries(PROTECTED_ORIGINALS)) expect(fs.readFileSync(fx.abs(file), "utf8")).toBe(bytes);
+  for (const [file, bytes] of Object.entries(PROTECTED_ORIGINALS)) {
+    expect(fs.readFileSync(fx.abs(file), "utf8")).toBe(bytes);
+  }
   for (const name of PROTECTED_ABSENT) expect(fs.existsSync(fx.abs(name))).toBe(false);
 }
 
@@ -43,7 +45,13 @@ describe("protectedLayout: where the protected paths lie", () => {
     fixture = await diskFixture([...PROTECTED_TREE, "deep/er/Makefile=all:", "node_modules/x/index.js=1"]);
     const layout = await protectedLayout(fixture.workspace, DEFAULT_PROTECTED_PATHS);
     const joined = (list: string[][]) => list.map((segments) => segments.join("/"));
-    expect(joined(layout.readOnly)).toEqual([".git", "deep/er/Makefile", "node_modules", "package.json", "sub/package.json"]);
+    expect(joined(layout.readOnly)).toEqual([
+      ".git",
+      "deep/er/Makefile",
+      "node_modules",
+      "package.json",
+      "sub/package.json",
+    ]);
     expect(joined(layout.pinned)).toEqual(["deep", "deep/er", "src", "sub"]);
     expect(joined(layout.links)).toEqual(["src/pjlink"]);
     expect(joined(layout.writable)).toEqual(["lib", "src/a.txt"]);
@@ -58,17 +66,22 @@ describe("protectedLayout: where the protected paths lie", () => {
 });
 
 describe.runIf(!onBun)("node_process under the runtime's permissions cannot change protected paths", () => {
-  test.each(PROTECTED_WRITE_CASES.map((row) => [row.name, row] as const))("%s: refused, bytes unchanged", async (_, row) => {
-    fixture = await diskFixture(PROTECTED_TREE);
-    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
-    const result = await tool.execute({ source: attackSource(row) });
-    expect(result.stdout).toMatch(/^FAILED /);
-    expectProtectedIntact(fixture);
-  });
+  test.each(PROTECTED_WRITE_CASES.map((row) => [row.name, row] as const))(
+    "%s: refused, bytes unchanged",
+    async (_, row) => {
+      fixture = await diskFixture(PROTECTED_TREE);
+      const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
+      const result = await tool.execute({ source: attackSource(row) });
+      expect(result.stdout).toMatch(/^FAILED /);
+      expectProtectedIntact(fixture);
+    },
+  );
 
   test("without protected paths the same script does change package.json (what the list prevents)", async () => {
     fixture = await diskFixture(PROTECTED_TREE);
-    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, protectedPaths: false, nodeProcess: ROOMY }));
+    const tool = nodeProcess(
+      createCodingTools(fixture.workspace, { shell: ALLOW, protectedPaths: false, nodeProcess: ROOMY }),
+    );
     const result = await tool.execute({ source: attackSource(PROTECTED_WRITE_CASES[0]) });
     expect(result.stdout).toBe("DONE\n");
     expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toContain("pwned");
@@ -105,7 +118,10 @@ for (const [file, text] of [["src/a.txt", "changed"], ["lib/new.txt", "new"], ["
 describe("node_process with permissions: inherit and no sandbox is not kept from protected paths", () => {
   test("the description says it can change them", async () => {
     fixture = await diskFixture();
-    const tool = createNodeProcessTool(fixture.workspace, { permissions: "inherit", protectedPaths: DEFAULT_PROTECTED_PATHS });
+    const tool = createNodeProcessTool(fixture.workspace, {
+      permissions: "inherit",
+      protectedPaths: DEFAULT_PROTECTED_PATHS,
+    });
     expect(tool.description).toMatch(/It is not kept from the protected paths .*: it can change them\./);
   });
 });
@@ -129,12 +145,15 @@ describe.skipIf(sandboxSkipReason !== undefined)(
       },
     );
 
-    test.runIf(onBun)("on Bun a protected name that does not exist yet can be created (stated in the description)", async () => {
-      fixture = await diskFixture(PROTECTED_TREE);
-      const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: options }));
-      expect(tool.description).toMatch(/one that does not exist yet can be created/);
-      const makefile = PROTECTED_WRITE_CASES.find((row) => !row.bindsStopIt);
-      expect((await tool.execute({ source: attackSource(makefile!) })).stdout).toBe("DONE\n");
-    });
+    test.runIf(onBun)(
+      "on Bun a protected name that does not exist yet can be created (stated in the description)",
+      async () => {
+        fixture = await diskFixture(PROTECTED_TREE);
+        const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: options }));
+        expect(tool.description).toMatch(/one that does not exist yet can be created/);
+        const makefile = PROTECTED_WRITE_CASES.find((row) => !row.bindsStopIt);
+        expect((await tool.execute({ source: attackSource(makefile!) })).stdout).toBe("DONE\n");
+      },
+    );
   },
 );

@@ -8,7 +8,12 @@ import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.t
 import type { Sandbox } from "../src/core/command_sandbox.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/protected_paths.ts";
 import { DEFAULT_DOCKER_SOCKET, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
-import { PROTECTED_ABSENT, PROTECTED_ORIGINALS, PROTECTED_TREE, PROTECTED_WRITE_CASES } from "./cases/protected_writes.ts";
+import {
+  PROTECTED_ABSENT,
+  PROTECTED_ORIGINALS,
+  PROTECTED_TREE,
+  PROTECTED_WRITE_CASES,
+} from "./cases/protected_writes.ts";
 import { type DiskFixture, diskFixture, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { sandboxSkipReason } from "./helpers/sandbox.ts";
 
@@ -24,7 +29,9 @@ const uid = typeof process.getuid === "function" ? process.getuid() : 1000;
 const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 65_536 };
 const SLOW = 60_000;
 
-const BACKENDS: ReadonlyArray<{ name: string; skip: string | undefined; make: () => Sandbox; prepare?: (root: string) => void }> = [
+const BACKENDS: ReadonlyArray<
+  { name: string; skip: string | undefined; make: () => Sandbox; prepare?: (root: string) => void }
+> = [
   { name: "bubblewrap", skip: sandboxSkipReason, make: () => new BubblewrapSandbox() },
   ...[false, true].map((reuse) => ({
     name: reuse ? "container (reuse)" : "container",
@@ -45,7 +52,9 @@ afterEach(() => {
 
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip !== undefined)(
-    `a sandboxed shell (${backend.name}) sees protected paths read-only${backend.skip ? ` [skipped: ${backend.skip}]` : ""}`,
+    `a sandboxed shell (${backend.name}) sees protected paths read-only${
+      backend.skip ? ` [skipped: ${backend.skip}]` : ""
+    }`,
     () => {
       const sandbox = backend.make();
       afterAll(async () => await sandbox.close?.());
@@ -82,7 +91,9 @@ for (const backend of BACKENDS) {
 
       test("the rest stays writable, and everything is readable", async () => {
         const { fx, run } = await shellIn(PROTECTED_TREE);
-        const result = await run("echo new > lib/new.txt && echo x > src/a.txt && mkdir -p top/d && cat package.json .git/config");
+        const result = await run(
+          "echo new > lib/new.txt && echo x > src/a.txt && mkdir -p top/d && cat package.json .git/config",
+        );
         expect(result.exitCode).toBe(0);
         expect(result.stdout).toContain('"echo ok"');
         expect(fs.readFileSync(fx.abs("lib/new.txt"), "utf8")).toBe("new\n");
@@ -112,7 +123,11 @@ for (const backend of BACKENDS) {
           // The swap an adversary in the workspace would make in that instant: sub now leads outside.
           fs.renameSync(fx.abs("sub"), fx.abs("sub-real"));
           fs.symlinkSync(fx.outside, fx.abs("sub"));
-          const run = spawnSync(command.argv[0], command.argv.slice(1), { cwd: fx.root, env: command.env, encoding: "utf8" });
+          const run = spawnSync(command.argv[0], command.argv.slice(1), {
+            cwd: fx.root,
+            env: command.env,
+            encoding: "utf8",
+          });
           expect(run.stdout + run.stderr).not.toContain(OUTSIDE_SECRET);
           expect(run.stdout).not.toContain("RAN");
           expect(run.status).not.toBe(0);
@@ -142,21 +157,33 @@ describe.skipIf(sandboxSkipReason !== undefined)(
     const sandbox = new BubblewrapSandbox();
     afterAll(async () => await sandbox.close?.());
 
-    test("shell: protected paths read-only inside, and a write to package.json fails through the registry", async () => {
-      fixture = await diskFixture(PROTECTED_TREE);
-      const registry = createMcpRegistry(fixture.workspace, { shell: { mode: "allow", patterns: ["printf"] }, sandbox });
-      const shell = registry.get("shell")!;
-      expect(shell.description).toMatch(/OS sandbox \(bubblewrap\).*protected paths .* that exist are read-only/);
-      expect(toolAnnotations(shell.name, shell.readOnly, shell.openWorld).openWorldHint).toBe(false);
-      const nodeProcess = registry.get("node_process")!;
-      expect(nodeProcess.description).toMatch(/protected paths/);
-      const result = await executeToolCall(registry, {
-        id: "1",
-        name: "shell",
-        arguments: { command: "printf x > package.json" },
-      }, undefined, { approve: () => true });
-      expect(JSON.parse(result.content).exitCode).not.toBe(0);
-      expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toBe(PROTECTED_ORIGINALS["package.json"]);
-    }, SLOW);
+    test(
+      "shell: protected paths read-only inside, and a write to package.json fails through the registry",
+      async () => {
+        fixture = await diskFixture(PROTECTED_TREE);
+        const registry = createMcpRegistry(fixture.workspace, {
+          shell: { mode: "allow", patterns: ["printf"] },
+          sandbox,
+        });
+        const shell = registry.get("shell")!;
+        expect(shell.description).toMatch(/OS sandbox \(bubblewrap\).*protected paths .* that exist are read-only/);
+        expect(toolAnnotations(shell.name, shell.readOnly, shell.openWorld).openWorldHint).toBe(false);
+        const nodeProcess = registry.get("node_process")!;
+        expect(nodeProcess.description).toMatch(/protected paths/);
+        const result = await executeToolCall(
+          registry,
+          {
+            id: "1",
+            name: "shell",
+            arguments: { command: "printf x > package.json" },
+          },
+          undefined,
+          { approve: () => true },
+        );
+        expect(JSON.parse(result.content).exitCode).not.toBe(0);
+        expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toBe(PROTECTED_ORIGINALS["package.json"]);
+      },
+      SLOW,
+    );
   },
 );

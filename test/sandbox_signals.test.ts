@@ -33,25 +33,32 @@ afterEach(() => {
 
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip !== undefined)(
-    `a sandboxed shell (${backend.name}) cannot signal processes outside${backend.skip ? ` [skipped: ${backend.skip}]` : ""}`,
+    `a sandboxed shell (${backend.name}) cannot signal processes outside${
+      backend.skip ? ` [skipped: ${backend.skip}]` : ""
+    }`,
     () => {
       const sandbox = backend.make();
       afterAll(async () => await sandbox.close?.());
 
-      test("kill -KILL of the agent, of its parent chain and of another process of the user reaches none of them", async () => {
-        fixture = await diskFixture();
-        const victim = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
-        victims.push(victim);
-        const shell = createShellTool(new SandboxShell(sandbox, { cwd: fixture.root }), { needsApproval: false });
-        const result = await shell.execute({
-          command: `kill -KILL ${victim.pid} ${process.pid} ${process.ppid}; echo status=$?; kill -KILL $PPID; echo done`,
-          timeout_ms: 30_000,
-        });
-        expect(result.stdout).toMatch(/status=[1-9]/);
-        await sleep(100);
-        expect(isAlive(victim.pid as number)).toBe(true);
-        expect(isAlive(process.pid)).toBe(true);
-      }, 60_000);
+      test(
+        "kill -KILL of the agent, of its parent chain and of another process of the user reaches none of them",
+        async () => {
+          fixture = await diskFixture();
+          const victim = spawn("sleep", ["30"], { stdio: "ignore", detached: true });
+          victims.push(victim);
+          const shell = createShellTool(new SandboxShell(sandbox, { cwd: fixture.root }), { needsApproval: false });
+          const result = await shell.execute({
+            command:
+              `kill -KILL ${victim.pid} ${process.pid} ${process.ppid}; echo status=$?; kill -KILL $PPID; echo done`,
+            timeout_ms: 30_000,
+          });
+          expect(result.stdout).toMatch(/status=[1-9]/);
+          await sleep(100);
+          expect(isAlive(victim.pid as number)).toBe(true);
+          expect(isAlive(process.pid)).toBe(true);
+        },
+        60_000,
+      );
     },
   );
 }

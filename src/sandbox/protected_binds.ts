@@ -147,5 +147,14 @@ exec "$@"`;
  */
 export function verifiedArgv(argv: string[], workspace: string, paths: readonly string[]): string[] {
   if (paths.length === 0) return argv;
-  return ["/bin/sh", "-c", VERIFY_SCRIPT, "paddock-verify", mountinfoPath(workspace), ...paths.map(mountinfoPath), "--", ...argv];
+  return [
+    "/bin/sh",
+    "-c",
+    VERIFY_SCRIPT,
+    "paddock-verify",
+    mountinfoPath(workspace),
+    ...paths.map(mountinfoPath),
+    "--",
+    ...argv,
+  ];
 }

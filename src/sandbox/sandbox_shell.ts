@@ -13,7 +13,7 @@ import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { protectedLayout } from "../core/protected_layout.ts";
 import { openWorkspace, type Workspace } from "../core/workspace.ts";
-import { type ProcessReach, sandboxShellReach } from "../tools/process_reach.ts";
+import { sandboxShellReach } from "../tools/process_reach.ts";
 import { resolveShellExec } from "../core/resolve_shell_exec.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -77,7 +77,7 @@ export class SandboxShell implements ShellProvider {
   }
 
   /** What its commands can reach (the `shell` tool's description and MCP `openWorldHint` say it). */
-  get reach(): ProcessReach {
+  get reach(): { text: string; openWorld: boolean } {
     return sandboxShellReach(this.sandbox, (this.options.protectedPaths ?? []).length > 0);
   }
 
@@ -121,7 +121,10 @@ export class SandboxShell implements ShellProvider {
     }
   }
   /** The protected paths that exist now, as host paths for the sandbox (none configured: none). */
-  private async protectedPaths(root: string, signal?: AbortSignal): Promise<{ readOnly?: string[]; pinned?: string[] }> {
+  private async protectedPaths(
+    root: string,
+    signal?: AbortSignal,
+  ): Promise<{ readOnly?: string[]; pinned?: string[] }> {
     const patterns = this.options.protectedPaths ?? [];
     if (patterns.length === 0) return {};
     this.workspace ??= openWorkspace(root, { host: this.host }).catch((error: unknown) => {

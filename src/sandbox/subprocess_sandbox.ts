@@ -241,7 +241,9 @@ export class SubprocessSandbox implements Sandbox {
     const toInside = workspacePathMapper(root);
     const command = request.argv.map(toInside);
     const runtime = this.options.runtimePath ?? process.execPath;
-    if (command[0] === runtime || command[0] === safeRealpath(runtime)) command[0] = this.options.runtimeCommand ?? "node";
+    if (command[0] === runtime || command[0] === safeRealpath(runtime)) {
+      command[0] = this.options.runtimeCommand ?? "node";
+    }
     // Checked again inside, before the command runs (protected_binds.ts).
     const argv = verifiedArgv(command, CONTAINER_WORKSPACE, binds.map((bind) => toInside(bind.source)));
     const env: Record<string, string> = { ...request.env };
@@ -344,7 +346,12 @@ export class SubprocessSandbox implements Sandbox {
   // `kill -KILL -1` as the command's user, which ends whatever the command
   // left behind (process 1 is exempt, so the container stays).
   /** The long-lived container of the reusable mode, for one workspace root. */
-  private keeper(client: EngineClient, root: string, egress: EgressNetwork | undefined, binds: Bind[]): Promise<Keeper> {
+  private keeper(
+    client: EngineClient,
+    root: string,
+    egress: EgressNetwork | undefined,
+    binds: Bind[],
+  ): Promise<Keeper> {
     // Keyed by the protected binds too: when they change (a protected file appeared), a new container has them.
     const key = binds.length === 0 ? root : `${root}\0${JSON.stringify(binds)}`;
     let keeper = this.keepers.get(key);

@@ -56,7 +56,8 @@ export function nodeProcessProtection(
   permissions: "workspace" | "inherit",
   sandboxed: boolean,
 ): string {
-  const files = "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  const files =
+    "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
   if (permissions === "workspace" && runtime !== "bun") {
     return ` It cannot change ${files}: it may write only the workspace's entries that hold no protected path and no link, ` +
       "so it cannot create anything new at the top of the workspace or in a folder that holds a protected path, nor write through a link.";
@@ -142,7 +143,8 @@ function nodeProcessBaseReach(
  * @returns The description sentences and the network flag.
  */
 export function sandboxShellReach(sandbox: Sandbox, guarded: boolean): ProcessReach {
-  const files = "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  const files =
+    "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
   return {
     text:
       `Commands run in an OS sandbox (${sandbox.kind}): they can read and write the workspace, and nothing else outside the system folders is visible, ` +
