@@ -57,9 +57,12 @@ describe("protectedLayout: where the protected paths lie", () => {
     expect(joined(layout.writable)).toEqual(["lib", "src/a.txt"]);
   });
 
-  test("past its entry limit it refuses (a partial scan could miss a protected file)", async () => {
-    fixture = await diskFixture(["a/1", "a/2", "a/3", "package.json={}"]);
+  test("past its entry or path limit it refuses (a partial scan could miss a protected file)", async () => {
+    fixture = await diskFixture(["a/1", "a/2", "a/3", "b/1", "package.json={}"]);
     await expect(protectedLayout(fixture.workspace, DEFAULT_PROTECTED_PATHS, { maxEntries: 3 })).rejects.toMatchObject({
+      code: "TOO_MANY_ENTRIES",
+    });
+    await expect(protectedLayout(fixture.workspace, DEFAULT_PROTECTED_PATHS, { maxPaths: 1 })).rejects.toMatchObject({
       code: "TOO_MANY_ENTRIES",
     });
   });

@@ -24,7 +24,7 @@
  */
 import { throwIfAborted, WorkspaceError } from "./errors.ts";
 import { closeFolder, type Folder } from "./folder.ts";
-import { MAX_WALK_DEPTH, PROTECTED_SCAN_MAX_ENTRIES } from "./limits.ts";
+import { MAX_WALK_DEPTH, PROTECTED_MAX_PATHS, PROTECTED_SCAN_MAX_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { protectedPattern } from "./protected_paths.ts";
 import type { Workspace } from "./workspace.ts";
@@ -47,17 +47,19 @@ export interface ProtectedLayout {
  *
  * @param workspace The workspace (its root already checked).
  * @param patterns The protected paths in force (not empty).
- * @param options `maxEntries` (default {@link PROTECTED_SCAN_MAX_ENTRIES}) and a cancel signal.
+ * @param options `maxEntries` (default {@link PROTECTED_SCAN_MAX_ENTRIES}), `maxPaths` (default
+ *   {@link PROTECTED_MAX_PATHS}) and a cancel signal.
  * @returns The layout.
  * @throws {WorkspaceError} `TOO_MANY_ENTRIES` past `maxEntries` or `MAX_WALK_DEPTH` (nothing may run on
- *   a partial layout).
+ *   a partial layout), or with more than `maxPaths` writable, or read-only and pinned, paths.
  */
 export async function protectedLayout(
   workspace: Workspace,
   patterns: readonly string[],
-  options: { maxEntries?: number; signal?: AbortSignal } = {},
+  options: { maxEntries?: number; maxPaths?: number; signal?: AbortSignal } = {},
 ): Promise<ProtectedLayout> {
   const maxEntries = options.maxEntries ?? PROTECTED_SCAN_MAX_ENTRIES;
+  const maxPaths = options.maxPaths ?? PROTECTED_MAX_PATHS;
   const host = workspace.host;
   const readOnly: string[][] = [];
   const links: string[][] = [];
@@ -132,6 +134,13 @@ export async function protectedLayout(
   const writable = [...plain.entries()]
     .filter(([key]) => key === "" || pinned.has(key))
     .flatMap(([, own]) => own);
+  if (writable.length > maxPaths || readOnly.length + pinned.size > maxPaths) {
+    throw new WorkspaceError(
+      "TOO_MANY_ENTRIES",
+      `Cannot hand the protected paths to the process: more than ${maxPaths} paths to list`,
+      { hint: "fewer entries beside the protected paths (or fewer protected paths) keep the list short" },
+    );
+  }
   const bySlash = (a: string[], b: string[]) => {
     const x = a.join("/");
     const y = b.join("/");
