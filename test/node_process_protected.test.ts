@@ -57,6 +57,22 @@ describe("protectedLayout: where the protected paths lie", () => {
     expect(joined(layout.writable)).toEqual(["lib", "src/a.txt"]);
   });
 
+  test("a protected name that is a link protects what it leads to inside the workspace", async () => {
+    fixture = await diskFixture([
+      "package.json => config/pkg.json",
+      "config/pkg.json={}",
+      "config/other.txt",
+      "out => @outside/secret.txt",
+      ".npmrc => @outside/secret.txt",
+    ]);
+    const layout = await protectedLayout(fixture.workspace, DEFAULT_PROTECTED_PATHS);
+    const joined = (list: string[][]) => list.map((segments) => segments.join("/"));
+    expect(joined(layout.readOnly)).toEqual(["config/pkg.json"]);
+    expect(joined(layout.pinned)).toEqual(["config"]);
+    expect(joined(layout.links)).toEqual([".npmrc", "out", "package.json"]);
+    expect(joined(layout.writable)).toEqual(["config/other.txt"]);
+  });
+
   test("past its entry or path limit it refuses (a partial scan could miss a protected file)", async () => {
     fixture = await diskFixture(["a/1", "a/2", "a/3", "b/1", "package.json={}"]);
     await expect(protectedLayout(fixture.workspace, DEFAULT_PROTECTED_PATHS, { maxEntries: 3 })).rejects.toMatchObject({
@@ -108,6 +124,26 @@ for (const [file, text] of [["src/a.txt", "changed"], ["lib/new.txt", "new"], ["
       `sub/new.txt ${denied}`,
     ]);
     expect(fs.readFileSync(fixture.abs("src/a.txt"), "utf8")).toBe("changed");
+  });
+
+  test("through a protected name that is a link, the file it leads to cannot be changed either", async () => {
+    fixture = await diskFixture([
+      "package.json => config/pkg.json",
+      'config/pkg.json={"scripts":{}}',
+      "config/other.txt",
+    ]);
+    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
+    const attack = `const fs = require("node:fs");
+for (const file of ["config/pkg.json", "package.json", "config/other.txt"]) {
+  try { fs.writeFileSync(file, "changed"); console.log(file, "ok"); } catch (e) { console.log(file, e.code || e.name); }
+}`;
+    const denied = runtime === "deno" ? "NotCapable" : "ERR_ACCESS_DENIED";
+    expect((await tool.execute({ source: attack })).stdout.trim().split("\n")).toEqual([
+      `config/pkg.json ${denied}`,
+      `package.json ${denied}`,
+      "config/other.txt ok",
+    ]);
+    expect(fs.readFileSync(fixture.abs("config/pkg.json"), "utf8")).toBe('{"scripts":{}}');
   });
 
   test("the description says so", async () => {

@@ -99,6 +99,18 @@ for (const backend of BACKENDS) {
         expect(fs.readFileSync(fx.abs("lib/new.txt"), "utf8")).toBe("new\n");
       }, SLOW);
 
+      test(
+        "a protected name that is a link: the file it leads to inside is read-only (the link itself can be replaced)",
+        async () => {
+          const { fx, run } = await shellIn(["package.json => config/pkg.json", 'config/pkg.json={"scripts":{}}']);
+          expect((await run("printf x > config/pkg.json")).exitCode).not.toBe(0);
+          expect((await run("printf x > package.json")).exitCode).not.toBe(0);
+          expect(fs.readFileSync(fx.abs("config/pkg.json"), "utf8")).toBe('{"scripts":{}}');
+          expect((await run("rm package.json && printf x > package.json")).exitCode).toBe(0); // the gap the README states
+        },
+        SLOW,
+      );
+
       test("a protected name that is a link pointing out is not bound (nothing outside shows up)", async () => {
         const { run } = await shellIn([...PROTECTED_TREE, ".npmrc => @outside/secret.txt"]);
         const result = await run("cat .npmrc; echo status=$?");

@@ -6,8 +6,9 @@
  * One walk from the held root, never following a link, finds every entry
  * whose path falls under a protected pattern (a protected folder is not
  * entered: it is protected whole) and every link. From them:
- * - `readOnly`: the protected entries that are not links (a sandbox binds
- *   each read-only over itself);
+ * - `readOnly`: the protected entries that are not links, and what a
+ *   protected name that is a link leads to inside the workspace (a sandbox
+ *   binds each read-only over itself);
  * - `pinned`: the folders that hold a protected entry or a link at any depth
  *   (a sandbox binds each over itself so it cannot be renamed away with the
  *   protected file inside and replaced by a new folder);
@@ -32,7 +33,7 @@ import { yieldTurn } from "./yield_turn.ts";
 
 /** Workspace paths as segments, each list sorted by its `/`-joined form. */
 export interface ProtectedLayout {
-  /** Protected entries that exist and are not links. */
+  /** Protected entries that exist and are not links, and the targets inside of protected names that are links. */
   readOnly: string[][];
   /** Folders (not the root) holding a protected entry or a link at any depth. */
   pinned: string[][];
@@ -67,6 +68,7 @@ export async function protectedLayout(
   const plain = new Map<string, string[][]>();
   const pinned = new Set<string>();
   let visited = 0;
+  const readOnlyKeys = () => new Set(readOnly.map((segments) => segments.join("/")));
   const tooMany = () =>
     new WorkspaceError(
       "TOO_MANY_ENTRIES",
@@ -131,9 +133,32 @@ export async function protectedLayout(
 
   const root = await workspace.rootFolder();
   await visit(root);
+  // A protected name that is a link (`package.json -> config/pkg.json`): what it leads to inside the
+  // workspace is protected too, since the commands that read the name read that file.
+  for (const link of links) {
+    if (protectedPattern(link, patterns) === undefined) continue;
+    const resolved = await workspace.resolve(link, { allowMissing: true }).catch(() => null);
+    if (resolved === null) continue; // leads outside, loops or dangles: nothing inside to protect
+    await resolved.release();
+    const target = resolved.segments;
+    if (
+      resolved.stat === null || target.length === 0 ||
+      target.some((_, i) => readOnlyKeys().has(target.slice(0, i + 1).join("/")))
+    ) {
+      continue;
+    }
+    readOnly.push(target);
+    for (let i = 1; i < target.length; i++) pinned.add(target.slice(0, i).join("/"));
+  }
+  const taken = readOnlyKeys();
+  // Nothing is listed below a read-only folder (a link's target may hold what the walk found).
+  const below = (key: string) => [...taken].some((folder) => key.startsWith(`${folder}/`));
+  for (const key of [...pinned]) if (below(key)) pinned.delete(key);
+  for (let i = readOnly.length - 1; i >= 0; i--) if (below(readOnly[i].join("/"))) readOnly.splice(i, 1);
   const writable = [...plain.entries()]
     .filter(([key]) => key === "" || pinned.has(key))
-    .flatMap(([, own]) => own);
+    .flatMap(([, own]) => own)
+    .filter((segments) => !pinned.has(segments.join("/")) && !taken.has(segments.join("/")));
   if (writable.length > maxPaths || readOnly.length + pinned.size > maxPaths) {
     throw new WorkspaceError(
       "TOO_MANY_ENTRIES",
