@@ -15,7 +15,8 @@
  * Not covered, by design: a protected name that does not exist when the
  * command starts can be created (a new top-level `Makefile`); a protected
  * name that is a link is not bound (binding follows links, and would show an
- * outside file inside) and can be replaced.
+ * outside file inside) and can be replaced; what it leads to inside the
+ * workspace is in `readOnly` (the caller's scan puts it there).
  *
  * A race is closed inside: the paths are checked here (no link on the way,
  * still there), but the backend resolves them again when it mounts, so a
