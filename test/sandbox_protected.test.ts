@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { createShellTool, executeToolCall } from "../mod.ts";
+import { createNodeProcessTool, createShellTool, executeToolCall } from "../mod.ts";
 import { createMcpRegistry } from "../src/mcp/server.ts";
 import { toolAnnotations } from "../src/mcp/tool_annotations.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
@@ -9,12 +9,14 @@ import type { Sandbox } from "../src/core/command_sandbox.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/protected_paths.ts";
 import { DEFAULT_DOCKER_SOCKET, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import {
+  attackSource,
   PROTECTED_ABSENT,
   PROTECTED_ORIGINALS,
   PROTECTED_TREE,
   PROTECTED_WRITE_CASES,
 } from "./cases/protected_writes.ts";
 import { type DiskFixture, diskFixture, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { onDeno } from "./helpers/runtime.ts";
 import { sandboxSkipReason } from "./helpers/sandbox.ts";
 
 // The container backend runs where `.ci/run` (or `bash ../shared/docker/setup-engine.sh up`) started an engine.
@@ -194,6 +196,44 @@ describe.skipIf(sandboxSkipReason !== undefined)(
         );
         expect(JSON.parse(result.content).exitCode).not.toBe(0);
         expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toBe(PROTECTED_ORIGINALS["package.json"]);
+      },
+      SLOW,
+    );
+  },
+);
+
+describe.skipIf(engineSkipReason !== undefined || onDeno)(
+  `node_process in the container sandbox (its binds alone: permissions "inherit") cannot change protected paths${
+    engineSkipReason
+      ? ` [skipped: ${engineSkipReason}]`
+      : onDeno
+      ? " [skipped: Deno launches scripts with deno-only flags; the image has node]"
+      : ""
+  }`,
+  () => {
+    // The script file is the caller's, mode 0600: the container runs as the caller to read it.
+    const sandbox = new SubprocessSandbox({
+      image: IMAGE,
+      user: uid === 0 ? "0:0" : `${uid}:${process.getgid?.() ?? uid}`,
+    });
+    afterAll(async () => await sandbox.close());
+
+    test.each(PROTECTED_WRITE_CASES.filter((row) => row.bindsStopIt).map((row) => [row.name, row] as const))(
+      "%s: refused, bytes unchanged",
+      async (_, row) => {
+        fixture = await diskFixture(PROTECTED_TREE);
+        const tool = createNodeProcessTool(fixture.workspace, {
+          sandbox,
+          permissions: "inherit",
+          timeoutMs: 20_000,
+          protectedPaths: DEFAULT_PROTECTED_PATHS,
+        });
+        const result = await tool.execute({ source: attackSource(row) });
+        expect(result.stdout).toMatch(/^FAILED /);
+        for (const [file, bytes] of Object.entries(PROTECTED_ORIGINALS)) {
+          expect(fs.readFileSync(fixture.abs(file), "utf8")).toBe(bytes);
+        }
+        for (const name of PROTECTED_ABSENT) expect(fs.existsSync(fixture.abs(name))).toBe(false);
       },
       SLOW,
     );
