@@ -83,7 +83,8 @@ export function nodeProcessReach(
   sandbox: Sandbox | undefined,
   guarded = false,
 ): ProcessReach {
-  const reach = nodeProcessBaseReach(runtime, permissions, sandbox);
+  // With protected paths the runtime's write list holds no link: outside files are then only readable through one.
+  const reach = nodeProcessBaseReach(runtime, permissions, sandbox, guarded);
   if (!guarded || (runtime === "bun" && permissions === "workspace")) return reach;
   return { ...reach, text: reach.text + nodeProcessProtection(runtime, permissions, sandbox !== undefined) };
 }
@@ -92,6 +93,7 @@ function nodeProcessBaseReach(
   runtime: Host["runtime"],
   permissions: "workspace" | "inherit",
   sandbox: Sandbox | undefined,
+  guarded: boolean,
 ): ProcessReach {
   if (sandbox !== undefined) {
     return {
@@ -110,8 +112,9 @@ function nodeProcessBaseReach(
       openWorld: true,
     };
   }
-  const links =
-    "a link already in the workspace that points outside is followed (files can be read, written and created through it)";
+  const links = `a link already in the workspace that points outside is followed (files can be read${
+    guarded ? "" : ", written and created"
+  } through it)`;
   switch (runtime) {
     case "deno":
       return {
