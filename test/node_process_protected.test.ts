@@ -151,6 +151,7 @@ for (const file of ["config/pkg.json", "package.json", "config/other.txt"]) {
     const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW }));
     expect(tool.description).toContain(nodeProcessProtection(runtime, "workspace", false));
     expect(tool.description).toMatch(/cannot create anything new at the top of the workspace/);
+    expect(tool.description).toMatch(/points outside is followed \(files can be read through it\)/);
   });
 });
 
