@@ -222,6 +222,12 @@ export interface ScriptLaunchRequest {
   args: string[];
   /** Paths the child may read and write, or `null` to run with the runtime's full rights. */
   confineTo: string[] | null;
+  /**
+   * With `confineTo`: the paths the child may write, when narrower than
+   * `confineTo` (protected paths excluded); a path the runtime's flags cannot
+   * name exactly is left out (not writable). @default confineTo
+   */
+  writable?: string[];
 }
 
 /** The command line for a script, and a bootstrap file to write first if the runtime needs one. */

@@ -98,6 +98,12 @@ export interface ShellProvider {
    * @returns How it ended; a non-zero exit is data.
    */
   exec(command: string, options?: ShellExecOptions): Promise<ShellExecOutcome>;
+  /**
+   * What its commands can reach, for the `shell` tool's description and MCP
+   * `openWorldHint` (`SandboxShell` says). @default undefined (described as
+   * "where the provider puts them", open world)
+   */
+  readonly reach?: { text: string; openWorld: boolean };
 }
 
 /** Whether `value` looks like a {@link ShellProvider}. */

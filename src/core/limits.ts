@@ -98,6 +98,12 @@ export const PIPE_DRAIN_GRACE_MS = 500;
 /** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 
+/** Protected paths: entries one scan of the workspace visits before a process runs (`node_process`'s write allowlist, a sandbox's read-only binds); past it nothing runs (`TOO_MANY_ENTRIES`), since a partial scan could miss a protected file. Protected folders (`.git`, `node_modules`) are not entered. */
+export const PROTECTED_SCAN_MAX_ENTRIES = 100_000;
+
+/** Protected paths: paths one process is handed (its write list, or the sandbox's read-only binds and pinned folders), so its command line stays far below the system's limit (`ARG_MAX`); past it nothing runs (`TOO_MANY_ENTRIES`). */
+export const PROTECTED_MAX_PATHS = 4_096;
+
 /** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
 export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -186,6 +192,8 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SHELL_KILL_GRACE_MS,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
+  PROTECTED_SCAN_MAX_ENTRIES,
+  PROTECTED_MAX_PATHS,
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   AGENT_MAX_STEPS,
   LIST_DIRECTORY_MAX_ENTRIES,

@@ -137,11 +137,12 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
     // ffi or sys. Deno splits permission lists at commas, so a path holding
     // one cannot be granted exactly.
     if (request.confineTo.some((path) => path.includes(","))) throw new HostError("UNSUPPORTED", "permission-path");
-    flags.push(
-      "--no-prompt",
-      `--allow-read=${request.confineTo.join(",")}`,
-      `--allow-write=${request.confineTo.join(",")}`,
-    );
+    flags.push("--no-prompt", `--allow-read=${request.confineTo.join(",")}`);
+    // A narrower write list leaves out what it cannot name exactly (','): not writable is the safe side.
+    // One flag per path (Deno adds them up), so a long list never makes one argument too long for exec;
+    // an empty list gives no flag at all (a bare `--allow-write` would allow every write).
+    const writable = request.writable?.filter((path) => !path.includes(",")) ?? request.confineTo;
+    for (const path of writable) flags.push(`--allow-write=${path}`);
   }
   // Deno always puts the script at argv[1]; the bootstrap removes it so that
   // `process.argv.slice(1)` is exactly the arguments, then runs the script

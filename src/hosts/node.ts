@@ -108,7 +108,10 @@ function nodeScriptLaunch(request: ScriptLaunchRequest): ScriptLaunch {
     // granted exactly.
     if (request.confineTo.some((path) => path.includes("*"))) throw new HostError("UNSUPPORTED", "permission-path");
     flags.push(nodeMajor() >= 22 ? "--permission" : "--experimental-permission");
-    for (const path of request.confineTo) flags.push(`--allow-fs-read=${path}`, `--allow-fs-write=${path}`);
+    for (const path of request.confineTo) flags.push(`--allow-fs-read=${path}`);
+    // A narrower write list leaves out what it cannot name exactly ('*'): not writable is the safe side.
+    const writable = request.writable?.filter((path) => !path.includes("*")) ?? request.confineTo;
+    for (const path of writable) flags.push(`--allow-fs-write=${path}`);
     flags.push("--disable-warning=ExperimentalWarning");
   }
   // `-e` puts no script entry in argv, so `process.argv.slice(1)` is exactly

@@ -2,6 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
+import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 import { openWorkspace, Workspace } from "../core/fs/workspace.ts";
 import {
   type ApprovalRequest,
@@ -174,7 +175,9 @@ function registryOf(
     protectedPaths: shell?.allow !== undefined,
   });
   if (shell !== undefined && sandbox !== undefined) {
-    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root }), shell));
+    // With an allow list, the files that decide what allowed commands run are read-only inside too.
+    const protectedPaths = shell.allow === undefined ? [] : DEFAULT_PROTECTED_PATHS;
+    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root, protectedPaths }), shell));
   }
   return new ToolRegistry([...tools, readMany, listRoots, ...extra]);
 }

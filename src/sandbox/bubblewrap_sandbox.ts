@@ -32,6 +32,7 @@ import { runProcess } from "../core/process/run_process.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
+import { checkProtectedPaths, protectedBinds, verifiedArgv } from "./protected_binds.ts";
 import { createEgressProxy, type EgressEndpoint, type EgressProxy, type ProxyListener } from "./egress_proxy.ts";
 import {
   FORWARDER_SOURCE,
@@ -346,10 +347,17 @@ export class BubblewrapSandbox implements Sandbox {
     }
     const args = [probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
-    args.push("--chdir", request.cwd);
+    // Protected paths: pinned and read-only binds, checked again inside before the command runs.
+    const checked = checkProtectedPaths(request);
+    args.push(...protectedBinds(checked), "--chdir", request.cwd);
+    let argv = request.argv;
+    for (const dir of request.writable) {
+      const below = (target: string) => target.startsWith(`${dir.replace(/\/+$/, "")}/`);
+      argv = verifiedArgv(argv, dir.replace(/\/+$/, ""), [...checked.pinned, ...checked.readOnly].filter(below));
+    }
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
     if (this.network === "none") {
-      args.push("--", ...request.argv);
+      args.push("--", ...argv);
       return { argv: args, env };
     }
     const setup = await this.startNetwork();
@@ -380,7 +388,7 @@ export class BubblewrapSandbox implements Sandbox {
       : [runtime, forwarder];
     forwarderArgv.push(socket, String(SANDBOX_PROXY_PORT));
     args.push("--", "/bin/sh", "-c", forwarderLauncher(forwarderArgv.map(shellQuote).join(" ")), "paddock-sandbox");
-    args.push(...request.argv);
+    args.push(...argv);
     Object.assign(env, proxyEnvironment(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`));
     if (kind === "deno") env["NO_COLOR"] = "1";
     return { argv: args, env };

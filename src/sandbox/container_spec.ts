@@ -50,6 +50,8 @@ export interface ContainerSpecInput {
   cpus?: number;
   tmpfsBytes?: number;
   init?: boolean;
+  /** More binds below the workspace (protected paths: pinned folders, read-only entries), host paths. @default [] */
+  binds?: ReadonlyArray<{ source: string; readOnly: boolean }>;
 }
 
 /**
@@ -77,7 +79,16 @@ export function containerSpec(input: ContainerSpecInput): Record<string, unknown
     OpenStdin: false,
     Tty: false,
     HostConfig: {
-      Mounts: [{ Type: "bind", Source: input.root, Target: CONTAINER_WORKSPACE, ReadOnly: false }],
+      // The engine mounts by target depth, so the workspace comes first and the binds below it after.
+      Mounts: [
+        { Type: "bind", Source: input.root, Target: CONTAINER_WORKSPACE, ReadOnly: false },
+        ...(input.binds ?? []).map((bind) => ({
+          Type: "bind",
+          Source: bind.source,
+          Target: CONTAINER_WORKSPACE + bind.source.slice(input.root.replace(/\/+$/, "").length),
+          ReadOnly: bind.readOnly,
+        })),
+      ],
       NetworkMode: input.networkMode,
       ReadonlyRootfs: true,
       Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpfsBytes},mode=1777` },

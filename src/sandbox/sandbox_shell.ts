@@ -11,6 +11,9 @@ import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
 import { runShellCommand } from "../core/process/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
+import { protectedLayout } from "../core/fs/protected_layout.ts";
+import { openWorkspace, type Workspace } from "../core/fs/workspace.ts";
+import { sandboxShellReach } from "../tools/process_reach.ts";
 import { resolveShellExec } from "../core/process/resolve_shell_exec.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 
@@ -32,6 +35,13 @@ export interface SandboxShellOptions {
   killGraceMs?: number;
   /** The host that spawns `bwrap`. @default the running runtime's host */
   host?: Host;
+  /**
+   * Paths commands may not change (see `DEFAULT_PROTECTED_PATHS`): before
+   * each command the workspace is scanned, and those that exist are read-only
+   * inside the sandbox, their folders pinned (see the README). `paddock mcp`
+   * passes the default list with a shell allow list. @default [] (nothing protected)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -52,6 +62,7 @@ export class SandboxShell implements ShellProvider {
   private readonly options: SandboxShellOptions;
   private readonly host: Host;
   private root: Promise<string> | undefined;
+  private workspace: Promise<Workspace> | undefined;
 
   /**
    * Makes a shell that runs each command in `sandbox`.
@@ -63,6 +74,11 @@ export class SandboxShell implements ShellProvider {
     this.sandbox = sandbox;
     this.options = { ...options };
     this.host = options.host ?? createAutoHost();
+  }
+
+  /** What its commands can reach (the `shell` tool's description and MCP `openWorldHint` say it). */
+  get reach(): { text: string; openWorld: boolean } {
+    return sandboxShellReach(this.sandbox, (this.options.protectedPaths ?? []).length > 0);
   }
 
   /**
@@ -94,6 +110,7 @@ export class SandboxShell implements ShellProvider {
       cwd,
       env,
       writable: [root],
+      ...(await this.protectedPaths(root, request.signal)),
     });
     try {
       return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
@@ -102,5 +119,22 @@ export class SandboxShell implements ShellProvider {
     } finally {
       await command.cleanup?.();
     }
+  }
+  /** The protected paths that exist now, as host paths for the sandbox (none configured: none). */
+  private async protectedPaths(
+    root: string,
+    signal?: AbortSignal,
+  ): Promise<{ readOnly?: string[]; pinned?: string[] }> {
+    const patterns = this.options.protectedPaths ?? [];
+    if (patterns.length === 0) return {};
+    this.workspace ??= openWorkspace(root, { host: this.host }).catch((error: unknown) => {
+      this.workspace = undefined;
+      throw error;
+    });
+    const workspace = await this.workspace;
+    await workspace.checkRoot();
+    const layout = await protectedLayout(workspace, patterns, { signal });
+    const toHost = (list: string[][]) => list.map((segments) => workspace.hostPath(segments));
+    return { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) };
   }
 }

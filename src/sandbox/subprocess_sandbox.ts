@@ -35,6 +35,7 @@ import {
   workspacePathMapper,
 } from "./container_spec.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
+import { checkProtectedPaths, verifiedArgv } from "./protected_binds.ts";
 import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
 import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
 
@@ -79,6 +80,9 @@ export interface SubprocessSandboxOptions {
   /** The runtime that runs the relay. @default the running runtime (`process.execPath`) */
   runtimePath?: string;
 }
+
+/** A bind below the workspace for protected paths (host path). */
+type Bind = { source: string; readOnly: boolean };
 
 interface Keeper {
   id: string;
@@ -227,11 +231,21 @@ export class SubprocessSandbox implements Sandbox {
         "Cannot sandbox the command: the container sandbox takes one writable folder (not the root) holding the working folder",
       );
     }
+    // Protected paths: pinned folders bound over themselves, protected entries read-only (protected_binds.ts).
+    const checked = checkProtectedPaths(request);
+    const binds = [
+      ...checked.pinned.map((source) => ({ source, readOnly: false })),
+      ...checked.readOnly.map((source) => ({ source, readOnly: true })),
+    ];
     const egress = this.network === "none" ? undefined : await this.openNetwork(client);
     const toInside = workspacePathMapper(root);
-    const argv = request.argv.map(toInside);
+    const command = request.argv.map(toInside);
     const runtime = this.options.runtimePath ?? process.execPath;
-    if (argv[0] === runtime || argv[0] === safeRealpath(runtime)) argv[0] = this.options.runtimeCommand ?? "node";
+    if (command[0] === runtime || command[0] === safeRealpath(runtime)) {
+      command[0] = this.options.runtimeCommand ?? "node";
+    }
+    // Checked again inside, before the command runs (protected_binds.ts).
+    const argv = verifiedArgv(command, CONTAINER_WORKSPACE, binds.map((bind) => toInside(bind.source)));
     const env: Record<string, string> = { ...request.env };
     for (const name of ["TEMP", "TMP", "PWD", "OLDPWD"]) delete env[name];
     Object.assign(env, { PATH: CONTAINER_PATH, HOME: "/tmp", TMPDIR: "/tmp" });
@@ -243,8 +257,10 @@ export class SubprocessSandbox implements Sandbox {
       `${name}=${value}`
     );
     const workingDir = toInside(request.cwd);
-    if (this.options.reuse === true) return await this.execIn(client, root, egress, { argv, envList, workingDir });
-    const spec = this.containerSpec(root, egress);
+    if (this.options.reuse === true) {
+      return await this.execIn(client, root, egress, { argv, envList, workingDir }, binds);
+    }
+    const spec = this.containerSpec(root, egress, binds);
     // The engine removes the container when it ends, even if this process is gone by then.
     (spec.HostConfig as Record<string, unknown>).AutoRemove = true;
     const id = await this.create(client, {
@@ -272,13 +288,14 @@ export class SubprocessSandbox implements Sandbox {
   }
 
   /** The hardened container configuration for one command. */
-  private containerSpec(root: string, egress: EgressNetwork | undefined): Record<string, unknown> {
+  private containerSpec(root: string, egress: EgressNetwork | undefined, binds: Bind[] = []): Record<string, unknown> {
     return containerSpec({
       ...this.options,
       user: this.user(),
       labels: this.labels(),
       root,
       networkMode: egress === undefined ? "none" : egress.name,
+      binds,
     });
   }
 
@@ -329,11 +346,18 @@ export class SubprocessSandbox implements Sandbox {
   // `kill -KILL -1` as the command's user, which ends whatever the command
   // left behind (process 1 is exempt, so the container stays).
   /** The long-lived container of the reusable mode, for one workspace root. */
-  private keeper(client: EngineClient, root: string, egress: EgressNetwork | undefined): Promise<Keeper> {
-    let keeper = this.keepers.get(root);
+  private keeper(
+    client: EngineClient,
+    root: string,
+    egress: EgressNetwork | undefined,
+    binds: Bind[],
+  ): Promise<Keeper> {
+    // Keyed by the protected binds too: when they change (a protected file appeared), a new container has them.
+    const key = binds.length === 0 ? root : `${root}\0${JSON.stringify(binds)}`;
+    let keeper = this.keepers.get(key);
     if (keeper === undefined) {
       keeper = (async () => {
-        const spec = this.containerSpec(root, egress);
+        const spec = this.containerSpec(root, egress, binds);
         // Process 1 is the keeper itself (exempt from kill -1); when it ends, the engine removes the container.
         Object.assign(spec.HostConfig as Record<string, unknown>, { Init: false, AutoRemove: true });
         const id = await this.create(client, {
@@ -349,16 +373,17 @@ export class SubprocessSandbox implements Sandbox {
         }
         return { id, queue: Promise.resolve() };
       })();
-      this.keepers.set(root, keeper);
-      keeper.catch(() => this.keepers.delete(root));
+      this.keepers.set(key, keeper);
+      keeper.catch(() => this.keepers.delete(key));
     }
     return keeper;
   }
 
-  /** Removes the long-lived container of a workspace root. */
-  private async dropKeeper(client: EngineClient, root: string, id: string): Promise<void> {
-    const current = await this.keepers.get(root)?.catch(() => undefined);
-    if (current?.id === id) this.keepers.delete(root);
+  /** Removes a long-lived container (of a workspace root and its protected binds). */
+  private async dropKeeper(client: EngineClient, id: string): Promise<void> {
+    for (const [key, entry] of this.keepers) {
+      if ((await entry.catch(() => undefined))?.id === id) this.keepers.delete(key);
+    }
     await this.remove(client, id);
   }
 
@@ -368,9 +393,10 @@ export class SubprocessSandbox implements Sandbox {
     root: string,
     egress: EgressNetwork | undefined,
     command: { argv: string[]; envList: string[]; workingDir: string },
+    binds: Bind[],
   ): Promise<SandboxedCommand> {
     for (let attempt = 0;; attempt++) {
-      const keeper = await this.keeper(client, root, egress);
+      const keeper = await this.keeper(client, root, egress, binds);
       let release!: () => void;
       const previous = keeper.queue;
       keeper.queue = new Promise<void>((resolve) => (release = resolve));
@@ -399,7 +425,7 @@ export class SubprocessSandbox implements Sandbox {
               const running = state === null || state.status !== 200 ||
                 (state.body as { Running?: unknown }).Running !== false;
               // Still running: the relay was killed (timeout, abort, output limit). The container goes with it.
-              if (running) await this.dropKeeper(client, root, keeper.id);
+              if (running) await this.dropKeeper(client, keeper.id);
             } finally {
               release();
             }
@@ -408,7 +434,7 @@ export class SubprocessSandbox implements Sandbox {
       }
       release();
       // 404/409: the container is gone or stopped (killed from outside, out of memory); make a new one once.
-      await this.dropKeeper(client, root, keeper.id);
+      await this.dropKeeper(client, keeper.id);
       if (attempt > 0 || (response.status !== 404 && response.status !== 409)) {
         throw unavailable(`cannot run the command in the container: ${engineMessage(response)}`);
       }

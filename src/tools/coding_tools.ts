@@ -52,7 +52,8 @@ export interface CodingToolsOptions {
   fileInfo?: FileInfoToolOptions | false;
   /**
    * Paths the write tools (`write_file`, `edit_file`, `delete_path`,
-   * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`): the
+   * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`), and
+   * `node_process` may not write (its runtime's write list, its sandbox): the
    * files that make allowed commands run code. `true` is
    * `DEFAULT_PROTECTED_PATHS`; a tool's own `protectedPaths` wins.
    * @default true when `shell` has an `allow` list, else false
@@ -82,7 +83,7 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   const guard = { protectedPaths: asked === true ? DEFAULT_PROTECTED_PATHS : asked === false ? [] : asked };
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, { ...guard, ...options.write }));
-  if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, options.nodeProcess));
+  if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, { ...guard, ...options.nodeProcess }));
   if (options.edit !== false) tools.push(createEditTool(workspace, { ...guard, ...options.edit }));
   if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...options.delete }));
   if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));

@@ -14,6 +14,7 @@ import {
 import type { Sandbox, SandboxedCommand } from "../core/process/command_sandbox.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { mapSpawnError } from "../core/process/map_spawn_error.ts";
+import { protectedLayout } from "../core/fs/protected_layout.ts";
 import { removeOwnFile } from "../core/fs/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/process/run_process.ts";
 import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/process/script_output.ts";
@@ -59,6 +60,16 @@ export interface NodeProcessToolOptions extends BaseToolOptions {
    * @default undefined (no OS sandbox)
    */
   sandbox?: Sandbox;
+  /**
+   * Paths the script may not change (see `DEFAULT_PROTECTED_PATHS`;
+   * `createCodingTools` passes its list). Under `permissions: "workspace"` the
+   * runtime may write only the workspace's entries that hold no protected path
+   * and no link (so nothing new at the top of the workspace, or in a folder
+   * holding a protected path); with `sandbox`, the protected paths are also
+   * read-only inside it. Not enforced with `permissions: "inherit"` and no
+   * sandbox (the description says so). @default [] (nothing protected)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `node_process` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -124,7 +135,8 @@ export function createNodeProcessTool(
     output: options.maxOutputBytes ?? NODE_PROCESS_MAX_OUTPUT_BYTES,
   };
   const permissions = options.permissions ?? "workspace";
-  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox);
+  const protectedPaths = options.protectedPaths ?? [];
+  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox, protectedPaths.length > 0);
   const tool = defineTool({
     name: options.name ?? "node_process",
     description: options.description ??
@@ -169,11 +181,17 @@ export function createNodeProcessTool(
       const base = NODE_SCRIPT_PREFIX + randomSuffix();
       const scriptPath = joinHostPath(host.platform, ws.root, [`${base}.cjs`]);
       const bootstrapPath = joinHostPath(host.platform, ws.root, [`${base}.boot.cjs`]);
+      // With protected paths: where they lie now, for the runtime's write list and the sandbox's read-only binds.
+      const layout = protectedPaths.length > 0 && (permissions === "workspace" || options.sandbox !== undefined)
+        ? await protectedLayout(ws, protectedPaths, { signal })
+        : undefined;
+      const toHost = (list: string[][]) => list.map((segments) => ws.hostPath(segments));
       const launch = scriptLaunch(host, {
         scriptPath,
         bootstrapPath,
         args: input.args,
         confineTo: permissions === "workspace" ? [ws.root] : null,
+        ...(layout === undefined ? {} : { writable: toHost(layout.writable) }),
       });
       // The scripts are created (and removed) at the held root, never through a path a swap could redirect.
       const root = await ws.rootFolder();
@@ -188,6 +206,7 @@ export function createNodeProcessTool(
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
           env: { ...ws.childEnvironment(), ...launch.env },
+          ...(layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) }),
         }, ws.root);
         const result = await runProcess(host, {
           argv: command.argv,
@@ -247,11 +266,11 @@ function scriptLaunch(host: Host, request: ScriptLaunchRequest): ScriptLaunch {
 // the workspace is its only writable (and the only visible non-system) place.
 async function sandboxed(
   sandbox: Sandbox | undefined,
-  command: { argv: string[]; env: Record<string, string> },
+  command: { argv: string[]; env: Record<string, string>; readOnly?: string[]; pinned?: string[] },
   root: string,
 ): Promise<SandboxedCommand> {
-  if (sandbox === undefined) return command;
-  return await sandbox.wrap({ argv: command.argv, cwd: root, env: command.env, writable: [root] });
+  if (sandbox === undefined) return { argv: command.argv, env: command.env };
+  return await sandbox.wrap({ ...command, cwd: root, writable: [root] });
 }
 
 // Creates a temp script exclusively (never through a link) and returns its

@@ -43,17 +43,57 @@ function sandboxNetwork(sandbox: Sandbox): string {
 }
 
 /**
+ * What a `node_process` script can do to the protected paths (the files that
+ * decide what allowed commands run), under the configuration in force.
+ *
+ * @param runtime The runtime that runs it.
+ * @param permissions The tool's `permissions`.
+ * @param sandboxed Whether it runs in an OS sandbox.
+ * @returns One sentence, or "" when nothing is protected.
+ */
+export function nodeProcessProtection(
+  runtime: Host["runtime"],
+  permissions: "workspace" | "inherit",
+  sandboxed: boolean,
+): string {
+  const files =
+    "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  if (permissions === "workspace" && runtime !== "bun") {
+    return ` It cannot change ${files}: it may write only the workspace's entries that hold no protected path and no link, ` +
+      "so it cannot create anything new at the top of the workspace or in a folder that holds a protected path, nor write through a link.";
+  }
+  if (sandboxed) {
+    return ` In the sandbox ${files} that exist are read-only; one that does not exist yet can be created.`;
+  }
+  return ` It is not kept from ${files}: it can change them.`;
+}
+
+/**
  * What a `node_process` script can reach.
  *
  * @param runtime The runtime that runs it.
  * @param permissions The tool's `permissions`.
  * @param sandbox The tool's OS sandbox, if any.
+ * @param guarded Whether protected paths are in force. @default false
  * @returns The description sentences and the network flag.
  */
 export function nodeProcessReach(
   runtime: Host["runtime"],
   permissions: "workspace" | "inherit",
   sandbox: Sandbox | undefined,
+  guarded = false,
+): ProcessReach {
+  // With protected paths the runtime's write list holds no link: outside files are then only readable through one.
+  const reach = nodeProcessBaseReach(runtime, permissions, sandbox, guarded);
+  if (!guarded || (runtime === "bun" && permissions === "workspace")) return reach;
+  return { ...reach, text: reach.text + nodeProcessProtection(runtime, permissions, sandbox !== undefined) };
+}
+
+function nodeProcessBaseReach(
+  runtime: Host["runtime"],
+  permissions: "workspace" | "inherit",
+  sandbox: Sandbox | undefined,
+  guarded: boolean,
 ): ProcessReach {
   if (sandbox !== undefined) {
     return {
@@ -72,8 +112,9 @@ export function nodeProcessReach(
       openWorld: true,
     };
   }
-  const links =
-    "a link already in the workspace that points outside is followed (files can be read, written and created through it)";
+  const links = `a link already in the workspace that points outside is followed (files can be read${
+    guarded ? "" : ", written and created"
+  } through it)`;
   switch (runtime) {
     case "deno":
       return {
@@ -98,12 +139,33 @@ export function nodeProcessReach(
 }
 
 /**
+ * What a command in an OS sandbox (`SandboxShell`) can reach.
+ *
+ * @param sandbox The sandbox.
+ * @param guarded Whether protected paths are in force.
+ * @returns The description sentences and the network flag.
+ */
+export function sandboxShellReach(sandbox: Sandbox, guarded: boolean): ProcessReach {
+  const files =
+    "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
+  return {
+    text:
+      `Commands run in an OS sandbox (${sandbox.kind}): they can read and write the workspace, and nothing else outside the system folders is visible, ` +
+      `so a link pointing out of the workspace leads nowhere; they see no other process; ${sandboxNetwork(sandbox)}.` +
+      (guarded ? ` Inside, ${files} that exist are read-only; one that does not exist yet can be created.` : ""),
+    openWorld: sandbox.networkReach !== "none",
+  };
+}
+
+/**
  * What a `shell` command can reach.
  *
  * @param onHost Whether commands run on the workspace's own host (not through a provider).
+ * @param provided What the provider says its commands reach, if it says.
  * @returns The description sentences and the network flag.
  */
-export function shellReach(onHost: boolean): ProcessReach {
+export function shellReach(onHost: boolean, provided?: ProcessReach): ProcessReach {
+  if (!onHost && provided !== undefined) return provided;
   return onHost
     ? {
       text:

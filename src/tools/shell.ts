@@ -161,7 +161,7 @@ export function createShellTool(
       policy.allow.map(describeRule).join(", ") || "none"
     }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
 
-  const reach = shellReach(!isShellProvider(source));
+  const reach = shellReach(!isShellProvider(source), isShellProvider(source) ? source.reach : undefined);
   const tool = defineTool({
     name: options.name ?? "shell",
     description: options.description ??

@@ -18,6 +18,19 @@ export interface SandboxWrapRequest {
   env: Record<string, string>;
   /** Folders the command may read and write (the workspace); everything else it sees is read-only or absent. */
   writable: string[];
+  /**
+   * Existing files and folders inside `writable` that must be read-only
+   * inside (protected paths); none of them is a link. A backend that cannot
+   * show them read-only must refuse (`SANDBOX_UNAVAILABLE`), never ignore them.
+   * @default []
+   */
+  readOnly?: string[];
+  /**
+   * Folders inside `writable`, holding a `readOnly` path, that must not be
+   * renamed or removed inside (else the protected file could be moved away
+   * and replaced); each stays writable. @default []
+   */
+  pinned?: string[];
 }
 
 /** A command in its sandboxed form, ready for the host's `spawn`. */

@@ -1,0 +1,121 @@
+/**
+ * Attempts to change a protected path from inside a process: each row is one
+ * attack, as a shell command (for a sandboxed `shell`) and as CommonJS (for
+ * `node_process`), run in the workspace root of {@link PROTECTED_TREE}. After
+ * any of them, every file of {@link PROTECTED_ORIGINALS} must hold its bytes
+ * and none of {@link PROTECTED_ABSENT} may exist.
+ */
+
+/** The workspace every attack starts from (fixture notation). */
+export const PROTECTED_TREE: readonly string[] = [
+  'package.json={"scripts":{"test":"echo ok"}}',
+  ".git/config=[core]\n\tbare = false\n",
+  'sub/package.json={"name":"sub"}',
+  "src/a.txt=plain",
+  "src/pjlink => ../package.json",
+  "lib/b.txt=plain",
+];
+
+/** Protected files and the bytes they must keep. */
+export const PROTECTED_ORIGINALS: Readonly<Record<string, string>> = {
+  "package.json": '{"scripts":{"test":"echo ok"}}',
+  ".git/config": "[core]\n\tbare = false\n",
+  "sub/package.json": '{"name":"sub"}',
+};
+
+/** Protected names that must not come to exist. */
+export const PROTECTED_ABSENT: readonly string[] = [".git/hooks", "Makefile", "sub2", "g2"];
+
+/** One attack. */
+export interface ProtectedWriteCase {
+  name: string;
+  /** The shell command line. */
+  sh: string;
+  /** The same attack as CommonJS (errors are caught and printed). */
+  js: string;
+  /**
+   * Whether read-only binds alone stop it (a sandbox without the runtime's
+   * write list: Bun with `permissions: "inherit"`, a sandboxed shell); a
+   * protected name that does not exist yet can be created there.
+   */
+  bindsStopIt: boolean;
+}
+
+const EVIL = `{"scripts":{"test":"touch pwned"}}`;
+
+/** The attacks. */
+export const PROTECTED_WRITE_CASES: readonly ProtectedWriteCase[] = [
+  {
+    name: "overwrite package.json",
+    sh: `printf '%s' '${EVIL}' > package.json`,
+    js: `fs.writeFileSync("package.json", ${JSON.stringify(EVIL)})`,
+    bindsStopIt: true,
+  },
+  {
+    name: "plant core.fsmonitor in .git/config",
+    sh: `printf '\\tfsmonitor = touch pwned\\n' >> .git/config`,
+    js: `fs.appendFileSync(".git/config", "\\tfsmonitor = touch pwned\\n")`,
+    bindsStopIt: true,
+  },
+  {
+    name: "create .git/hooks later",
+    sh: `mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch pwned\\n' > .git/hooks/pre-commit`,
+    js: `fs.mkdirSync(".git/hooks", { recursive: true }); fs.writeFileSync(".git/hooks/pre-commit", "#!/bin/sh\\n")`,
+    bindsStopIt: true,
+  },
+  {
+    name: "overwrite a nested package.json",
+    sh: `printf '%s' '${EVIL}' > sub/package.json`,
+    js: `fs.writeFileSync("sub/package.json", ${JSON.stringify(EVIL)})`,
+    bindsStopIt: true,
+  },
+  {
+    name: "rename the folder holding package.json, change it, rename it back",
+    sh: `mv sub sub2 && printf '%s' '${EVIL}' > sub2/package.json; mv sub2 sub`,
+    js: `fs.renameSync("sub", "sub2"); fs.writeFileSync("sub2/package.json", ${
+      JSON.stringify(EVIL)
+    }); fs.renameSync("sub2", "sub")`,
+    bindsStopIt: true,
+  },
+  {
+    name: "rename a new file over package.json",
+    sh: `printf '%s' '${EVIL}' > lib/p.json && mv -f lib/p.json package.json`,
+    js: `fs.writeFileSync("lib/p.json", ${JSON.stringify(EVIL)}); fs.renameSync("lib/p.json", "package.json")`,
+    bindsStopIt: true,
+  },
+  {
+    name: "remove package.json and write a new one",
+    sh: `rm -f package.json; printf '%s' '${EVIL}' > package.json`,
+    js: `fs.rmSync("package.json", { force: true }); fs.writeFileSync("package.json", ${JSON.stringify(EVIL)})`,
+    bindsStopIt: true,
+  },
+  {
+    name: "write through a link in the workspace that points at package.json",
+    sh: `printf '%s' '${EVIL}' > src/pjlink`,
+    js: `fs.writeFileSync("src/pjlink", ${JSON.stringify(EVIL)})`,
+    bindsStopIt: true,
+  },
+  {
+    name: "hard-link package.json elsewhere and write in place",
+    sh: `ln package.json lib/hl && printf '%s' '${EVIL}' >> lib/hl`,
+    js: `fs.linkSync("package.json", "lib/hl"); fs.appendFileSync("lib/hl", ${JSON.stringify(EVIL)})`,
+    bindsStopIt: true,
+  },
+  {
+    name: "rename .git away",
+    sh: `mv .git g2`,
+    js: `fs.renameSync(".git", "g2")`,
+    bindsStopIt: true,
+  },
+  {
+    name: "create a Makefile that did not exist",
+    sh: `printf 'all:\\n\\ttouch pwned\\n' > Makefile`,
+    js: `fs.writeFileSync("Makefile", "all:\\n\\ttouch pwned\\n")`,
+    bindsStopIt: false,
+  },
+];
+
+/** The CommonJS source of one attack: prints `DONE` when every step succeeded, else `FAILED <code>`. */
+export function attackSource(row: ProtectedWriteCase): string {
+  return `const fs = require("node:fs");\ntry { ${row.js}; console.log("DONE"); } catch (e) { console.log("FAILED", e.code || e.name); }`;
+}
