@@ -27,8 +27,10 @@ import { createAutoHost } from "./src/hosts/auto.ts";
 registerDefaultHost(createAutoHost);
 
 // The workspace.
-export { openWorkspace, Workspace } from "./src/core/fs/workspace.ts";
-export type { Confinement, Folder, FolderLookup, WorkspaceOptions } from "./src/core/fs/workspace.ts";
+export { openWorkspace } from "./src/core/fs/open_workspace.ts";
+export type { WorkspaceOptions } from "./src/core/fs/open_workspace.ts";
+export { Workspace } from "./src/core/fs/workspace.ts";
+export type { Confinement, Folder, FolderLookup } from "./src/core/fs/workspace.ts";
 
 // Errors and limits.
 export { ARGUMENT_ERROR_CODES, isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";

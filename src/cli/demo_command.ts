@@ -4,7 +4,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { AgentExecutor } from "../agent/agent_executor.ts";
 import type { ModelProvider } from "../agent/model_provider.ts";
-import { openWorkspace } from "../core/fs/workspace.ts";
+import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { demoScript, type DemoStep } from "../demo/demo_script.ts";
 import { SAMPLE_PROJECT_FILES } from "../demo/sample_project.ts";
 import { createAutoHost } from "../hosts/auto.ts";

@@ -191,6 +191,18 @@ export function isAbortError(error: unknown): boolean {
 }
 
 /**
+ * The workspace root no longer is the folder that was opened (deleted,
+ * replaced, moved, or a root link retargeted): `WORKSPACE_ROOT_CHANGED`.
+ *
+ * @returns The error to throw.
+ */
+export function rootChanged(): WorkspaceError {
+  return new WorkspaceError("WORKSPACE_ROOT_CHANGED", "Cannot use the workspace: its root folder changed", {
+    hint: "the workspace folder was deleted, replaced or moved; open the workspace again",
+  });
+}
+
+/**
  * The one refusal for a change aimed at the workspace folder itself (delete,
  * move, overwrite): `WORKSPACE_ROOT_PROTECTED`.
  *

@@ -3,7 +3,8 @@ import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
-import { openWorkspace, Workspace } from "../core/fs/workspace.ts";
+import { Workspace } from "../core/fs/workspace.ts";
+import { openWorkspace } from "../core/fs/open_workspace.ts";
 import {
   type ApprovalRequest,
   errorResult,

@@ -1,5 +1,6 @@
 import { createHostShellProvider, type FlexibleShellProvider } from "../core/process/host_shell_provider.ts";
-import { openWorkspace, type Workspace } from "../core/fs/workspace.ts";
+import { type Workspace } from "../core/fs/workspace.ts";
+import { openWorkspace } from "../core/fs/open_workspace.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
 import { LazyWorkspace } from "../tools/tool.ts";
 

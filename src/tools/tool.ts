@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { relativeInside, relativePathHint } from "../core/path/relative_inside.ts";
-import { openWorkspace, Workspace } from "../core/fs/workspace.ts";
+import { Workspace } from "../core/fs/workspace.ts";
+import { openWorkspace } from "../core/fs/open_workspace.ts";
 
 /** A JSON Schema object, as advertised to models. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,34 +1,18 @@
 import { type Host, type HostDir, type HostStat, isHostError } from "../../host.ts";
-import { defaultHost } from "./default_host.ts";
+import { type HeldRoot, holdRoot } from "./hold_root.ts";
+import type { WorkspaceOptions } from "./open_workspace.ts";
 import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "../process/environment.ts";
-import { WorkspaceError } from "../errors.ts";
+import { rootChanged, WorkspaceError } from "../errors.ts";
 import { closeFolder, type Confinement, type Folder } from "./folder.ts";
-import { isAbsoluteHostPath, joinHostPath, separatorOf } from "../path/host_path.ts";
+import { joinHostPath, separatorOf } from "../path/host_path.ts";
 import { MAX_WALK_DEPTH } from "../limits.ts";
 import { type Resolved, resolvePath } from "./resolve_path.ts";
-import { mapEnvironmentError, permissionDenied } from "./map_host_error.ts";
+import { mapEnvironmentError } from "./map_host_error.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
 
 export { type Identity, sameIdentity } from "./same_identity.ts";
 export type { Resolved } from "./resolve_path.ts";
 export type { Confinement, Folder } from "./folder.ts";
-
-/** Options of {@link openWorkspace}. */
-export interface WorkspaceOptions {
-  /** The host to run on. @default Deno's host on Deno, Node's on Node and Bun */
-  host?: Host;
-  /** Variables given to child processes, on top of the minimal environment. @default {} */
-  env?: Record<string, string>;
-  /** Names of parent variables passed through to child processes, besides the minimal ones. @default [] */
-  inheritEnv?: string[];
-  /**
-   * `"paths"` forces the path walk even where held folders work (to test the
-   * fallback, or to hold no descriptor); `"auto"` uses held folders where a
-   * probe finds them usable.
-   * @default "auto"
-   */
-  confinement?: "auto" | "paths";
-}
 
 /** Options of {@link Workspace.resolve}. */
 export interface ResolveOptions {
@@ -55,11 +39,6 @@ export type FolderLookup =
   /** Nothing. */
   | { kind: "missing" };
 
-interface HeldRoot {
-  confinement: Confinement;
-  folder: Folder;
-}
-
 /**
  * An opened workspace: a canonical root folder held open, its identity, and
  * the host that reaches it. Every operation starts with
@@ -80,7 +59,7 @@ export class Workspace {
   readonly env: Readonly<Record<string, string>>;
   /** Parent variables passed through to child processes. */
   readonly inheritEnv: readonly string[];
-  readonly #wanted: WorkspaceOptions["confinement"];
+  readonly #wanted: "auto" | "paths";
   #held: Promise<HeldRoot> | undefined;
 
   /** Use {@link openWorkspace}. */
@@ -122,42 +101,9 @@ export class Workspace {
     if (root) await closeFolder(root.folder);
   }
 
-  // Opens the root once: the handle must be the folder whose identity was
-  // recorded, and the `*at` route must work on it (procfs mounted, the runtime
-  // allowed to use it: Deno needs --allow-all), else the path walk.
+  // The root is held once, on first use (see hold_root.ts); a failed hold is tried again next time.
   #holdRoot(): Promise<HeldRoot> {
-    this.#held ??= (async (): Promise<HeldRoot> => {
-      const changed = () => rootChanged();
-      const pathsRoot = (): HeldRoot => ({
-        confinement: "paths",
-        folder: {
-          at: this.root,
-          stat: { ...this.rootIdentity, kind: "directory", size: 0, mode: 0, mtimeMs: 0 },
-          segments: [],
-          parent: null,
-          handle: null,
-        },
-      });
-      if (this.#wanted === "paths") return pathsRoot();
-      let handle: HostDir;
-      try {
-        handle = await this.host.openDir(this.root);
-      } catch {
-        throw changed();
-      }
-      const stat = await handle.stat().catch(() => null);
-      if (stat === null || stat.kind !== "directory" || !sameIdentity(stat, this.rootIdentity)) {
-        await handle.close().catch(() => {});
-        throw changed();
-      }
-      const at = handle.at;
-      const probe = at === null ? null : await this.host.lstat(`${at}/.`).catch(() => null);
-      if (at === null || probe === null || probe.kind !== "directory" || !sameIdentity(probe, stat)) {
-        await handle.close().catch(() => {});
-        return pathsRoot();
-      }
-      return { confinement: "handles", folder: { at, stat, segments: [], parent: null, handle } };
-    })();
+    this.#held ??= holdRoot(this.host, this.root, this.rootIdentity, this.#wanted);
     this.#held.catch(() => {
       this.#held = undefined;
     });
@@ -317,12 +263,6 @@ export class Workspace {
   }
 }
 
-function rootChanged(): WorkspaceError {
-  return new WorkspaceError("WORKSPACE_ROOT_CHANGED", "Cannot use the workspace: its root folder changed", {
-    hint: "the workspace folder was deleted, replaced or moved; open the workspace again",
-  });
-}
-
 function pathChanged(display: string): WorkspaceError {
   return new WorkspaceError("PATH_CHANGED", `Cannot use '${display}': a folder was replaced while it was used`, {
     path: display,
@@ -336,49 +276,4 @@ function tooDeep(display: string): WorkspaceError {
     `Cannot use '${display}': more than ${MAX_WALK_DEPTH} folder levels below the workspace root`,
     { path: display },
   );
-}
-
-/**
- * Opens a workspace: canonicalises `root` once (realpath), requires a folder,
- * and records its identity so later operations can tell if it was replaced.
- *
- * @param root The workspace folder (absolute, or relative to the current folder).
- * @param options The host and the child-process environment.
- * @returns The opened {@link Workspace}.
- * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` when `root` is missing or not a folder.
- *
- * @example Opening a workspace
- * ```ts
- * import { createCodingTools, openWorkspace } from "@paddock/tools";
- * const workspace = await openWorkspace("./project", { inheritEnv: ["NODE_OPTIONS"] });
- * const tools = createCodingTools(workspace);
- * ```
- */
-export async function openWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
-  const host = options.host ?? defaultHost();
-  // The root is the caller's own folder (not a model's path), so messages name it as given.
-  const invalid = (detail: string, cause?: unknown) =>
-    new WorkspaceError("WORKSPACE_ROOT_INVALID", `Cannot open workspace '${String(root)}': ${detail}`, { cause });
-  if (typeof root !== "string" || root.length === 0 || root.includes("\0")) {
-    throw invalid("the root path is empty or invalid");
-  }
-  const rootEntry = isAbsoluteHostPath(host.platform, root) ? root : joinHostPath(host.platform, host.cwd(), [root]);
-  let canonical: string;
-  try {
-    canonical = await host.realpath(rootEntry);
-  } catch (cause) {
-    if (isHostError(cause) && cause.missingPermission !== undefined) {
-      throw permissionDenied(`Cannot open workspace '${root}'`, cause.missingPermission, cause);
-    }
-    throw invalid("the root folder does not exist or cannot be reached", cause);
-  }
-  const stat = await host.lstat(canonical).catch((cause) => {
-    throw invalid("the root folder cannot be examined", cause);
-  });
-  if (stat.kind !== "directory") throw invalid("the root is not a folder");
-  const workspace = new Workspace(host, canonical, rootEntry, stat, options);
-  await workspace.rootFolder().catch((cause) => {
-    throw invalid("the root folder changed while it was opened", cause);
-  });
-  return workspace;
 }
