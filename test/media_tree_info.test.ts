@@ -61,7 +61,7 @@ for (const host of TEST_HOSTS) {
       }
     });
 
-    describe.skipIf(!host.symlinks)("symlink fixtures as the path argument", () => {
+    describe("symlink fixtures as the path argument", () => {
       let tw: TestWorkspace;
       beforeAll(async () => {
         tw = await host.open(SYMLINK_TREE);

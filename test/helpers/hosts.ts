@@ -33,11 +33,6 @@ export interface TestWorkspace {
 export interface TestHost {
   /** `node`, `deno`, `bun` (the real disk through the runtime's host) or `memory`. */
   name: string;
-  /**
-   * Always true: every host here has symbolic links, so a test must not skip on
-   * it (test/fs_search_tools.test.ts still reads it; drop it when that is merged).
-   */
-  symlinks: boolean;
   /** Whether processes can run (`node_process`, `shell` through the host); false on the memory host, see MEMORY_HOST. */
   processes: boolean;
   /** Builds a workspace holding `tree` (notation in fixture.ts). */
@@ -47,7 +42,6 @@ export interface TestHost {
 /** The real disk through the host of the runtime running the suite. */
 export const DISK_HOST: TestHost = {
   name: runtime,
-  symlinks: true,
   processes: true,
   open: async (tree) => {
     const fixture = await diskFixture(tree);
@@ -100,7 +94,6 @@ export const MEMORY_OUTSIDE = "/outside";
  */
 export const MEMORY_HOST: TestHost = {
   name: "memory",
-  symlinks: true,
   processes: false,
   open: (tree) => Promise.resolve(memoryFixture(tree)),
 };
