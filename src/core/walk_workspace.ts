@@ -38,6 +38,13 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Called with the entries visited so far, at most every {@link WALK_PROGRESS_MS} while the walk runs. @default undefined */
   onProgress?: (visited: number) => void;
+  /**
+   * Asked when the walk is done with a folder it opened: a promise keeps the
+   * folder held until it settles (another thread may still open names at it);
+   * `null` lets the walk close it at once.
+   * @default undefined (closed at once)
+   */
+  retain?: (folder: Folder) => Promise<void> | null;
 }
 
 /** One entry found by {@link walkWorkspace}: anything but a folder. */
@@ -102,6 +109,12 @@ export async function walkWorkspace(
   const collect = options.collect ?? true;
   const startDisplay = start.segments.join("/") || ".";
   const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
+  // Lets go of a folder the walk opened, once nothing uses it any more.
+  const release = async (folder: Folder): Promise<void> => {
+    const until = options.retain?.(folder) ?? null;
+    if (until === null) await closeFolder(folder);
+    else void until.then(() => closeFolder(folder));
+  };
   const entries: WalkEntry[] = [];
   let visited = 0;
   let limitReached = false;
@@ -178,7 +191,7 @@ export async function walkWorkspace(
       try {
         if (!(await visit(child.folder, entryPath, frames, false))) return false;
       } finally {
-        await closeFolder(child.folder);
+        await release(child.folder);
       }
       await breathe();
     }
@@ -212,7 +225,7 @@ export async function walkWorkspace(
     // 2. Walk.
     await visit(first, firstPath, frames, opened.length === 0);
   } finally {
-    for (const folder of opened.reverse()) await closeFolder(folder);
+    for (const folder of opened.reverse()) await release(folder);
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, limitReached, stopped };

@@ -21,9 +21,12 @@
  *
  * @module
  */
+import { inThreadSearchThreads } from "../core/in_thread_search_threads.ts";
 import { MAX_SYMLINK_HOPS } from "../core/limits.ts";
 import {
   type EntryKind,
+  type FileSearchSpec,
+  type FileSearchThreads,
   type Host,
   type HostDir,
   type HostDirEntry,
@@ -578,6 +581,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     readdir: primitive("readdir", readdirSync),
     readlink: primitive("readlink", readlinkSync),
     symlink: primitive("symlink", symlinkSync),
+    // No threads in memory: grep's batches are searched here, on later turns.
+    searchThreads(spec: FileSearchSpec): FileSearchThreads {
+      return inThreadSearchThreads(this, spec);
+    },
     // No processes in memory: the shell tool's commands are scripted by MemoryWorkspace instead.
     spawn: primitive("spawn", unsupported),
     execPath: () => MEMORY_EXEC_PATH,
