@@ -1,13 +1,11 @@
-import ignore, { type Ignore } from "ignore";
 import type { EntryKind } from "../host.ts";
 import { throwIfAborted } from "./errors.ts";
 import { closeFolder, type Folder } from "./folder.ts";
+import { type IgnoreFrame, isIgnored, loadIgnoreFrame } from "./ignore_frame.ts";
 import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "./limits.ts";
 import { mapHostError } from "./map_host_error.ts";
-import { readRegularFile } from "./read_regular_file.ts";
 import { yieldTurn } from "./yield_turn.ts";
 import type { HeldFolder } from "./resolve_folder.ts";
-import { decodeUtf8Lenient } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link walkWorkspace}. */
@@ -65,12 +63,6 @@ export interface WalkResult {
   limitReached: boolean;
   /** Whether `onEntry` ended the walk. */
   stopped: boolean;
-}
-
-// The rules of one .gitignore: `base` is its folder, canonical and relative to the root.
-interface IgnoreFrame {
-  base: string;
-  rules: Ignore;
 }
 
 /** Work between two yields to the event loop, so a long walk never stalls it for long. */
@@ -231,24 +223,6 @@ export async function walkWorkspace(
   return { entries, limitReached, stopped };
 }
 
-// Whether the deepest frame with an opinion ignores `canonical` (git's order:
-// a later, deeper file overrides an earlier one).
-function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isDirectory: boolean): boolean {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const { base, rules } = frames[i];
-    const relative = base === "" ? canonical : canonical.slice(base.length + 1);
-    let result;
-    try {
-      result = rules.test(isDirectory ? `${relative}/` : relative);
-    } catch {
-      continue; // a name the ignore grammar cannot express is never ignored
-    }
-    if (result.ignored) return true;
-    if (result.unignored) return false;
-  }
-  return false;
-}
-
 // The .gitignore frames of the root and each folder above the start (not the
 // start itself: its own file is read when it is listed), each read at its
 // folder held on the way down. A frame that excludes the start is dropped:
@@ -276,14 +250,4 @@ async function ancestorFrames(
     for (const held of opened.reverse()) await closeFolder(held);
   }
   return frames;
-}
-
-// Reads `.gitignore` at a held folder: a regular file only (a link is not
-// followed), bounded; anything unreadable means no rules.
-async function loadIgnoreFrame(workspace: Workspace, folder: Folder, maxBytes: number): Promise<IgnoreFrame | null> {
-  const path = workspace.childPath(folder, ".gitignore");
-  const read = await readRegularFile(workspace.host, path, maxBytes).catch(() => null);
-  if (read === null || read.kind !== "read") return null;
-  const text = decodeUtf8Lenient(read.bytes).replace(/^\uFEFF/, "");
-  return { base: folder.segments.join("/"), rules: ignore({ ignorecase: false }).add(text) };
 }
