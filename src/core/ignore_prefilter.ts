@@ -24,9 +24,12 @@ interface RuleTest {
   runs: string[];
   /** Run a segment must start with (unanchored) or the path must start with (anchored). */
   first: string | null;
-  /** Run a segment must end with (unanchored rules only). */
+  /** Run a segment must end with (the path or a folder above it, when anchored). */
   last: string | null;
   anchored: boolean;
+  /** `/` + first, `last` + `/`: made once. */
+  slashThenFirst: string;
+  lastThenSlash: string;
 }
 
 const WILDCARD = new Set(["*", "?", "["]);
@@ -48,18 +51,39 @@ export function ignorePrefilter(text: string): IgnorePrefilter {
     tests.push(test);
   }
   if (tests.length === 0) return () => false;
+  // Rules that end in a literal run, by its last character: a path can only match one whose
+  // character ends the path or comes just before one of its `/`. The rest are all tried.
+  const byLast = new Map<string, RuleTest[]>();
+  const others: RuleTest[] = [];
+  for (const test of tests) {
+    if (test.last === null) others.push(test);
+    else {
+      const key = test.last[test.last.length - 1];
+      byLast.set(key, [...(byLast.get(key) ?? []), test]);
+    }
+  }
+  const anyOf = (bucket: RuleTest[] | undefined, path: string): boolean => {
+    if (bucket !== undefined) for (const test of bucket) if (passes(test, path)) return true;
+    return false;
+  };
   return (relative) => {
-    for (const test of tests) if (passes(test, relative)) return true;
+    for (const test of others) if (passes(test, relative)) return true;
+    if (anyOf(byLast.get(relative[relative.length - 1]), relative)) return true;
+    for (let at = relative.indexOf("/"); at > 0; at = relative.indexOf("/", at + 1)) {
+      if (anyOf(byLast.get(relative[at - 1]), relative)) return true;
+    }
     return false;
   };
 }
 
 function passes(test: RuleTest, path: string): boolean {
   const { first, last } = test;
+  if (last !== null && !path.endsWith(last) && !path.includes(test.lastThenSlash)) return false;
   if (first !== null) {
-    if (test.anchored ? !path.startsWith(first) : !path.startsWith(first) && !path.includes("/" + first)) return false;
+    if (test.anchored ? !path.startsWith(first) : !path.startsWith(first) && !path.includes(test.slashThenFirst)) {
+      return false;
+    }
   }
-  if (last !== null && !path.endsWith(last) && !path.includes(last + "/")) return false;
   for (const run of test.runs) if (!path.includes(run)) return false;
   return true;
 }
@@ -96,8 +120,7 @@ function ruleTest(pattern: string): RuleTest | null {
     endsLiteral = i === pattern.length - 1;
   }
   if (run !== "" && !stopped) runs.push(run);
-  if (runs.length === 0) return { runs: [], first: null, last: null, anchored };
-  const first = startsLiteral ? runs[0] : null;
-  const last = !anchored && endsLiteral ? runs[runs.length - 1] : null;
-  return { runs, first, last, anchored };
+  const first = startsLiteral && runs.length > 0 ? runs[0] : null;
+  const last = endsLiteral && runs.length > 0 ? runs[runs.length - 1] : null;
+  return { runs, first, last, anchored, slashThenFirst: `/${first}`, lastThenSlash: `${last}/` };
 }
