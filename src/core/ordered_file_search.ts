@@ -147,8 +147,8 @@ export class OrderedFileSearch {
     this.#stopped = true;
     for (const item of this.#batch) this.#done(item.folder);
     this.#batch = [];
+    this.close(); // threads skip the batches of a closed search
     while (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
-    this.close();
   }
 
   /** Lets the threads go (after {@link finish} or {@link settle}). */
@@ -175,6 +175,7 @@ export class OrderedFileSearch {
         for (let i = 0; i < batch.length; i++) batch[i].outcome = outcomes[i];
       },
       async () => {
+        if (this.#stopped) return; // closed: nobody wants these outcomes
         // The thread failed, and no thread opens these files now: search them here, folders still held.
         this.#threads = null;
         for (const item of batch) {

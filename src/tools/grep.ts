@@ -40,7 +40,7 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
   /** Worker threads a search of a folder may use (never more than the cores); 0 searches in the calling thread only. @default 4 (`GREP_MAX_THREADS`) */
   threads?: number;
-  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 256 (`GREP_THREADS_AFTER_FILES`) */
+  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`) */
   threadsAfterFiles?: number;
 }
 
