@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, test } from "vitest";
 import type { Host } from "../host.ts";
-import { createGrepTool, isAbortError } from "../mod.ts";
-import { MemoryWorkspace } from "../testing.ts";
+import { createGrepTool, isAbortError, openWorkspace } from "../mod.ts";
+import { createMemoryHost, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, type Tree } from "./helpers/fixture.ts";
 import { openDescriptorsUnder } from "./helpers/open_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
@@ -78,6 +78,40 @@ describe(`[${runtime}] grep on worker threads`, () => {
     const threaded = createGrepTool(memory, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
     const inline = createGrepTool(memory, { threads: 0, maxFileBytes: 4_096 });
     for (const args of CASES) expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+  });
+
+  test("a batch whose thread fails is searched in the calling thread: results complete, in order", async () => {
+    const memory = createMemoryHost();
+    for (const entry of tree()) {
+      const [name, ...rest] = entry.split("=");
+      const at = `/ws/${name}`;
+      memory.mkdirSync(at.slice(0, at.lastIndexOf("/")), { recursive: true });
+      memory.writeFileSync(at, rest.join("="));
+    }
+    let batches = 0;
+    // Threads whose every other batch fails.
+    const failing = new Proxy(memory, {
+      get(target, key, receiver) {
+        if (key !== "searchThreads") return Reflect.get(target, key, receiver);
+        return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
+          const real = target.searchThreads(spec, threads);
+          return {
+            ready: true,
+            search: (paths: readonly string[]) =>
+              ++batches % 2 === 0 ? Promise.reject(new Error("thread died")) : real.search(paths),
+            close: () => real.close(),
+          };
+        };
+      },
+    });
+    const workspace = await openWorkspace("/ws", { host: failing });
+    const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
+    const inline = createGrepTool(workspace, { threads: 0, maxFileBytes: 4_096 });
+    for (const args of CASES) {
+      expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+    }
+    expect(batches).toBeGreaterThan(1);
+    expect(memory.openHandles()).toBe(1); // the root only
   });
 
   test("an abort ends the call and every folder is let go", async () => {

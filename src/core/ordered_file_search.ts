@@ -92,6 +92,7 @@ export class OrderedFileSearch {
     this.#queue.push(item);
     const threads = this.#threadsFor(++this.#added);
     if (threads === null) {
+      await this.#flush(null); // files batched before the threads failed
       const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
       item.outcome = outcome instanceof Promise ? await outcome : outcome;
     } else {
@@ -127,7 +128,7 @@ export class OrderedFileSearch {
    * @returns `false` when a delivery stopped the search.
    */
   async finish(): Promise<boolean> {
-    if (this.#threads !== null && this.#batch.length > 0 && !this.#stopped) this.#send(this.#threads);
+    if (!this.#stopped) await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
     while (this.#inFlight.size > 0) {
       await Promise.race(this.#inFlight);
       await this.#deliver();
@@ -163,6 +164,18 @@ export class OrderedFileSearch {
       if (wanted > 0) this.#threads = this.#host.searchThreads?.(this.#options.spec, wanted) ?? null;
     }
     return this.#threads !== null && this.#threads.ready ? this.#threads : null;
+  }
+
+  // The files batched so far: sent to the threads, or (none usable any more) searched here.
+  async #flush(threads: FileSearchThreads | null): Promise<void> {
+    if (threads !== null) return this.#send(threads);
+    const batch = this.#batch;
+    this.#batch = [];
+    for (const item of batch) {
+      const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+      item.outcome = outcome instanceof Promise ? await outcome : outcome;
+      this.#done(item.folder);
+    }
   }
 
   #send(threads: FileSearchThreads): void {
