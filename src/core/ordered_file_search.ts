@@ -1,4 +1,5 @@
 import type { FileSearchSpec, FileSearchThreads, Host } from "../host.ts";
+import { throwIfAborted } from "./errors.ts";
 import type { Folder } from "./folder.ts";
 import { GREP_MAX_QUEUED_FILES, GREP_MAX_THREADS, GREP_THREADS_AFTER_FILES } from "./limits.ts";
 import { searchListedFile } from "./search_batch.ts";
@@ -17,6 +18,8 @@ export interface OrderedFileSearchOptions {
   threads?: number;
   /** Files searched in this thread before threads are asked for. @default {@link GREP_THREADS_AFTER_FILES} */
   threadsAfter?: number;
+  /** Ends a wait for the threads with an AbortError. @default undefined */
+  signal?: AbortSignal;
   /**
    * Takes one file's outcome, in the order the files were added; returns
    * `false` when no more results are wanted.
@@ -103,7 +106,7 @@ export class OrderedFileSearch {
       while (this.#queue.length - this.#head > GREP_MAX_QUEUED_FILES && !this.#stopped) {
         if (this.#inFlight.size === 0) this.#send(threads);
         if (this.#inFlight.size === 0) break;
-        await Promise.race(this.#inFlight);
+        await this.#oldest();
         await this.#deliver();
       }
     }
@@ -130,7 +133,7 @@ export class OrderedFileSearch {
   async finish(): Promise<boolean> {
     if (!this.#stopped) await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
     while (this.#inFlight.size > 0) {
-      await Promise.race(this.#inFlight);
+      await this.#oldest();
       await this.#deliver();
     }
     await this.#deliver();
@@ -164,6 +167,22 @@ export class OrderedFileSearch {
       if (wanted > 0) this.#threads = this.#host.searchThreads?.(this.#options.spec, wanted) ?? null;
     }
     return this.#threads !== null && this.#threads.ready ? this.#threads : null;
+  }
+
+  // Until a batch is back, or the call is aborted (then it throws: the caller settles).
+  async #oldest(): Promise<void> {
+    const signal = this.#options.signal;
+    throwIfAborted(signal);
+    if (signal === undefined) return void (await Promise.race(this.#inFlight));
+    let stop!: () => void;
+    const aborted = new Promise<void>((resolve) => (stop = resolve));
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      await Promise.race([...this.#inFlight, aborted]);
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+    throwIfAborted(signal);
   }
 
   // The files batched so far: sent to the threads, or (none usable any more) searched here.

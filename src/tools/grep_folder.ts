@@ -60,6 +60,7 @@ export async function searchFolder(
     spec: search.spec,
     threads: search.threads,
     threadsAfter: search.threadsAfterFiles,
+    signal: search.signal,
     deliver: async (path, folder, outcome) => {
       if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
       // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
