@@ -94,7 +94,7 @@ describe(`[${runtime}] grep on worker threads`, () => {
       get(target, key, receiver) {
         if (key !== "searchThreads") return Reflect.get(target, key, receiver);
         return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
-          const real = target.searchThreads(spec, threads);
+          const real = target.searchThreads!(spec, threads)!;
           return {
             ready: true,
             search: (paths: readonly string[]) =>
