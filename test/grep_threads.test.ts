@@ -62,7 +62,9 @@ describe(`[${runtime}] grep on worker threads`, () => {
       expect(await threadsStarted(fixture.host)).toBe(availableParallelism() > 1);
       const threaded = createGrepTool(fixture.workspace, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
       const inline = createGrepTool(fixture.workspace, { threads: 0, maxFileBytes: 4_096 });
-      for (const args of CASES) expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+      for (const args of CASES) {
+        expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+      }
     } finally {
       fixture.cleanup();
     }
@@ -77,7 +79,9 @@ describe(`[${runtime}] grep on worker threads`, () => {
     const memory = new MemoryWorkspace({ files });
     const threaded = createGrepTool(memory, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
     const inline = createGrepTool(memory, { threads: 0, maxFileBytes: 4_096 });
-    for (const args of CASES) expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+    for (const args of CASES) {
+      expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+    }
   });
 
   test("a batch whose thread fails is searched in the calling thread: results complete, in order", async () => {

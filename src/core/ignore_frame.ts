@@ -50,10 +50,18 @@ export function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isD
  * @param maxBytes The largest file read.
  * @returns The frame, or `null` for no rules.
  */
-export async function loadIgnoreFrame(workspace: Workspace, folder: Folder, maxBytes: number): Promise<IgnoreFrame | null> {
+export async function loadIgnoreFrame(
+  workspace: Workspace,
+  folder: Folder,
+  maxBytes: number,
+): Promise<IgnoreFrame | null> {
   const path = workspace.childPath(folder, ".gitignore");
   const read = await readRegularFile(workspace.host, path, maxBytes).catch(() => null);
   if (read === null || read.kind !== "read") return null;
   const text = decodeUtf8Lenient(read.bytes).replace(/^\uFEFF/, "");
-  return { base: folder.segments.join("/"), rules: ignore({ ignorecase: false }).add(text), may: ignorePrefilter(text) };
+  return {
+    base: folder.segments.join("/"),
+    rules: ignore({ ignorecase: false }).add(text),
+    may: ignorePrefilter(text),
+  };
 }

@@ -63,7 +63,7 @@ export function ignorePrefilter(text: string): IgnorePrefilter {
     }
   }
   const anyOf = (bucket: RuleTest[] | undefined, path: string): boolean => {
-    if (bucket !== undefined) for (const test of bucket) if (passes(test, path)) return true;
+    if (bucket !== undefined) { for (const test of bucket) if (passes(test, path)) return true; }
     return false;
   };
   return (relative) => {
