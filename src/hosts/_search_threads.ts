@@ -41,8 +41,10 @@ function startWorker(): Worker {
   // Node runs the TypeScript sources (tests, the bench) only through a loader: register tsx first.
   if (workerUrl.pathname.endsWith(".ts") && runtimeOf.Deno === undefined && runtimeOf.Bun === undefined) {
     let tsx = "tsx/esm/api";
+    // Looked up beside this module (through a plain reference, which JSR's analysis leaves alone).
+    const meta: { resolve?: (specifier: string) => string } = import.meta;
     try {
-      tsx = import.meta.resolve(tsx);
+      tsx = meta.resolve?.(tsx) ?? tsx;
     } catch {
       // resolved by the worker then, from its working directory
     }
