@@ -172,6 +172,69 @@ export interface ByteSearch {
   view(bytes: Uint8Array): ByteView;
 }
 
+/**
+ * One grep search, as plain data a worker thread can compile again (the
+ * pattern, not the compiled matcher).
+ */
+export interface FileSearchSpec {
+  /** The pattern as the call gave it. */
+  pattern: string;
+  /** Whether it is plain text. */
+  literal: boolean;
+  /** Whether matching ignores case. */
+  ignoreCase: boolean;
+  /** What is returned per file. */
+  outputMode: "content" | "files_with_matches" | "count";
+  /** Lines of context before and after each match (content mode). */
+  context: number;
+  /** Matching lines kept per file at most (content mode). */
+  cap: number;
+  /** Characters of a returned line at most. */
+  maxLineChars: number;
+  /** Bytes of a file searched at most; a larger one is skipped unread. */
+  maxFileBytes: number;
+}
+
+/**
+ * What searching one file found, as {@link FileSearchThreads} hand it back
+ * (the core's `FileOutcome`).
+ */
+export interface FileSearchResult {
+  /** Why it was not searched, when it was not. */
+  skipped?: "binary" | "tooLarge" | "unreadable";
+  /** Matching lines (content mode). */
+  matches: {
+    line: number;
+    column: number;
+    text: string;
+    cut?: true;
+    before?: string[];
+    after?: string[];
+  }[];
+  /** Matching lines in all. */
+  count: number;
+}
+
+/**
+ * Searches files on other threads, for grep over a large tree: each path is
+ * one name at a held folder (`${at}/${name}`), opened there exactly as the
+ * calling thread would open it (no-follow, non-blocking, a regular file
+ * only). Descriptors are process-wide, so another thread reaches a folder
+ * this one holds; the caller keeps every folder of a batch held until the
+ * batch has settled.
+ */
+export interface FileSearchThreads {
+  /** Whether the threads have started; until then the caller searches in its own thread. */
+  readonly ready: boolean;
+  /**
+   * Searches `paths`, in order, and resolves with one result per path; rejects
+   * (when a thread fails) only once no thread uses the paths any more.
+   */
+  search(paths: readonly string[]): Promise<FileSearchResult[]>;
+  /** Lets the threads go idle: this search sends no more batches. */
+  close(): void;
+}
+
 /** A stream of output bytes from a child process. */
 export interface ByteReader {
   /** The next chunk, or `null` at the end of the stream. */
@@ -294,6 +357,12 @@ export interface Host {
   readSync?(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null;
   /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
+  /**
+   * Optional: searches files on up to `threads` other threads (worker
+   * threads), for a grep that has many files to search; `null` when this host
+   * cannot now. The memory host does it in its own thread, on later turns.
+   */
+  searchThreads?(spec: FileSearchSpec, threads: number): FileSearchThreads | null;
   /** Optional: a native {@link ByteSearch} (Node's `Buffer`); without one grep uses a portable one. */
   byteSearch?: ByteSearch;
   /** Starts a process in its own process group. */

@@ -2,8 +2,15 @@
 // memory is its own: `tsx scripts/bench/tree_case.ts <tree> <case>`. Runs the
 // case once to warm up (JIT, page cache), then once measured, with a timer
 // watching the event loop; prints one JSON line.
-import { createFindFilesTool, createGrepTool, openWorkspace } from "../../mod.ts";
-import { createNodeHost } from "../../src/hosts/node.ts";
+// PADDOCK_DIST=1: the built package (`npm run build`), as users run it (its grep workers load the
+// built `.js`; from the sources, Node loads them through tsx, which costs startup and memory).
+const dist = process.env.PADDOCK_DIST ? "../../dist" : "../..";
+const { createFindFilesTool, createGrepTool, openWorkspace } = await import(
+  `${dist}/mod.${dist.endsWith("dist") ? "js" : "ts"}`
+) as typeof import("../../mod.ts");
+const { createNodeHost } = await import(
+  `${dist}/src/hosts/node.${dist.endsWith("dist") ? "js" : "ts"}`
+) as typeof import("../../src/hosts/node.ts");
 import { TREE_CASES } from "./tree_cases.ts";
 
 // Ceilings raised so Paddock does the same work as the baselines (every file, every result).

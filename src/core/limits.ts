@@ -152,6 +152,15 @@ export const GREP_MAX_CONTEXT_LINES = 10;
 /** grep: files read and searched at once; overlaps the host's I/O while holding at most this many file buffers (each at most `GREP_MAX_FILE_BYTES`). */
 export const GREP_MAX_CONCURRENT_FILES = 32;
 
+/** grep: worker threads one call searches files on, at most (never more than the machine's cores); the calling thread walks and merges. */
+export const GREP_MAX_THREADS = 4;
+
+/** grep: files searched in the calling thread before worker threads are asked for, so a small search (or a `limit` met early) never starts one (about 50 ms of work). */
+export const GREP_THREADS_AFTER_FILES = 2_000;
+
+/** grep: files handed to worker threads and not yet merged back, at most; each keeps its folder held (one descriptor), so this bounds descriptors and memory. */
+export const GREP_MAX_QUEUED_FILES = 1_024;
+
 /** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold: 384 KiB) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
 export const MCP_MAX_MESSAGE_BYTES = 4_194_304;
 
@@ -210,6 +219,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_LINE_CHARS,
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_CONCURRENT_FILES,
+  GREP_MAX_THREADS,
+  GREP_THREADS_AFTER_FILES,
+  GREP_MAX_QUEUED_FILES,
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,

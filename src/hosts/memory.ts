@@ -21,7 +21,17 @@
  *
  * @module
  */
-import type { Host, HostDirEntry, HostErrorCode, HostStat, ScriptLaunch, ScriptLaunchRequest } from "../host.ts";
+import { inThreadSearchThreads } from "../core/search/in_thread_search_threads.ts";
+import type {
+  FileSearchSpec,
+  FileSearchThreads,
+  Host,
+  HostDirEntry,
+  HostErrorCode,
+  HostStat,
+  ScriptLaunch,
+  ScriptLaunchRequest,
+} from "../host.ts";
 import { createMemoryHandles } from "./_memory_handles.ts";
 import { createMemorySyscalls } from "./_memory_syscalls.ts";
 import { createMemoryTree, fail } from "./_memory_tree.ts";
@@ -183,6 +193,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     readdir: primitive("readdir", readdirSync),
     readlink: primitive("readlink", readlinkSync),
     symlink: primitive("symlink", symlinkSync),
+    // No threads in memory: grep's batches are searched here, on later turns.
+    searchThreads(spec: FileSearchSpec): FileSearchThreads {
+      return inThreadSearchThreads(this, spec);
+    },
     // No processes in memory: the shell tool's commands are scripted by MemoryWorkspace instead.
     spawn: primitive("spawn", unsupported),
     execPath: () => MEMORY_EXEC_PATH,

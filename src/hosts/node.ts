@@ -18,6 +18,7 @@ import {
 } from "../host.ts";
 import { ERRNO_CODES, type NativeErrors, nativeErrors } from "./_native_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
+import { nodeSearchThreads } from "./_search_threads.ts";
 
 // Native error codes → host error codes, in one table. Anything else is EIO.
 const NODE_ERRORS: NativeErrors = nativeErrors({
@@ -84,6 +85,7 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     runtime: isBun ? "bun" : "node",
     platform: isWindows ? "win32" : "posix",
     ...files,
+    searchThreads: nodeSearchThreads,
     spawn: spawnNode,
     execPath: () => process.execPath,
     scriptLaunch: nodeScriptLaunch,

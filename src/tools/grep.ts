@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { compileGlob, type GlobMatcher } from "../core/search/compile_glob.ts";
-import { isAbortError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
+import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { portableByteSearch } from "../core/search/byte_search.ts";
 import {
   GREP_MAX_CONTEXT_LINES,
@@ -13,9 +13,9 @@ import { compileLineMatcher, type LineMatcher } from "../core/search/line_matche
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { holdFolder } from "../core/fs/resolve_folder.ts";
-import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "../core/search/search_file.ts";
+import { type FileSearchRequest, searchFile } from "../core/search/search_file.ts";
 import type { GrepOutputMode } from "../core/search/search_text.ts";
-import { walkWorkspace } from "../core/fs/walk_workspace.ts";
+import { searchFolder } from "./grep_folder.ts";
 import { type GrepOutput, GrepResults } from "./grep_results.ts";
 import {
   type BaseToolOptions,
@@ -38,6 +38,10 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxWalkEntries?: number;
   /** Bytes of one `.gitignore` read at most. @default 65536 (`SEARCH_MAX_IGNORE_FILE_BYTES`) */
   maxIgnoreFileBytes?: number;
+  /** Worker threads a search of a folder may use (never more than the cores); 0 searches in the calling thread only. @default 4 (`GREP_MAX_THREADS`) */
+  threads?: number;
+  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`) */
+  threadsAfterFiles?: number;
 }
 
 export type { GrepOutputMode } from "../core/search/search_text.ts";
@@ -77,6 +81,12 @@ export interface GrepArguments {
 export interface GrepInput {
   /** The compiled pattern. */
   matcher: LineMatcher;
+  /** The pattern as given (compiled again by worker threads). */
+  pattern: string;
+  /** Whether the pattern is plain text. */
+  literal: boolean;
+  /** Whether matching ignores case. */
+  ignoreCase: boolean;
   /** The normalized segments of the file or folder searched. */
   segments: string[];
   /** Only files whose path (or, for a glob without `/`, name) matches, when set. */
@@ -110,10 +120,6 @@ const schema = z.object({
   limit: z.number().int().positive().optional().describe("Results (lines, files or counts) returned at most"),
   include_ignored: z.boolean().optional().describe("Also search files that .gitignore files exclude; default false"),
 }).strict();
-
-// The reused read buffer of a host that reads synchronously: files smaller
-// than this (most source files) need no buffer of their own.
-const GREP_SCRATCH_BYTES = 65_536;
 
 /**
  * Creates `grep`: searches file contents inside the workspace for a regular
@@ -163,6 +169,9 @@ export function createGrepTool(
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),
       matcher: compileLineMatcher(args.pattern, { literal: args.literal, ignoreCase: args.ignore_case }),
+      pattern: args.pattern,
+      literal: args.literal ?? false,
+      ignoreCase: args.ignore_case ?? false,
       glob: args.glob === undefined ? null : compileGlob(args.glob),
       context: args.context ?? 0,
       outputMode: args.output_mode ?? "content",
@@ -192,49 +201,33 @@ export function createGrepTool(
           });
           results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
-          // Walk the folder depth first, names sorted, and search each file at
-          // its held folder as the walk reaches it: results come in that
-          // order, and the walk ends as soon as they are full. Below a folder
-          // an unreadable file is counted, not fatal.
           const held = await holdFolder(ws, start, { action: "search", display });
-          const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
-          // On a host that reads small files synchronously, a file is read and
-          // searched in one step into a reused buffer (nothing keeps the bytes).
-          const scratch = { buffer: new Uint8Array(ws.host.readSync !== undefined ? GREP_SCRATCH_BYTES : 0) };
-          const glob = input.glob;
-          const byName = glob !== null && !glob.pattern.includes("/");
-          const walk = await walkWorkspace(ws, held, {
-            includeIgnored: input.includeIgnored,
-            maxEntries: maxWalkEntries,
-            maxIgnoreFileBytes: options.maxIgnoreFileBytes,
-            // A path glob's literal leading folders: nothing outside them is walked.
-            prefix: glob !== null && !byName ? glob.base : [],
-            collect: false,
-            signal,
-            onProgress: onProgress === undefined ? undefined : () =>
-              onProgress({
-                progress: results.files,
-                message: `${results.files} files searched, ${results.size} results`,
-              }),
-            onEntry: async (entry, folder) => {
-              // The glob prunes before anything is opened: a file it rules out is never read.
-              if (entry.kind !== "file") return true;
-              if (glob !== null && !glob.match(byName ? entry.name : entry.path)) return true;
-              const at = ws.childPath(folder, entry.name);
-              let outcome: FileOutcome;
-              try {
-                outcome = searchFileSync(ws.host, at, request, scratch) ?? await searchFile(ws.host, at, request);
-              } catch (error) {
-                if (isAbortError(error)) throw error;
-                outcome = { skipped: "unreadable", matches: [], count: 0 };
-              }
-              if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
-              // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-              await ws.confirm(folder);
-              return results.take(prefix + entry.path, outcome);
-            },
-          }).finally(() => held.release());
-          walkLimitReached = walk.limitReached;
+          try {
+            walkLimitReached = await searchFolder(ws, held, {
+              request,
+              spec: {
+                pattern: input.pattern,
+                literal: input.literal,
+                ignoreCase: input.ignoreCase,
+                outputMode: input.outputMode,
+                context: input.context,
+                cap: request.cap,
+                maxLineChars,
+                maxFileBytes,
+              },
+              segments: input.segments,
+              glob: input.glob,
+              includeIgnored: input.includeIgnored,
+              maxWalkEntries,
+              maxIgnoreFileBytes: options.maxIgnoreFileBytes,
+              threads: options.threads,
+              threadsAfterFiles: options.threadsAfterFiles,
+              signal,
+              onProgress,
+            }, results);
+          } finally {
+            await held.release();
+          }
         } else {
           throw new WorkspaceError("NOT_A_FILE", `Cannot search '${display}': it is neither a file nor a folder`, {
             path: display,

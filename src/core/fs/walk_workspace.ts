@@ -1,13 +1,11 @@
-import ignore, { type Ignore } from "ignore";
 import type { EntryKind } from "../../host.ts";
 import { throwIfAborted } from "../errors.ts";
 import { closeFolder, type Folder } from "./folder.ts";
+import { type IgnoreFrame, isIgnored, loadIgnoreFrame } from "../search/ignore_frame.ts";
 import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "../limits.ts";
 import { mapHostError } from "./map_host_error.ts";
-import { readRegularFile } from "./read_regular_file.ts";
 import { yieldTurn } from "./yield_turn.ts";
 import type { HeldFolder } from "./resolve_folder.ts";
-import { decodeUtf8Lenient } from "../text/utf8.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Options of {@link walkWorkspace}. */
@@ -46,6 +44,13 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Called with the entries visited so far, at most every {@link WALK_PROGRESS_MS} while the walk runs. @default undefined */
   onProgress?: (visited: number) => void;
+  /**
+   * Asked when the walk is done with a folder it opened: a promise keeps the
+   * folder held until it settles (another thread may still open names at it);
+   * `null` lets the walk close it at once.
+   * @default undefined (closed at once)
+   */
+  retain?: (folder: Folder) => Promise<void> | null;
 }
 
 /** One entry found by {@link walkWorkspace}: anything but a folder (folders too with `includeFolders`). */
@@ -68,12 +73,6 @@ export interface WalkResult {
   stopped: boolean;
   /** Whether a folder was not listed because it lies `maxDepth` levels below the start. */
   depthReached?: boolean;
-}
-
-// The rules of one .gitignore: `base` is its folder, canonical and relative to the root.
-interface IgnoreFrame {
-  base: string;
-  rules: Ignore;
 }
 
 /** Work between two yields to the event loop, so a long walk never stalls it for long. */
@@ -115,6 +114,12 @@ export async function walkWorkspace(
   let depthReached = false;
   const startDisplay = start.segments.join("/") || ".";
   const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
+  // Lets go of a folder the walk opened, once nothing uses it any more.
+  const release = async (folder: Folder): Promise<void> => {
+    const until = options.retain?.(folder) ?? null;
+    if (until === null) await closeFolder(folder);
+    else void until.then(() => closeFolder(folder));
+  };
   const entries: WalkEntry[] = [];
   let visited = 0;
   let limitReached = false;
@@ -196,7 +201,7 @@ export async function walkWorkspace(
       try {
         if (!(await visit(child.folder, entryPath, frames, false))) return false;
       } finally {
-        await closeFolder(child.folder);
+        await release(child.folder);
       }
       await breathe();
     }
@@ -230,28 +235,10 @@ export async function walkWorkspace(
     // 2. Walk.
     await visit(first, firstPath, frames, opened.length === 0);
   } finally {
-    for (const folder of opened.reverse()) await closeFolder(folder);
+    for (const folder of opened.reverse()) await release(folder);
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return depthReached ? { entries, limitReached, stopped, depthReached } : { entries, limitReached, stopped };
-}
-
-// Whether the deepest frame with an opinion ignores `canonical` (git's order:
-// a later, deeper file overrides an earlier one).
-function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isDirectory: boolean): boolean {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const { base, rules } = frames[i];
-    const relative = base === "" ? canonical : canonical.slice(base.length + 1);
-    let result;
-    try {
-      result = rules.test(isDirectory ? `${relative}/` : relative);
-    } catch {
-      continue; // a name the ignore grammar cannot express is never ignored
-    }
-    if (result.ignored) return true;
-    if (result.unignored) return false;
-  }
-  return false;
 }
 
 // The .gitignore frames of the root and each folder above the start (not the
@@ -281,14 +268,4 @@ async function ancestorFrames(
     for (const held of opened.reverse()) await closeFolder(held);
   }
   return frames;
-}
-
-// Reads `.gitignore` at a held folder: a regular file only (a link is not
-// followed), bounded; anything unreadable means no rules.
-async function loadIgnoreFrame(workspace: Workspace, folder: Folder, maxBytes: number): Promise<IgnoreFrame | null> {
-  const path = workspace.childPath(folder, ".gitignore");
-  const read = await readRegularFile(workspace.host, path, maxBytes).catch(() => null);
-  if (read === null || read.kind !== "read") return null;
-  const text = decodeUtf8Lenient(read.bytes).replace(/^\uFEFF/, "");
-  return { base: folder.segments.join("/"), rules: ignore({ ignorecase: false }).add(text) };
 }

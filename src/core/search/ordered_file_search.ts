@@ -1,0 +1,262 @@
+import type { FileSearchSpec, FileSearchThreads, Host } from "../../host.ts";
+import { throwIfAborted } from "../errors.ts";
+import type { Folder } from "../fs/folder.ts";
+import { GREP_MAX_QUEUED_FILES, GREP_MAX_THREADS, GREP_THREADS_AFTER_FILES } from "../limits.ts";
+import { searchListedFile } from "./search_batch.ts";
+import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
+
+/** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
+const BATCH_FILES = 64;
+
+/** Options of {@link OrderedFileSearch}. */
+export interface OrderedFileSearchOptions {
+  /** The search, compiled, for files searched in this thread. */
+  request: FileSearchRequest;
+  /** The same search as plain data, for other threads. */
+  spec: FileSearchSpec;
+  /** Threads to search on at most; 0 searches in this thread only. @default {@link GREP_MAX_THREADS} */
+  threads?: number;
+  /** Files searched in this thread before threads are asked for. @default {@link GREP_THREADS_AFTER_FILES} */
+  threadsAfter?: number;
+  /** Ends a wait for the threads with an AbortError. @default undefined */
+  signal?: AbortSignal;
+  /**
+   * Takes one file's outcome, in the order the files were added; returns
+   * `false` when no more results are wanted.
+   */
+  deliver: (path: string, folder: Folder, outcome: FileOutcome) => boolean | Promise<boolean>;
+}
+
+interface Item {
+  at: string;
+  path: string;
+  folder: Folder;
+  outcome: FileOutcome | null;
+}
+
+interface FolderUse {
+  pending: number;
+  done: Promise<void>;
+  release: () => void;
+}
+
+/**
+ * Searches the files a walk lists, in this thread or on the host's search
+ * threads, and hands the outcomes back in the order the files were added.
+ *
+ * The first files are searched here; once a search has many files, batches
+ * go to other threads while this one walks on. A file is one name at a held
+ * folder, and a folder with files in a batch must stay held until the batch
+ * has settled: {@link retain} says when the walk may close it. At most
+ * {@link GREP_MAX_QUEUED_FILES} files wait at once (each keeps its folder
+ * held). A batch whose thread failed is searched again here, its folders
+ * still held.
+ */
+export class OrderedFileSearch {
+  #host: Host;
+  #options: OrderedFileSearchOptions;
+  #scratch = { buffer: new Uint8Array(65_536) };
+  #threads: FileSearchThreads | null = null;
+  #threadsTried = false;
+  #added = 0;
+  #queue: Item[] = [];
+  #head = 0;
+  #batch: Item[] = [];
+  #inFlight = new Set<Promise<void>>();
+  #folders = new Map<Folder, FolderUse>();
+  #delivering = false;
+  #stopped = false;
+
+  /**
+   * @param host The host whose files are searched.
+   * @param options The search, the threads, and where outcomes go.
+   */
+  constructor(host: Host, options: OrderedFileSearchOptions) {
+    this.#host = host;
+    this.#options = options;
+  }
+
+  /** Whether a delivery returned `false`: no more files are wanted. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /**
+   * Adds the next file of the walk.
+   *
+   * @param at Where the file is reached (one name at `folder`).
+   * @param path Its path as results show it.
+   * @param folder The held folder it is in.
+   * @returns `false` once no more files are wanted.
+   */
+  async add(at: string, path: string, folder: Folder): Promise<boolean> {
+    if (this.#stopped) return false;
+    const item: Item = { at, path, folder, outcome: null };
+    this.#queue.push(item);
+    const threads = this.#threadsFor(++this.#added);
+    if (threads === null) {
+      await this.#flush(null); // files batched before the threads failed
+      const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
+      item.outcome = outcome instanceof Promise ? await outcome : outcome;
+    } else {
+      this.#use(folder);
+      this.#batch.push(item);
+      if (this.#batch.length >= BATCH_FILES) this.#send(threads);
+      // Bounded: past the bound, wait for the oldest batches (their folders stay held meanwhile).
+      while (this.#queue.length - this.#head > GREP_MAX_QUEUED_FILES && !this.#stopped) {
+        if (this.#inFlight.size === 0) this.#send(threads);
+        if (this.#inFlight.size === 0) break;
+        await this.#oldest();
+        await this.#deliver();
+      }
+    }
+    await this.#deliver();
+    return !this.#stopped;
+  }
+
+  /**
+   * When the walk is done with a folder: `null` when it may close it now,
+   * else a promise that settles once no batch uses it any more.
+   *
+   * @param folder The folder.
+   * @returns When it may be closed.
+   */
+  retain(folder: Folder): Promise<void> | null {
+    return this.#folders.get(folder)?.done ?? null;
+  }
+
+  /**
+   * Searches what is left and delivers every outcome (unless stopped).
+   *
+   * @returns `false` when a delivery stopped the search.
+   */
+  async finish(): Promise<boolean> {
+    if (!this.#stopped) await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
+    while (this.#inFlight.size > 0) {
+      await this.#oldest();
+      await this.#deliver();
+    }
+    await this.#deliver();
+    this.close();
+    return !this.#stopped;
+  }
+
+  /**
+   * Ends the search without delivering more: waits until no thread opens any
+   * of its files (so every folder may be closed), then lets the threads go.
+   *
+   * @returns When nothing is in flight.
+   */
+  async settle(): Promise<void> {
+    this.#stopped = true;
+    for (const item of this.#batch) this.#done(item.folder);
+    this.#batch = [];
+    this.close(); // threads skip the batches of a closed search
+    while (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
+  }
+
+  /** Lets the threads go (after {@link finish} or {@link settle}). */
+  close(): void {
+    this.#threads?.close();
+  }
+
+  #threadsFor(count: number): FileSearchThreads | null {
+    if (!this.#threadsTried && count > (this.#options.threadsAfter ?? GREP_THREADS_AFTER_FILES)) {
+      this.#threadsTried = true;
+      const wanted = Math.min(this.#options.threads ?? GREP_MAX_THREADS, GREP_MAX_THREADS);
+      if (wanted > 0) this.#threads = this.#host.searchThreads?.(this.#options.spec, wanted) ?? null;
+    }
+    return this.#threads !== null && this.#threads.ready ? this.#threads : null;
+  }
+
+  // Until a batch is back, or the call is aborted (then it throws: the caller settles).
+  async #oldest(): Promise<void> {
+    const signal = this.#options.signal;
+    throwIfAborted(signal);
+    if (signal === undefined) return void (await Promise.race(this.#inFlight));
+    let stop!: () => void;
+    const aborted = new Promise<void>((resolve) => (stop = resolve));
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      await Promise.race([...this.#inFlight, aborted]);
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+    throwIfAborted(signal);
+  }
+
+  // The files batched so far: sent to the threads, or (none usable any more) searched here.
+  async #flush(threads: FileSearchThreads | null): Promise<void> {
+    if (threads !== null) return this.#send(threads);
+    const batch = this.#batch;
+    this.#batch = [];
+    for (const item of batch) {
+      const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+      item.outcome = outcome instanceof Promise ? await outcome : outcome;
+      this.#done(item.folder);
+    }
+  }
+
+  #send(threads: FileSearchThreads): void {
+    const batch = this.#batch;
+    this.#batch = [];
+    if (batch.length === 0) return;
+    const paths = batch.map((item) => item.at);
+    const flight: Promise<void> = threads.search(paths).then(
+      (outcomes) => {
+        for (let i = 0; i < batch.length; i++) batch[i].outcome = outcomes[i];
+      },
+      async () => {
+        if (this.#stopped) return; // closed: nobody wants these outcomes
+        // The thread failed, and no thread opens these files now: search them here, folders still held.
+        this.#threads = null;
+        for (const item of batch) {
+          const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+          item.outcome = outcome instanceof Promise ? await outcome : outcome;
+        }
+      },
+    ).finally(() => {
+      this.#inFlight.delete(flight);
+      for (const item of batch) this.#done(item.folder);
+    });
+    this.#inFlight.add(flight);
+  }
+
+  #use(folder: Folder): void {
+    let use = this.#folders.get(folder);
+    if (use === undefined) {
+      let release!: () => void;
+      const done = new Promise<void>((resolve) => (release = resolve));
+      use = { pending: 0, done, release };
+      this.#folders.set(folder, use);
+    }
+    use.pending++;
+  }
+
+  #done(folder: Folder): void {
+    const use = this.#folders.get(folder);
+    if (use === undefined || --use.pending > 0) return;
+    this.#folders.delete(folder);
+    use.release();
+  }
+
+  // Hands over the outcomes that are in, in order, up to the first still out.
+  async #deliver(): Promise<void> {
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      while (this.#head < this.#queue.length && !this.#stopped) {
+        const item = this.#queue[this.#head];
+        if (item.outcome === null) break;
+        this.#queue[this.#head++] = undefined as unknown as Item;
+        if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
+      }
+      if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+    } finally {
+      this.#delivering = false;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { ByteSearch, FileSearchSpec, Host } from "../../host.ts";
+import { isAbortError } from "../errors.ts";
+import { compileLineMatcher } from "./line_matcher.ts";
+import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "./search_file.ts";
+
+/**
+ * The request of a {@link FileSearchSpec}: its pattern compiled again (in a
+ * worker thread, or in the caller's own).
+ *
+ * @param spec The search, as plain data.
+ * @param search The byte search to use.
+ * @returns The request for {@link searchFile}.
+ * @throws {WorkspaceError} `INVALID_PATTERN` (never for a spec made from a compiled call).
+ */
+export function fileSearchRequest(spec: FileSearchSpec, search: ByteSearch): FileSearchRequest {
+  return {
+    matcher: compileLineMatcher(spec.pattern, { literal: spec.literal, ignoreCase: spec.ignoreCase }),
+    outputMode: spec.outputMode,
+    context: spec.context,
+    cap: spec.cap,
+    maxLineChars: spec.maxLineChars,
+    maxFileBytes: spec.maxFileBytes,
+    search,
+  };
+}
+
+/** What a file that cannot be read (gone, a link now, no permission) counts as in a walk. */
+export const UNREADABLE: FileOutcome = Object.freeze({
+  skipped: "unreadable",
+  matches: Object.freeze([]) as unknown as FileOutcome["matches"],
+  count: 0,
+});
+
+/**
+ * Searches one file a walk listed: synchronously into `scratch` where the
+ * host can, else through its asynchronous reads; a file that cannot be read
+ * is {@link UNREADABLE} (an abort still rejects). Most files are done
+ * synchronously: the result is then no promise.
+ *
+ * @param host The host.
+ * @param path One name at its held folder.
+ * @param request The search.
+ * @param scratch The reused read buffer.
+ * @returns What was found (a promise when the file was read asynchronously).
+ */
+export function searchListedFile(
+  host: Host,
+  path: string,
+  request: FileSearchRequest,
+  scratch: { buffer: Uint8Array },
+): FileOutcome | Promise<FileOutcome> {
+  let found: FileOutcome | null;
+  try {
+    found = searchFileSync(host, path, request, scratch);
+  } catch {
+    return UNREADABLE;
+  }
+  if (found !== null) return found;
+  return searchFile(host, path, request).catch((error) => {
+    if (isAbortError(error)) throw error;
+    return UNREADABLE;
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * `Host.searchThreads` on `node:worker_threads` (Node, Deno and Bun):
+ * a pool of grep workers shared by every search of the process, started on
+ * first use and kept (unreferenced while idle, so they never keep the process
+ * alive), one fewer than the cores (the calling thread walks on the last one:
+ * with as many workers as cores, each batch sent woke a worker that took the
+ * walk's core, measured on 2 cores). A batch goes to the started worker with
+ * the fewest batches waiting.
+ * A worker that cannot start (sources run without a TypeScript loader) turns
+ * the pool off: grep then searches in the calling thread.
+ *
+ * @module
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { FileSearchResult, FileSearchSpec, FileSearchThreads } from "../host.ts";
+import type { SearchWorkerReply, SearchWorkerRequest } from "./_search_worker.ts";
+
+interface Waiting {
+  resolve(found: SearchWorkerReply): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  online: boolean;
+  waiting: Map<number, Waiting>;
+}
+
+const pool: Thread[] = [];
+let broken = false;
+let nextSearch = 0;
+let nextBatch = 0;
+
+const runtimeOf = globalThis as { Deno?: unknown; Bun?: unknown };
+// The worker's module beside this one: `.ts` from the sources, `.js` from the build.
+const here = import.meta.url;
+const workerUrl = new URL(here.endsWith(".ts") ? "./_search_worker.ts" : "./_search_worker.js", here);
+
+function startWorker(): Worker {
+  // Node runs the TypeScript sources (tests, the bench) only through a loader: register tsx first.
+  if (workerUrl.pathname.endsWith(".ts") && runtimeOf.Deno === undefined && runtimeOf.Bun === undefined) {
+    let tsx = "tsx/esm/api";
+    // Looked up beside this module (through a plain reference, which JSR's analysis leaves alone).
+    const meta: { resolve?: (specifier: string) => string } = import.meta;
+    try {
+      tsx = meta.resolve?.(tsx) ?? tsx;
+    } catch {
+      // resolved by the worker then, from its working directory
+    }
+    const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${
+      JSON.stringify(workerUrl.href)
+    }); });`;
+    return new Worker(bootstrap, { eval: true });
+  }
+  return new Worker(workerUrl);
+}
+
+function addThread(): void {
+  const thread: Thread = { worker: startWorker(), online: false, waiting: new Map() };
+  const { worker } = thread;
+  worker.unref();
+  worker.on("online", () => (thread.online = true));
+  worker.on("message", (reply: SearchWorkerReply) => {
+    const waiting = thread.waiting.get(reply.batch);
+    if (waiting === undefined) return;
+    thread.waiting.delete(reply.batch);
+    if (thread.waiting.size === 0 && !false) worker.unref();
+    waiting.resolve(reply);
+  });
+  worker.on("error", () => {
+    if (!thread.online) broken = true; // it never started: no worker will
+  });
+  worker.on("exit", () => {
+    const index = pool.indexOf(thread);
+    if (index >= 0) pool.splice(index, 1);
+    // Gone: nothing opens these batches' files any more.
+    for (const waiting of thread.waiting.values()) waiting.reject(new Error("grep worker exited"));
+    thread.waiting.clear();
+  });
+  pool.push(thread);
+}
+
+/**
+ * Search threads for one grep call.
+ *
+ * @param spec The search.
+ * @param threads Threads wanted (at most the cores there are).
+ * @returns The threads, or `null` when workers cannot run here.
+ */
+export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSearchThreads | null {
+  // The calling thread walks and merges: it keeps one core, the workers get the others.
+  const wanted = Math.min(threads, availableParallelism() - 1);
+  if (broken || wanted < 1) return null;
+  while (pool.length < wanted) addThread();
+  const search = ++nextSearch;
+  const mine = pool.slice(0, wanted);
+  for (const thread of mine) post(thread, { kind: "search", search, spec });
+  let closed = false;
+  return {
+    get ready() {
+      return !broken && mine.some((thread) => thread.online && pool.includes(thread));
+    },
+    search(paths) {
+      const live = mine.filter((thread) => thread.online && pool.includes(thread));
+      if (closed || live.length === 0) return Promise.reject(new Error("no grep worker"));
+      const thread = live.reduce((best, next) => (next.waiting.size < best.waiting.size ? next : best));
+      const batch = ++nextBatch;
+      return new Promise<FileSearchResult[]>((resolve, reject) => {
+        if (thread.waiting.size === 0 && !false) thread.worker.ref(); // a batch in flight keeps the process alive
+        thread.waiting.set(batch, {
+          resolve: (reply) => {
+            if ("error" in reply) return reject(new Error(reply.error));
+            const results: FileSearchResult[] = new Array(paths.length).fill(NOTHING_FOUND);
+            for (const [index, outcome] of reply.found) results[index] = outcome;
+            resolve(results);
+          },
+          reject,
+        });
+        // One string, not an array: a message of one string is cloned ten times faster. NUL ends
+        // each path (no name holds one).
+        post(thread, { kind: "batch", search, batch, paths: paths.join("\0") });
+      });
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const thread of mine) if (pool.includes(thread)) post(thread, { kind: "end", search });
+    },
+  };
+}
+
+const NOTHING_FOUND: FileSearchResult = Object.freeze({ matches: Object.freeze([]) as never, count: 0 });
+
+function post(thread: Thread, message: SearchWorkerRequest): void {
+  thread.worker.postMessage(message);
+}

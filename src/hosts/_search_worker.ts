@@ -1,0 +1,60 @@
+/**
+ * The entry of a grep worker thread (`node:worker_threads`, which Node, Deno
+ * and Bun all run): compiles each search's pattern again, then searches the
+ * batches of files it is sent, each one name at a folder the calling thread
+ * holds (`/proc/self/fd/<fd>/<name>`: descriptors are process-wide), opened
+ * no-follow and non-blocking by this thread's own Node host, exactly as the
+ * calling thread would. Only results that say something go back.
+ *
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import type { FileSearchSpec } from "../host.ts";
+import { fileSearchRequest, searchListedFile } from "../core/search/search_batch.ts";
+import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
+import { createNodeHost } from "./node.ts";
+
+/** A message to a worker: a new search, or a batch of files for one. */
+export type SearchWorkerRequest =
+  | { kind: "search"; search: number; spec: FileSearchSpec }
+  | { kind: "end"; search: number }
+  /** `paths`: the files' paths, separated by NUL bytes (no name holds one). */
+  | { kind: "batch"; search: number; batch: number; paths: string };
+
+/** A worker's answer to a batch: the results of the files with something to say, by index. */
+export type SearchWorkerReply =
+  | { batch: number; found: [number, FileOutcome][] }
+  | { batch: number; error: string };
+
+const host = createNodeHost({ syncFileCalls: true });
+const scratch = { buffer: new Uint8Array(65_536) };
+const requests = new Map<number, FileSearchRequest>();
+
+parentPort?.on("message", async (message: SearchWorkerRequest) => {
+  if (message.kind === "search") {
+    requests.set(message.search, fileSearchRequest(message.spec, host.byteSearch!));
+    return;
+  }
+  if (message.kind === "end") {
+    requests.delete(message.search);
+    return;
+  }
+  const request = requests.get(message.search);
+  if (request === undefined) {
+    parentPort?.postMessage({ batch: message.batch, error: "unknown search" } satisfies SearchWorkerReply);
+    return;
+  }
+  const found: [number, FileOutcome][] = [];
+  const paths = message.paths.split("\0");
+  try {
+    for (let i = 0; i < paths.length; i++) {
+      let outcome = searchListedFile(host, paths[i], request, scratch);
+      if (outcome instanceof Promise) outcome = await outcome;
+      if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
+    }
+  } catch (error) {
+    parentPort?.postMessage({ batch: message.batch, error: String(error) } satisfies SearchWorkerReply);
+    return;
+  }
+  parentPort?.postMessage({ batch: message.batch, found } satisfies SearchWorkerReply);
+});

@@ -1,0 +1,139 @@
+import { availableParallelism } from "node:os";
+import { describe, expect, test } from "vitest";
+import type { Host } from "../host.ts";
+import { createGrepTool, isAbortError, openWorkspace } from "../mod.ts";
+import { createMemoryHost, MemoryWorkspace } from "../testing.ts";
+import { diskFixture, type Tree } from "./helpers/fixture.ts";
+import { openDescriptorsUnder } from "./helpers/held_descriptors.ts";
+import { runtime } from "./helpers/runtime.ts";
+
+// 12 folders × 40 files, some matching, a few binary or large, and a .gitignore.
+function tree(): Tree {
+  const entries: string[] = [".gitignore=*.skip\n", "big.txt=" + "needle\n".repeat(2_000)];
+  for (let d = 0; d < 12; d++) {
+    for (let f = 0; f < 40; f++) {
+      const name = `d${String(d).padStart(2, "0")}/s${d % 3}/f${String(f).padStart(2, "0")}`;
+      const body = f % 7 === 0 ? `one\nthe needle ${d}-${f}\nNEEDLE again\n` : `nothing ${d}-${f}\n`;
+      entries.push(`${name}.txt=${body}`);
+      if (f % 13 === 0) entries.push(`${name}.skip=needle ignored\n`);
+      if (f === 5) entries.push(`${name}.bin=needle\u0000binary`);
+    }
+  }
+  return entries;
+}
+
+const CASES = [
+  { pattern: "needle", literal: true, output_mode: "count" },
+  { pattern: "needle", literal: true, ignore_case: true },
+  { pattern: "the \\w+ \\d+", output_mode: "files_with_matches" },
+  { pattern: "needle", literal: true, limit: 7 },
+  { pattern: "NEEDLE", context: 1, glob: "s1/**/*.txt", path: "d03" },
+] as const;
+
+// Until the host's threads have started, grep searches in the calling thread: wait for them.
+async function threadsStarted(host: Host): Promise<boolean> {
+  const spec = {
+    pattern: "x",
+    literal: true,
+    ignoreCase: false,
+    outputMode: "count",
+    context: 0,
+    cap: 1,
+    maxLineChars: 10,
+    maxFileBytes: 10,
+  } as const;
+  const threads = host.searchThreads?.(spec, 1) ?? null;
+  if (threads === null) return false;
+  try {
+    for (let waited = 0; !threads.ready && waited < 15_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return threads.ready;
+  } finally {
+    threads.close();
+  }
+}
+
+describe(`[${runtime}] grep on worker threads`, () => {
+  test("gives the same results, in the same order, as a search in the calling thread", async () => {
+    const fixture = await diskFixture(tree());
+    try {
+      // Every host but one without the cores for a worker starts them.
+      expect(await threadsStarted(fixture.host)).toBe(availableParallelism() > 1);
+      const threaded = createGrepTool(fixture.workspace, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
+      const inline = createGrepTool(fixture.workspace, { threads: 0, maxFileBytes: 4_096 });
+      for (const args of CASES) {
+        expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test("gives the same results on the memory host, whose batches are searched on later turns", async () => {
+    const files: Record<string, string> = {};
+    for (const entry of tree()) {
+      const [name, ...rest] = entry.split("=");
+      files[name] = rest.join("=");
+    }
+    const memory = new MemoryWorkspace({ files });
+    const threaded = createGrepTool(memory, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
+    const inline = createGrepTool(memory, { threads: 0, maxFileBytes: 4_096 });
+    for (const args of CASES) {
+      expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+    }
+  });
+
+  test("a batch whose thread fails is searched in the calling thread: results complete, in order", async () => {
+    const memory = createMemoryHost();
+    for (const entry of tree()) {
+      const [name, ...rest] = entry.split("=");
+      const at = `/ws/${name}`;
+      memory.mkdirSync(at.slice(0, at.lastIndexOf("/")), { recursive: true });
+      memory.writeFileSync(at, rest.join("="));
+    }
+    let batches = 0;
+    // Threads whose every other batch fails.
+    const failing = new Proxy(memory, {
+      get(target, key, receiver) {
+        if (key !== "searchThreads") return Reflect.get(target, key, receiver);
+        return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
+          const real = target.searchThreads!(spec, threads)!;
+          return {
+            ready: true,
+            search: (paths: readonly string[]) =>
+              ++batches % 2 === 0 ? Promise.reject(new Error("thread died")) : real.search(paths),
+            close: () => real.close(),
+          };
+        };
+      },
+    });
+    const workspace = await openWorkspace("/ws", { host: failing });
+    const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
+    const inline = createGrepTool(workspace, { threads: 0, maxFileBytes: 4_096 });
+    for (const args of CASES) {
+      expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+    }
+    expect(batches).toBeGreaterThan(1);
+    expect(memory.openHandles()).toBe(1); // the root only
+  });
+
+  test("an abort ends the call and every folder is let go", async () => {
+    const fixture = await diskFixture(tree());
+    try {
+      const grep = createGrepTool(fixture.workspace, { threadsAfterFiles: 0 });
+      await grep.execute({ pattern: "needle", literal: true }); // the threads are up
+      const before = openDescriptorsUnder(fixture.root);
+      const controller = new AbortController();
+      const call = grep.execute({ pattern: "x(y|z)+q", output_mode: "count" }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 1);
+      const error = await call.then(() => null, (caught: unknown) => caught);
+      // The search may have ended before the abort: then it had a result.
+      if (error !== null) expect(isAbortError(error)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (before !== null) expect(openDescriptorsUnder(fixture.root)).toBe(before);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
