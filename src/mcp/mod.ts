@@ -15,7 +15,8 @@ import { createAutoHost } from "../hosts/auto.ts";
 
 registerDefaultHost(createAutoHost);
 
-export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply, toCallToolResult } from "./server.ts";
+export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply } from "./server.ts";
+export { toCallToolResult } from "./call_tool_result.ts";
 export type {
   FlowControl,
   McpServerConnection,

@@ -5,12 +5,7 @@ import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.t
 import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 import { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
-import {
-  type ApprovalRequest,
-  errorResult,
-  executeToolCall,
-  type ToolCallResult,
-} from "../registry/execute_tool_call.ts";
+import { type ApprovalRequest, errorResult, executeToolCall } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
 import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
@@ -23,7 +18,9 @@ import { withRelativePathHint } from "./relative_path_hint.ts";
 import { outputSchemaOf } from "./output_schemas.ts";
 import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
 import { createListAllowedDirectoriesTool } from "./list_allowed_directories.ts";
-import { fileUriPath, type McpRoot, nameRoots, RootSet } from "./root_set.ts";
+import { type McpRoot, nameRoots, RootSet } from "./root_set.ts";
+import { followClientRoots } from "./follow_client_roots.ts";
+import { toCallToolResult } from "./call_tool_result.ts";
 import { prefixResultPaths, routeCall } from "./route_call.ts";
 import { createReadTool } from "../tools/read_file.ts";
 import { toolAnnotations } from "./tool_annotations.ts";
@@ -35,7 +32,6 @@ import {
   type JsonRpcMessage,
   type ListedTool,
   ListToolsRequestSchema,
-  RootsListChangedNotificationSchema,
 } from "./protocol_types.ts";
 
 /** Options of {@link createPaddockMcpServer}. */
@@ -127,7 +123,9 @@ export interface PaddockMcpServer {
 /**
  * Builds the tool registry the MCP server offers: the coding tools (or the
  * read-only ones), without `node_process` when turned off, plus `shell` per
- * its policy and any extra tools (only read-only ones in read-only mode). New tools added to {@link createCodingTools} appear here
+ * its policy, the server's own `read_multiple_files` and
+ * `list_allowed_directories`, and any extra tools (only read-only ones in
+ * read-only mode). New tools added to {@link createCodingTools} appear here
  * without change.
  *
  * @param workspace The confined workspace.
@@ -288,42 +286,6 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
 }
 
 /**
- * Narrows the served roots to the client's `roots/list` (for a client that
- * has roots), at the start of the session and whenever the client says they
- * changed. A listing that fails or names no `file:` folder this host can
- * resolve serves nothing it did not before: a failed listing keeps the
- * current set, and a root URI that is no folder here narrows to nothing.
- */
-function followClientRoots(server: Server, roots: RootSet): { settled(): Promise<void> } {
-  let pending: Promise<void> = Promise.resolve();
-  const host = roots.defaultRoot.workspace.host;
-  const refresh = (): void => {
-    pending = pending.then(async () => {
-      if (server.getClientCapabilities()?.roots === undefined) return;
-      let listed: { uri: string }[];
-      try {
-        listed = (await server.listRoots()).roots;
-      } catch {
-        return; // no answer: the set stays as it was (never wider than configured)
-      }
-      // A client that lists no roots at all names no folder: the configured set stands.
-      if (listed.length === 0) return roots.narrow(undefined);
-      const folders: string[] = [];
-      for (const root of listed) {
-        const path = fileUriPath(root.uri);
-        // Compared canonically, as the configured roots are; a folder that cannot be resolved allows nothing.
-        const canonical = path === undefined ? undefined : await host.realpath(path).catch(() => undefined);
-        if (canonical !== undefined) folders.push(canonical);
-      }
-      roots.narrow(folders);
-    });
-  };
-  server.oninitialized = refresh;
-  server.setNotificationHandler(RootsListChangedNotificationSchema, refresh);
-  return { settled: () => pending };
-}
-
-/**
  * MCP progress for a call whose client sent a `progressToken`: each report
  * of the tool becomes a `notifications/progress` (a failed send is dropped:
  * progress is advice). Without a token, `undefined` (the tool reports nothing).
@@ -348,46 +310,6 @@ interface ProgressParams {
   progress: number;
   total?: number;
   message?: string;
-}
-
-/**
- * The MCP result for a Paddock result: the JSON as text, and as structured
- * content when it is an object. A media result (`read_media_file`'s `{kind:
- * "image" | "audio", mimeType, data, …}`) becomes that `image` / `audio`
- * content block, followed by the rest of the result as text and structured
- * content (without `data`, so the bytes are sent once).
- *
- * @param result What {@link executeToolCall} returned.
- * @returns The `tools/call` result.
- */
-export function toCallToolResult(result: ToolCallResult): CallToolResultJson {
-  const parsed: unknown = JSON.parse(result.content);
-  const media = result.isError ? undefined : mediaOf(parsed);
-  if (media !== undefined) {
-    const { data, ...rest } = media;
-    return {
-      content: [{ type: rest.kind, data, mimeType: rest.mimeType }, { type: "text", text: JSON.stringify(rest) }],
-      isError: false,
-      structuredContent: rest,
-    };
-  }
-  const out: CallToolResultJson = { content: [{ type: "text", text: result.content }], isError: result.isError };
-  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-    out.structuredContent = parsed as Record<string, unknown>;
-  }
-  return out;
-}
-
-// A result with the media shape: `kind` image or audio, `mimeType` and base64 `data`.
-function mediaOf(
-  value: unknown,
-): ({ kind: "image" | "audio"; mimeType: string; data: string } & Record<string, unknown>) | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const { kind, mimeType, data } = value as Record<string, unknown>;
-  if ((kind !== "image" && kind !== "audio") || typeof mimeType !== "string" || typeof data !== "string") {
-    return undefined;
-  }
-  return value as { kind: "image" | "audio"; mimeType: string; data: string };
 }
 
 /**
