@@ -58,7 +58,9 @@ export async function searchFolder(
   const files = new OrderedFileSearch(ws.host, {
     request: search.request,
     spec: search.spec,
-    threads: search.threads,
+    // Threads only where names are opened at held folders: on the `paths` route
+    // the later delivery would widen the window its re-check leaves open.
+    threads: (await ws.confinement()) === "handles" ? search.threads : 0,
     threadsAfter: search.threadsAfterFiles,
     signal: search.signal,
     deliver: async (path, folder, outcome) => {

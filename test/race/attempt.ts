@@ -190,7 +190,9 @@ export class Session {
       host: this.host,
       ...(this.hostUnderTest.confinement === undefined ? {} : { confinement: this.hostUnderTest.confinement }),
     });
-    const tool = createCodingTools(workspace).find((candidate) => candidate.name === this.toolCase.tool);
+    const tool = createCodingTools(workspace, this.toolCase.codingTools).find((candidate) =>
+      candidate.name === this.toolCase.tool
+    );
     if (tool === undefined) throw new Error(`No tool named ${this.toolCase.tool}`);
     this.tool = tool;
   }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { CodingToolsOptions } from "../../mod.ts";
 import {
   fContent,
   type FoundFile,
@@ -37,6 +38,8 @@ export interface ToolCase {
   row: string;
   /** The tool's name in `createCodingTools`. */
   tool: string;
+  /** Options for `createCodingTools`, when the row needs the tool set up differently. @default {} */
+  codingTools?: CodingToolsOptions;
   /** The workspace-relative name the adversary swaps at level `file`. */
   target: string;
   /** The arguments of one attempt. */
@@ -164,6 +167,18 @@ export const TOOL_CASES: readonly ToolCase[] = [
   {
     row: "grep",
     tool: "grep",
+    target: "g/d/f.txt",
+    args: () => ({ pattern: `${INSIDE}|OUTSIDE-SECRET` }),
+    prepare: nothingToPrepare,
+    allowed: readOnly,
+    next: unchanged,
+  },
+  {
+    // The same search with every file searched on grep's worker threads (which
+    // open names at the folders the walk holds), not in the calling thread.
+    row: "grep (threads)",
+    tool: "grep",
+    codingTools: { grep: { threadsAfterFiles: 0 } },
     target: "g/d/f.txt",
     args: () => ({ pattern: `${INSIDE}|OUTSIDE-SECRET` }),
     prepare: nothingToPrepare,
