@@ -38,18 +38,11 @@ export type { ErrorCode, WorkspaceErrorOptions } from "./src/core/errors.ts";
 export { LIMITS } from "./src/core/limits.ts";
 
 // Tools.
-export { defineTool, LazyWorkspace } from "./src/tools/tool.ts";
-export type {
-  AnyTool,
-  BaseToolOptions,
-  JsonSchema,
-  Tool,
-  ToolArgumentsSchema,
-  ToolDefinition,
-  ToolExecuteOptions,
-  ToolProgress,
-  WorkspaceSource,
-} from "./src/tools/tool.ts";
+export { defineTool } from "./src/tools/define_tool.ts";
+export { DeferredWorkspace } from "./src/tools/workspace_source.ts";
+export type { AnyTool, BaseToolOptions, JsonSchema, Tool, ToolExecuteOptions, ToolProgress } from "./src/tools/tool.ts";
+export type { ToolArgumentsSchema, ToolDefinition } from "./src/tools/define_tool.ts";
+export type { WorkspaceSource } from "./src/tools/workspace_source.ts";
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { createReadTool } from "./src/tools/read_file.ts";

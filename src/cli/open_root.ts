@@ -1,5 +1,5 @@
 import { isWorkspaceError } from "../core/errors.ts";
-import { type Workspace } from "../core/fs/workspace.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";

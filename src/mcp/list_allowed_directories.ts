@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { defineTool, type Tool } from "../tools/tool.ts";
+import { defineTool } from "../tools/define_tool.ts";
+import type { Tool } from "../tools/tool.ts";
 import type { RootSet } from "./root_set.ts";
 
 /** One served folder, as `list_allowed_directories` names it. */

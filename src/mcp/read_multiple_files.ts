@@ -1,7 +1,9 @@
 import * as z from "zod";
 import { createReadTool, type ReadToolOptions } from "../tools/read_file.ts";
 import { toErrorBody, type ToolErrorBody } from "../registry/execute_tool_call.ts";
-import { defineTool, type Tool, type WorkspaceSource } from "../tools/tool.ts";
+import { defineTool } from "../tools/define_tool.ts";
+import type { Tool } from "../tools/tool.ts";
+import type { WorkspaceSource } from "../tools/workspace_source.ts";
 import { isAbortError } from "../core/errors.ts";
 import type { ReadFileOutput } from "../tools/read_file.ts";
 

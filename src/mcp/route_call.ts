@@ -1,4 +1,4 @@
-import { invalidArguments } from "../tools/tool.ts";
+import { invalidArguments } from "../tools/parse_arguments.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
 
 /**

@@ -12,7 +12,7 @@ import { runShellCommand } from "../core/process/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { protectedLayout } from "../core/fs/protected_layout.ts";
-import { type Workspace } from "../core/fs/workspace.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { sandboxShellReach } from "../tools/process_reach.ts";
 import { resolveShellExec } from "../core/process/resolve_shell_exec.ts";

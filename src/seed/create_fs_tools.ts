@@ -1,6 +1,7 @@
 import { Workspace } from "../core/fs/workspace.ts";
 import { type CodingToolsOptions, createCodingTools } from "../tools/coding_tools.ts";
-import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "../tools/tool.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { DeferredWorkspace, type WorkspaceSource } from "../tools/workspace_source.ts";
 import { createProviderFsTools } from "./create_provider_fs_tools.ts";
 import { type FsProvider, isFsProvider } from "./fs_provider.ts";
 
@@ -35,7 +36,7 @@ export interface FsToolsOptions extends Omit<CodingToolsOptions, "nodeProcess" |
  */
 export function createFsTools(source: WorkspaceSource | FsProvider, options: FsToolsOptions = {}): AnyTool[] {
   const { readOnly = false, needsApproval = false, ...perTool } = options;
-  const tools = typeof source === "string" || source instanceof Workspace || source instanceof LazyWorkspace
+  const tools = typeof source === "string" || source instanceof Workspace || source instanceof DeferredWorkspace
     ? createCodingTools(source, { ...perTool, nodeProcess: false })
     : isFsProvider(source)
     ? createProviderFsTools(source, perTool)

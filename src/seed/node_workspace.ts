@@ -1,8 +1,8 @@
 import { createHostShellProvider, type FlexibleShellProvider } from "../core/process/host_shell_provider.ts";
-import { type Workspace } from "../core/fs/workspace.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
-import { LazyWorkspace } from "../tools/tool.ts";
+import { DeferredWorkspace } from "../tools/workspace_source.ts";
 
 /** Options of {@link NodeWorkspace}. */
 export interface NodeWorkspaceOptions {
@@ -34,7 +34,7 @@ export interface NodeWorkspaceOptions {
  * const { stdout } = await workspace.exec("git status");
  * ```
  */
-export class NodeWorkspace extends LazyWorkspace implements ShellProvider {
+export class NodeWorkspace extends DeferredWorkspace implements ShellProvider {
   /** Variables added for every command. */
   readonly env: Readonly<Record<string, string>>;
   /** Host variables copied for every command. */

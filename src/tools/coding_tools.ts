@@ -12,7 +12,8 @@ import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_proce
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import { createReadMediaFileTool, type ReadMediaFileToolOptions } from "./read_media_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
-import { type AnyTool, LazyWorkspace, type WorkspaceSource } from "./tool.ts";
+import type { AnyTool } from "./tool.ts";
+import { DeferredWorkspace, type WorkspaceSource } from "./workspace_source.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 
 /** Per-tool options of {@link createCodingTools}; `false` leaves a tool out. */
@@ -77,7 +78,7 @@ export interface CodingToolsOptions {
  */
 export function createCodingTools(source: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
   // A root path is opened once, on first use, and shared by every tool.
-  const workspace = typeof source === "string" ? new LazyWorkspace(source) : source;
+  const workspace = typeof source === "string" ? new DeferredWorkspace(source) : source;
   // With an allow list, a write to .git/config or package.json would turn an allowed command into any command.
   const asked = options.protectedPaths ?? options.shell?.allow !== undefined;
   const guard = { protectedPaths: asked === true ? DEFAULT_PROTECTED_PATHS : asked === false ? [] : asked };

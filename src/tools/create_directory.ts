@@ -4,14 +4,10 @@ import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { isHostError } from "../host.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createDirectoryTool}. */
 export interface CreateDirectoryToolOptions extends BaseToolOptions {

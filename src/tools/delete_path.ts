@@ -10,14 +10,10 @@ import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createDeleteTool}. */
 export interface DeleteToolOptions extends BaseToolOptions {

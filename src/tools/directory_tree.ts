@@ -4,14 +4,10 @@ import { DIRECTORY_TREE_MAX_DEPTH, DIRECTORY_TREE_MAX_ENTRIES } from "../core/li
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/fs/resolve_folder.ts";
 import { walkWorkspace } from "../core/fs/walk_workspace.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createDirectoryTreeTool}. */
 export interface DirectoryTreeToolOptions extends BaseToolOptions {

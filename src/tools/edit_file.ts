@@ -15,15 +15,11 @@ import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
 import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
 import { sameIdentity } from "../core/fs/workspace.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  invalidArguments,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { invalidArguments } from "./parse_arguments.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createEditTool}. */
 export interface EditToolOptions extends BaseToolOptions {

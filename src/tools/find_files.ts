@@ -4,14 +4,10 @@ import { FIND_FILES_MAX_RESULTS, SEARCH_MAX_WALK_ENTRIES } from "../core/limits.
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { resolveFolder } from "../core/fs/resolve_folder.ts";
 import { walkWorkspace } from "../core/fs/walk_workspace.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createFindFilesTool}. */
 export interface FindFilesToolOptions extends BaseToolOptions {

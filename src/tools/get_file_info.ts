@@ -1,14 +1,10 @@
 import * as z from "zod";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createFileInfoTool}. */
 export type FileInfoToolOptions = BaseToolOptions;

@@ -17,14 +17,10 @@ import { type FileSearchRequest, searchFile } from "../core/search/search_file.t
 import type { GrepOutputMode } from "../core/search/search_text.ts";
 import { searchFolder } from "./grep_folder.ts";
 import { type GrepOutput, GrepResults } from "./grep_results.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {

@@ -23,7 +23,9 @@ import { windowsCommandLineLength } from "../core/process/windows_command_line.t
 import type { Identity, Workspace } from "../core/fs/workspace.ts";
 import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
 import { nodeProcessReach, runtimeOfSource } from "./process_reach.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import type { ShellExecResult } from "../shell_provider.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */

@@ -8,7 +8,7 @@
 import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { Workspace } from "../core/fs/workspace.ts";
 import type { Host } from "../host.ts";
-import type { WorkspaceSource } from "./tool.ts";
+import type { WorkspaceSource } from "./workspace_source.ts";
 
 /** What a process tool's commands can reach. */
 export interface ProcessReach {

@@ -11,14 +11,10 @@ import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { readLineWindow } from "../core/fs/read_line_window.ts";
 import { decodeUtf8Strict } from "../core/text/utf8.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createReadTool}. */
 export interface ReadToolOptions extends BaseToolOptions {

@@ -6,14 +6,10 @@ import { mapHostError } from "../core/fs/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { sniffMediaType } from "../core/text/sniff_media_type.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createReadMediaFileTool}. */
 export interface ReadMediaFileToolOptions extends BaseToolOptions {

@@ -13,7 +13,9 @@ import { keepHeadAndTail } from "../core/text/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/text/utf8.ts";
 import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
 import { shellReach } from "./process_reach.ts";
-import { type BaseToolOptions, defineTool, type Tool, workspaceGetter, type WorkspaceSource } from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
 export type ShellSource = WorkspaceSource | ShellProvider;

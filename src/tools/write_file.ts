@@ -5,14 +5,10 @@ import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
-import {
-  type BaseToolOptions,
-  beginCall,
-  defineTool,
-  type Tool,
-  workspaceGetter,
-  type WorkspaceSource,
-} from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { beginCall } from "./begin_call.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Options of {@link createWriteTool}. */
 export interface WriteToolOptions extends BaseToolOptions {
