@@ -15,10 +15,10 @@ export async function beginCall(
   getWorkspace: () => Promise<Workspace>,
   segments: readonly string[],
   signal: AbortSignal | undefined,
-): Promise<{ ws: Workspace; display: string }> {
-  const ws = await getWorkspace();
+): Promise<{ workspace: Workspace; display: string }> {
+  const workspace = await getWorkspace();
   const display = segments.join("/") || ".";
   throwIfAborted(signal);
-  await ws.checkRoot();
-  return { ws, display };
+  await workspace.checkRoot();
+  return { workspace, display };
 }

@@ -77,7 +77,7 @@ export function createDirectoryTool(
     schema,
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
       const exists = (kind: string) =>
         new WorkspaceError("ALREADY_EXISTS", `Cannot create folder '${display}': ${kind} already exists there`, {
           path: display,
@@ -85,7 +85,7 @@ export function createDirectoryTool(
         });
       assertNotProtected(input.segments, protectedPaths, "create folder", display); // before any folder is created
       // Parents are created one confined step at a time, each held; a final link is followed (and must stay inside).
-      const target = await ws.resolve(input.segments, {
+      const target = await workspace.resolve(input.segments, {
         allowMissing: true,
         createParents: true,
         action: "create folder",
@@ -100,11 +100,11 @@ export function createDirectoryTool(
         throwIfAborted(signal);
         // The folder is made at the held parent: no swap above can move it outside.
         try {
-          await ws.host.mkdir(target.hostPath);
+          await workspace.host.mkdir(target.hostPath);
         } catch (error) {
           if (!isHostError(error, "EEXIST")) throw mapHostError(error, "create folder", display);
           // Created meanwhile by someone else: fine if it is a real folder.
-          const now = await ws.host.lstat(target.hostPath).catch((cause) => {
+          const now = await workspace.host.lstat(target.hostPath).catch((cause) => {
             throw mapHostError(cause, "create folder", display);
           });
           if (now.kind !== "directory") throw exists(now.kind === "file" ? "a file" : "an entry");
@@ -112,8 +112,8 @@ export function createDirectoryTool(
         }
         // `paths` route only: if the chain changed before the mkdir, the folder
         // was made wherever the path led: take back our (empty) folder and say so.
-        await ws.confirm(target.folder).catch(async (error) => {
-          await ws.host.rmdir(target.hostPath).catch(() => {});
+        await workspace.confirm(target.folder).catch(async (error) => {
+          await workspace.host.rmdir(target.hostPath).catch(() => {});
           throw error;
         });
         return { path: display, created: true };

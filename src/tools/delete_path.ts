@@ -102,7 +102,7 @@ export function createDeleteTool(
       return { path: args.path, segments, recursive: args.recursive ?? false };
     },
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
+      const { workspace: ws, display } = await beginCall(getWorkspace, input.segments, signal);
       const target = await ws.resolve(input.segments, { followFinal: false, action: "delete", display });
       try {
         if (target.name === null || target.stat === null) throw rootProtected("delete", display);

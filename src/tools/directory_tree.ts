@@ -110,13 +110,13 @@ export function createDirectoryTreeTool(
       includeIgnored: args.include_ignored ?? false,
     }),
     run: async (input, { signal, onProgress }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const start = await resolveFolder(ws, input.segments, {
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const start = await resolveFolder(workspace, input.segments, {
         action: "list",
         display,
         hint: "use get_file_info for a file",
       });
-      const walk = await walkWorkspace(ws, start, {
+      const walk = await walkWorkspace(workspace, start, {
         includeIgnored: input.includeIgnored,
         includeFolders: true,
         maxDepth: input.maxDepth,

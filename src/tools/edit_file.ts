@@ -197,10 +197,10 @@ export function createEditTool(
       return { path: args.path, segments: normalizeWorkspacePath(args.path), edits, dryRun: args.dry_run ?? false };
     },
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
 
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
-      const target = await ws.resolve(input.segments, { action: "edit", display });
+      const target = await workspace.resolve(input.segments, { action: "edit", display });
       try {
         if (!input.dryRun) assertNotProtected(target.segments, protectedPaths, "edit", display);
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
@@ -208,7 +208,7 @@ export function createEditTool(
         }
 
         // 2. Read it through a handle whose identity matches the walk.
-        const { file, stat } = await openCheckedFile(ws, target, "edit", display);
+        const { file, stat } = await openCheckedFile(workspace, target, "edit", display);
         let bytes: Uint8Array;
         try {
           // One byte more than fstat reported: getting it means the file grew meanwhile.
@@ -238,7 +238,7 @@ export function createEditTool(
 
         // 4. Write atomically, refusing if the file changed since it was read.
         if (!input.dryRun) {
-          await atomicWrite(ws, target.segments, data, {
+          await atomicWrite(workspace, target.segments, data, {
             signal,
             display,
             target,

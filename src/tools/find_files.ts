@@ -106,13 +106,13 @@ export function createFindFilesTool(
       includeIgnored: args.include_ignored ?? false,
     }),
     run: async (input, { signal, onProgress }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const start = await resolveFolder(ws, input.segments, {
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const start = await resolveFolder(workspace, input.segments, {
         action: "search",
         display,
         hint: "pass a folder as path; the pattern selects the files",
       });
-      const walk = await walkWorkspace(ws, start, {
+      const walk = await walkWorkspace(workspace, start, {
         includeIgnored: input.includeIgnored,
         maxEntries: maxWalkEntries,
         maxIgnoreFileBytes: options.maxIgnoreFileBytes,

@@ -79,8 +79,8 @@ export function createFileInfoTool(
     schema,
     prepare: (args): FileInfoInput => ({ segments: normalizeWorkspacePath(args.path ?? ".") }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await ws.resolve(input.segments, { action: "examine", display });
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const target = await workspace.resolve(input.segments, { action: "examine", display });
       try {
         // resolve() requires the object to exist, and its lstat was taken at the held folder.
         const stat = target.stat!;
@@ -98,7 +98,7 @@ export function createFileInfoTool(
           mode: permissions.toString(8).padStart(4, "0"),
           permissions: symbolic(permissions),
         };
-        await ws.confirm(target.folder);
+        await workspace.confirm(target.folder);
         return output;
       } finally {
         await target.release();

@@ -175,8 +175,8 @@ export function createGrepTool(
       includeIgnored: args.include_ignored ?? false,
     }),
     run: async (input, { signal, onProgress }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const start = await ws.resolve(input.segments, { action: "search", display });
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const start = await workspace.resolve(input.segments, { action: "search", display });
       const results = new GrepResults(input.outputMode, input.limit);
       const request: FileSearchRequest = {
         matcher: input.matcher,
@@ -185,21 +185,23 @@ export function createGrepTool(
         cap: input.limit + 1,
         maxLineChars,
         maxFileBytes,
-        search: ws.host.byteSearch ?? portableByteSearch,
+        search: workspace.host.byteSearch ?? portableByteSearch,
       };
       let walkLimitReached = false;
       try {
         if (start.stat !== null && start.stat.kind === "file") {
           // A file named directly (through links inside, resolved above) is searched whatever the glob;
           // it must be the file the walk found, and a failure is the call's.
-          const outcome = await searchFile(ws.host, start.hostPath, request, start.stat, display).catch((error) => {
-            throw mapHostError(error, "search", display);
-          });
+          const outcome = await searchFile(workspace.host, start.hostPath, request, start.stat, display).catch(
+            (error) => {
+              throw mapHostError(error, "search", display);
+            },
+          );
           results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
-          const held = await holdFolder(ws, start, { action: "search", display });
+          const held = await holdFolder(workspace, start, { action: "search", display });
           try {
-            walkLimitReached = await searchFolder(ws, held, {
+            walkLimitReached = await searchFolder(workspace, held, {
               request,
               spec: {
                 pattern: input.pattern,

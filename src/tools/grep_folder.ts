@@ -40,14 +40,14 @@ export interface FolderSearch {
  * counted, not fatal. A folder is closed only once no thread opens a name at
  * it any more, on every way out (an abort, an error, a full result).
  *
- * @param ws The workspace.
+ * @param workspace The workspace.
  * @param held The folder to search, held (the caller releases it).
  * @param search How.
  * @param results Where outcomes go.
  * @returns Whether the walk stopped at its bound.
  */
 export async function searchFolder(
-  ws: Workspace,
+  workspace: Workspace,
   held: HeldFolder,
   search: FolderSearch,
   results: GrepResults,
@@ -55,23 +55,23 @@ export async function searchFolder(
   const prefix = search.segments.length === 0 ? "" : `${search.segments.join("/")}/`;
   const { glob, onProgress } = search;
   const byName = glob !== null && !glob.pattern.includes("/");
-  const files = new OrderedFileSearch(ws.host, {
+  const files = new OrderedFileSearch(workspace.host, {
     request: search.request,
     spec: search.spec,
     // Threads only where names are opened at held folders: on the `paths` route
     // the later delivery would widen the window its re-check leaves open.
-    threads: (await ws.confinement()) === "handles" ? search.threads : 0,
+    threads: (await workspace.confinement()) === "handles" ? search.threads : 0,
     threadsAfter: search.threadsAfterFiles,
     signal: search.signal,
     deliver: async (path, folder, outcome) => {
       if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
       // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-      await ws.confirm(folder);
+      await workspace.confirm(folder);
       return results.take(prefix + path, outcome);
     },
   });
   try {
-    const walk = await walkWorkspace(ws, held, {
+    const walk = await walkWorkspace(workspace, held, {
       includeIgnored: search.includeIgnored,
       maxEntries: search.maxWalkEntries,
       maxIgnoreFileBytes: search.maxIgnoreFileBytes,
@@ -89,7 +89,7 @@ export async function searchFolder(
         // The glob prunes before anything is opened: a file it rules out is never read.
         if (entry.kind !== "file") return true;
         if (glob !== null && !glob.match(byName ? entry.name : entry.path)) return true;
-        return files.add(ws.childPath(folder, entry.name), entry.path, folder);
+        return files.add(workspace.childPath(folder, entry.name), entry.path, folder);
       },
     });
     if (!walk.stopped) await files.finish();

@@ -99,19 +99,19 @@ export function createListDirectoryTool(
       limit: Math.min(args.limit ?? maxEntries, maxEntries),
     }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const held = await resolveFolder(ws, input.segments, {
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const held = await resolveFolder(workspace, input.segments, {
         action: "list",
         display,
         hint: "use read_file for a file",
       });
       try {
         const folder = held.folder;
-        const listing = await ws.host.readdir(folder.at).catch((error) => {
+        const listing = await workspace.host.readdir(folder.at).catch((error) => {
           throw mapHostError(error, "list", display);
         });
         // `paths` route: the folder must still be the one the walk checked (not swapped for a link meanwhile).
-        await ws.confirm(folder);
+        await workspace.confirm(folder);
         listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         const entries: ListedEntry[] = [];
         for (const entry of listing.slice(0, input.limit)) {
@@ -120,7 +120,7 @@ export function createListDirectoryTool(
           let size: number | undefined;
           if (kind === "file" || kind === "other") {
             // lstat at the held folder, never stat: a size or kind is never taken through a link.
-            const stat = await ws.host.lstat(ws.childPath(folder, entry.name)).catch(() => null);
+            const stat = await workspace.host.lstat(workspace.childPath(folder, entry.name)).catch(() => null);
             if (stat !== null) {
               kind = stat.kind;
               if (kind === "file") size = stat.size;
@@ -134,7 +134,7 @@ export function createListDirectoryTool(
             },
           );
         }
-        await ws.confirm(folder);
+        await workspace.confirm(folder);
         return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
       } finally {
         await held.release();

@@ -132,7 +132,7 @@ export function createMoveTool(
       };
     },
     run: async (input, { signal }) => {
-      const { ws } = await beginCall(getWorkspace, input.sourceSegments, signal);
+      const { workspace: ws } = await beginCall(getWorkspace, input.sourceSegments, signal);
       const sourceDisplay = input.sourceSegments.join("/");
       const display = input.destinationSegments.join("/");
       const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>

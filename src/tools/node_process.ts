@@ -176,43 +176,43 @@ export function createNodeProcessTool(
       return { source: encodeUtf8(args.source), args: argv };
     },
     run: async (input, { signal }) => {
-      const ws = await getWorkspace();
+      const workspace = await getWorkspace();
       throwIfAborted(signal);
-      await ws.checkRoot();
-      const host = ws.host;
+      await workspace.checkRoot();
+      const host = workspace.host;
       const base = NODE_SCRIPT_PREFIX + randomSuffix();
-      const scriptPath = joinHostPath(host.platform, ws.root, [`${base}.cjs`]);
-      const bootstrapPath = joinHostPath(host.platform, ws.root, [`${base}.boot.cjs`]);
+      const scriptPath = joinHostPath(host.platform, workspace.root, [`${base}.cjs`]);
+      const bootstrapPath = joinHostPath(host.platform, workspace.root, [`${base}.boot.cjs`]);
       // With protected paths: where they lie now, for the runtime's write list and the sandbox's read-only binds.
       const layout = protectedPaths.length > 0 && (permissions === "workspace" || options.sandbox !== undefined)
-        ? await protectedLayout(ws, protectedPaths, { signal })
+        ? await protectedLayout(workspace, protectedPaths, { signal })
         : undefined;
-      const toHost = (list: string[][]) => list.map((segments) => ws.hostPath(segments));
+      const toHost = (list: string[][]) => list.map((segments) => workspace.hostPath(segments));
       const launch = scriptLaunch(host, {
         scriptPath,
         bootstrapPath,
         args: input.args,
-        confineTo: permissions === "workspace" ? [ws.root] : null,
+        confineTo: permissions === "workspace" ? [workspace.root] : null,
         ...(layout === undefined ? {} : { writable: toHost(layout.writable) }),
       });
       // The scripts are created (and removed) at the held root, never through a path a swap could redirect.
-      const root = await ws.rootFolder();
-      const atRoot = (name: string) => ws.childPath(root, name);
+      const root = await workspace.rootFolder();
+      const atRoot = (name: string) => workspace.childPath(root, name);
       const created: Array<[string, Identity]> = [];
       try {
-        created.push([atRoot(`${base}.cjs`), await createScript(ws, atRoot(`${base}.cjs`), input.source)]);
+        created.push([atRoot(`${base}.cjs`), await createScript(workspace, atRoot(`${base}.cjs`), input.source)]);
         if (launch.bootstrap !== undefined) {
           const at = atRoot(`${base}.boot.cjs`);
-          created.push([at, await createScript(ws, at, encodeUtf8(launch.bootstrap))]);
+          created.push([at, await createScript(workspace, at, encodeUtf8(launch.bootstrap))]);
         }
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
-          env: { ...ws.childEnvironment(), ...launch.env },
+          env: { ...workspace.childEnvironment(), ...launch.env },
           ...(layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) }),
-        }, ws.root);
+        }, workspace.root);
         const result = await runProcess(host, {
           argv: command.argv,
-          cwd: ws.root,
+          cwd: workspace.root,
           env: command.env,
           timeoutMs: limits.timeoutMs,
           maxOutputBytes: limits.output,
@@ -277,8 +277,8 @@ async function sandboxed(
 
 // Creates a temp script exclusively (never through a link) and returns its
 // identity; on a failed write the half-made file is removed.
-async function createScript(ws: Workspace, path: string, data: Uint8Array): Promise<Identity> {
-  const host = ws.host;
+async function createScript(workspace: Workspace, path: string, data: Uint8Array): Promise<Identity> {
+  const host = workspace.host;
   let identity: Identity | undefined;
   try {
     const file = await host.open(path, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });

@@ -142,14 +142,14 @@ export function createReadTool(
       limit: args.limit,
     }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await ws.resolve(input.segments, { action: "read", display });
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const target = await workspace.resolve(input.segments, { action: "read", display });
       try {
         const windowed = input.offset !== undefined || input.limit !== undefined;
         if (!windowed && target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {
           throw tooLarge(display, target.stat.size, maxBytes);
         }
-        const { file, stat } = await openCheckedFile(ws, target, "read", display);
+        const { file, stat } = await openCheckedFile(workspace, target, "read", display);
         try {
           if (windowed) {
             const window = await readLineWindow(file, {

@@ -85,13 +85,13 @@ export function createReadMediaFileTool(
     schema,
     prepare: (args): ReadMediaFileInput => ({ segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await ws.resolve(input.segments, { action: "read", display });
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const target = await workspace.resolve(input.segments, { action: "read", display });
       try {
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {
           throw tooLarge(display, target.stat.size, maxBytes);
         }
-        const { file, stat } = await openCheckedFile(ws, target, "read", display);
+        const { file, stat } = await openCheckedFile(workspace, target, "read", display);
         try {
           // One byte more than allowed: getting it means the file grew past the limit.
           const buffer = new Uint8Array(Math.min(stat.size === 0 ? maxBytes : stat.size, maxBytes) + 1);

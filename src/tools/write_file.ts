@@ -103,9 +103,9 @@ export function createWriteTool(
       data: encodeBoundedContent(args.content, maxBytes),
     }),
     run: async (input, { signal }) => {
-      const { ws, display } = await beginCall(getWorkspace, input.segments, signal);
+      const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
       assertNotProtected(input.segments, protectedPaths, "write", display); // before any folder is created
-      await atomicWrite(ws, input.segments, input.data, {
+      await atomicWrite(workspace, input.segments, input.data, {
         signal,
         display,
         rootChecked: true,
