@@ -9,9 +9,15 @@ import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 
-// Enough files that one grep over them takes many of the walk's time slices.
+// Enough files, and lines, that one grep over them takes many of the walk's
+// time slices, and a regex over every line (500,000 of them) still runs when
+// a cancel sent after a ping reaches a loaded server (grep's worker threads
+// made the 100,000 lines used before finish first there).
 const FILES = 5_000;
-const TREE = Array.from({ length: FILES }, (_, i) => `d${Math.floor(i / 100)}/f${i}.txt=${"filler text\n".repeat(20)}`);
+const TREE = Array.from(
+  { length: FILES },
+  (_, i) => `d${Math.floor(i / 100)}/f${i}.txt=${"filler text\n".repeat(100)}`,
+);
 
 /** A client whose every incoming message is recorded, in order. */
 async function connectRecorded(
