@@ -4,7 +4,8 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
-import { APPROVAL_SUMMARY_CHARS, approvalSummary } from "../src/mcp/approval_summary.ts";
+import { APPROVAL_SUMMARY_CHARS } from "../src/core/limits.ts";
+import { approvalSummary } from "../src/mcp/approval_summary.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 
 let fixture: DiskFixture | undefined;

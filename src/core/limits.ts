@@ -104,6 +104,12 @@ export const PROTECTED_SCAN_MAX_ENTRIES = 100_000;
 /** Protected paths: paths one process is handed (its write list, or the sandbox's read-only binds and pinned folders), so its command line stays far below the system's limit (`ARG_MAX`); past it nothing runs (`TOO_MANY_ENTRIES`). */
 export const PROTECTED_MAX_PATHS = 4_096;
 
+/** safe git: bytes of a `.git` file or a repository config read at most (a larger one is refused). */
+export const GIT_CONFIG_MAX_BYTES = 1_048_576;
+
+/** `paddock mcp --shell ask`: characters of a call's arguments shown in an approval request, at most (its start and end, half each, and the count left out). */
+export const APPROVAL_SUMMARY_CHARS = 1_000;
+
 /** egress proxy: milliseconds to resolve and connect to an upstream before answering 502, so a dead host cannot pin a client forever. */
 export const EGRESS_PROXY_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -148,9 +154,6 @@ export const GREP_MAX_LINE_CHARS = 500;
 
 /** grep: lines of context before and after a match, at most. */
 export const GREP_MAX_CONTEXT_LINES = 10;
-
-/** grep: files read and searched at once; overlaps the host's I/O while holding at most this many file buffers (each at most `GREP_MAX_FILE_BYTES`). */
-export const GREP_MAX_CONCURRENT_FILES = 32;
 
 /** grep: worker threads one call searches files on, at most (never more than the machine's cores); the calling thread walks and merges. */
 export const GREP_MAX_THREADS = 4;
@@ -203,6 +206,8 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SANDBOX_PROBE_TIMEOUT_MS,
   PROTECTED_SCAN_MAX_ENTRIES,
   PROTECTED_MAX_PATHS,
+  GIT_CONFIG_MAX_BYTES,
+  APPROVAL_SUMMARY_CHARS,
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   AGENT_MAX_STEPS,
   LIST_DIRECTORY_MAX_ENTRIES,
@@ -218,7 +223,6 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_BINARY_SNIFF_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_CONTEXT_LINES,
-  GREP_MAX_CONCURRENT_FILES,
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
   GREP_MAX_QUEUED_FILES,

@@ -5,8 +5,7 @@
  * @module
  */
 
-/** Characters of a call's arguments shown in an approval request, at most (start and end, half each). */
-export const APPROVAL_SUMMARY_CHARS = 1_000;
+import { APPROVAL_SUMMARY_CHARS } from "../core/limits.ts";
 
 // What JSON leaves as is but a terminal or a text field may act on or hide:
 // DEL and the C1 controls (U+009B is a one-byte CSI), zero-width and bidi

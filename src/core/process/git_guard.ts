@@ -10,11 +10,9 @@
 import { type Host, isHostError } from "../../host.ts";
 import { decodeUtf8Lenient } from "../text/utf8.ts";
 import { WorkspaceError } from "../errors.ts";
+import { GIT_CONFIG_MAX_BYTES } from "../limits.ts";
 import { isAbsoluteHostPath, joinHostPath, parentHostPath, segmentsBelow } from "../path/host_path.ts";
 import { readRegularFile } from "../fs/read_regular_file.ts";
-
-/** Bytes of a `.git` file or repository config read at most (larger is refused). */
-export const GIT_CONFIG_MAX_BYTES = 1_048_576;
 
 // Settings forced through the environment (git ≥ 2.31 reads GIT_CONFIG_COUNT),
 // which outrank the repository's own config: no fsmonitor program, no hooks,
