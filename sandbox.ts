@@ -36,17 +36,15 @@ export {
 export type { BubblewrapSandboxOptions, SandboxNetwork } from "./src/sandbox/bubblewrap_sandbox.ts";
 export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
 export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
-export { BROKER_PATH_PREFIX, createEgressProxy, EgressProxy } from "./src/sandbox/egress_proxy.ts";
+export { BROKER_PATH_PREFIX } from "./src/sandbox/broker_path_prefix.ts";
+export { createEgressProxy, EgressProxy } from "./src/sandbox/egress_proxy.ts";
 export type {
-  EgressEndpoint,
   EgressLogEntry,
   EgressProxyOptions,
   HeaderRules,
   HeaderValue,
-  ListenTarget,
-  ProxyListener,
-  TcpListenTarget,
-} from "./src/sandbox/egress_proxy.ts";
+} from "./src/sandbox/egress_proxy_options.ts";
+export type { EgressEndpoint, ListenTarget, ProxyListener, TcpListenTarget } from "./src/sandbox/egress_endpoint.ts";
 export { createCredentialBroker, proxyEnvironment } from "./src/sandbox/credential_broker.ts";
 export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/credential_broker.ts";
 export { isPrivateAddress } from "./src/sandbox/address_policy.ts";

@@ -33,7 +33,8 @@ import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
 import { checkProtectedPaths, protectedBinds, verifiedArgv } from "./protected_binds.ts";
-import { createEgressProxy, type EgressEndpoint, type EgressProxy, type ProxyListener } from "./egress_proxy.ts";
+import type { EgressEndpoint, ProxyListener } from "./egress_endpoint.ts";
+import { createEgressProxy, type EgressProxy } from "./egress_proxy.ts";
 import {
   FORWARDER_SOURCE,
   forwarderLauncher,

@@ -37,7 +37,8 @@ import {
 import { proxyEnvironment } from "./credential_broker.ts";
 import { checkProtectedPaths, verifiedArgv } from "./protected_binds.ts";
 import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
-import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
+import type { EgressEndpoint } from "./egress_endpoint.ts";
+import { createEgressProxy, type EgressProxy } from "./egress_proxy.ts";
 
 /** The sandbox's network: `"none"` (loopback only) or an allowlist served through an egress proxy. */
 export type ContainerNetwork = "none" | { allow: readonly string[]; allowPrivate?: readonly string[] };
