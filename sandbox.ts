@@ -59,5 +59,5 @@ export {
   CONTAINER_PATH,
   CONTAINER_WORKSPACE,
 } from "./src/sandbox/container_spec.ts";
-export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox.ts";
+export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox_options.ts";
 export { MIN_ENGINE_VERSION, parseEngineVersion } from "./src/sandbox/docker_engine.ts";
