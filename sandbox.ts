@@ -27,13 +27,9 @@
  * @module
  */
 export type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "./src/core/process/command_sandbox.ts";
-export {
-  BubblewrapSandbox,
-  SANDBOX_ETC_ENTRIES,
-  SANDBOX_HOME,
-  SANDBOX_SYSTEM_PATHS,
-} from "./src/sandbox/bubblewrap_sandbox.ts";
-export type { BubblewrapSandboxOptions, SandboxNetwork } from "./src/sandbox/bubblewrap_sandbox.ts";
+export { BubblewrapSandbox } from "./src/sandbox/bubblewrap_sandbox.ts";
+export { SANDBOX_ETC_ENTRIES, SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./src/sandbox/sandbox_paths.ts";
+export type { BubblewrapSandboxOptions, SandboxNetwork } from "./src/sandbox/bubblewrap_sandbox_options.ts";
 export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
 export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
 export { BROKER_PATH_PREFIX } from "./src/sandbox/broker_path_prefix.ts";
