@@ -19,7 +19,7 @@ import { RelayLauncher } from "../src/sandbox/container_relay.ts";
 import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { startHttpsUpstream } from "./helpers/https_upstream.ts";
-import { onBun, onDeno } from "./helpers/runtime.ts";
+import { onBun, onDeno, skipNote } from "./helpers/runtime.ts";
 import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
 
 // The major version of the `node` on PATH, the one the sandbox image ships.
@@ -229,7 +229,9 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
   );
 
   test.skipIf(!hasProgram("openssl"))(
-    "network: none reaches nothing; { allow } with a broker reaches only the proxy, which injects credentials the container never sees",
+    `network: none reaches nothing; { allow } with a broker reaches only the proxy, which injects credentials the container never sees${
+      skipNote(!hasProgram("openssl"), "openssl is not installed to make a test certificate")
+    }`,
     async () => {
       const { shell, labels, sandbox: none } = await setup([]);
       // The broker's upstreams, on loopback: plain HTTP, and HTTPS for the path form.
@@ -447,7 +449,12 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
 }
 
 describe.skipIf(process.platform === "win32")(
-  "SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check",
+  `SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check${
+    skipNote(
+      process.platform === "win32",
+      "the stub Engine API needs a Unix socket path; Windows listens on named pipes",
+    )
+  }`,
   () => {
     test("engine versions parse as numbers before any suffix", () => {
       expect(parseEngineVersion("26.1.5+dfsg1")).toEqual([26, 1, 5]);
