@@ -16,11 +16,18 @@ import {
   type SubprocessSandboxOptions,
 } from "../sandbox.ts";
 import { RelayLauncher } from "../src/sandbox/container_relay.ts";
-import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
+import { EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { startHttpsUpstream } from "./helpers/https_upstream.ts";
 import { onBun, onDeno, skipNote } from "./helpers/runtime.ts";
-import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
+import {
+  CLIENT_SOURCE,
+  clientAnswers,
+  ENGINE_SOCKET as SOCKET,
+  engineSkipReason,
+  SANDBOX_IMAGE as IMAGE,
+  sh,
+} from "./helpers/sandbox.ts";
 
 // The major version of the `node` on PATH, the one the sandbox image ships.
 function imageNodeMajor(): string | null {
@@ -31,16 +38,7 @@ function imageNodeMajor(): string | null {
   }
 }
 
-// The engine these tests drive: the one `.ci/run` starts with
-// `bash ../shared/docker/setup-engine.sh up` (Docker Engine 26.1.5 and a locally
-// built image). They skip only where no engine can run: no daemon socket here.
-const SOCKET = socketFromDockerHost(process.env.DOCKER_HOST) ?? DEFAULT_DOCKER_SOCKET;
-const IMAGE = process.env.PADDOCK_SANDBOX_IMAGE ?? "paddock/sandbox-node:local";
-const engineSkipReason = process.platform !== "linux"
-  ? `the container sandbox is tested on Linux only, not ${process.platform}`
-  : !fs.existsSync(SOCKET)
-  ? `no Docker Engine socket at ${SOCKET} (start one: bash ../shared/docker/setup-engine.sh up)`
-  : undefined;
+// The engine and image these tests drive, and when they skip: test/helpers/sandbox.ts.
 const noEngine = engineSkipReason !== undefined;
 const note = noEngine ? ` [skipped: ${engineSkipReason}]` : "";
 const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 65_536 };
