@@ -170,16 +170,11 @@ export type { DenyShellByDefaultOptions } from "./src/registry/deny_shell_by_def
 
 // The agent loop.
 export { AgentExecutor } from "./src/agent/agent_executor.ts";
-export type {
-  AgentDefinition,
-  AgentExecuteOptions,
-  AgentResumeOptions,
-  AgentRunContext,
-  AgentRunResult,
-  AgentRunState,
-  ApprovalDecision,
-  PausedToolCall,
-} from "./src/agent/agent_executor.ts";
+export type { AgentDefinition } from "./src/agent/agent_definition.ts";
+export type { AgentExecuteOptions, AgentResumeOptions, AgentRunContext } from "./src/agent/agent_run_options.ts";
+export type { AgentRunResult } from "./src/agent/agent_run_result.ts";
+export type { AgentRunState, PausedToolCall } from "./src/agent/agent_run_state.ts";
+export type { ApprovalDecision } from "./src/agent/approval_decision.ts";
 export { createAgent } from "./src/agent/create_agent.ts";
 export type { Agent, AgentReply, AgentSendOptions, CreateAgentOptions } from "./src/agent/create_agent.ts";
 export type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "./src/agent/agent_message.ts";

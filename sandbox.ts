@@ -27,26 +27,20 @@
  * @module
  */
 export type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "./src/core/process/command_sandbox.ts";
-export {
-  BubblewrapSandbox,
-  SANDBOX_ETC_ENTRIES,
-  SANDBOX_HOME,
-  SANDBOX_SYSTEM_PATHS,
-} from "./src/sandbox/bubblewrap_sandbox.ts";
-export type { BubblewrapSandboxOptions, SandboxNetwork } from "./src/sandbox/bubblewrap_sandbox.ts";
+export { BubblewrapSandbox } from "./src/sandbox/bubblewrap_sandbox.ts";
+export { SANDBOX_ETC_ENTRIES, SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./src/sandbox/sandbox_paths.ts";
+export type { BubblewrapSandboxOptions, SandboxNetwork } from "./src/sandbox/bubblewrap_sandbox_options.ts";
 export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
 export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
-export { BROKER_PATH_PREFIX, createEgressProxy, EgressProxy } from "./src/sandbox/egress_proxy.ts";
+export { BROKER_PATH_PREFIX } from "./src/sandbox/broker_path_prefix.ts";
+export { createEgressProxy, EgressProxy } from "./src/sandbox/egress_proxy.ts";
 export type {
-  EgressEndpoint,
   EgressLogEntry,
   EgressProxyOptions,
   HeaderRules,
   HeaderValue,
-  ListenTarget,
-  ProxyListener,
-  TcpListenTarget,
-} from "./src/sandbox/egress_proxy.ts";
+} from "./src/sandbox/egress_proxy_options.ts";
+export type { EgressEndpoint, ListenTarget, ProxyListener, TcpListenTarget } from "./src/sandbox/egress_endpoint.ts";
 export { createCredentialBroker, proxyEnvironment } from "./src/sandbox/credential_broker.ts";
 export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/credential_broker.ts";
 export { isPrivateAddress } from "./src/sandbox/address_policy.ts";
@@ -61,5 +55,5 @@ export {
   CONTAINER_PATH,
   CONTAINER_WORKSPACE,
 } from "./src/sandbox/container_spec.ts";
-export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox.ts";
+export type { ContainerNetwork, SubprocessSandboxOptions } from "./src/sandbox/subprocess_sandbox_options.ts";
 export { MIN_ENGINE_VERSION, parseEngineVersion } from "./src/sandbox/docker_engine.ts";

@@ -16,7 +16,7 @@ import {
   NODE_PROCESS_MAX_SOURCE_BYTES,
 } from "../src/core/limits.ts";
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
-import { onBun, onDeno } from "./helpers/runtime.ts";
+import { onBun, onDeno, skipNote } from "./helpers/runtime.ts";
 import { deleteEnv, isAlive, rejection, setEnv, sleep, waitFor } from "./helpers/process.ts";
 
 // The machine running the suite may be busy; only the timeout tests use the
@@ -246,7 +246,7 @@ describe("node_process", () => {
   });
 });
 
-describe.skipIf(onBun)('node_process permissions: "workspace" (Bun has no permission model)', () => {
+describe.skipIf(onBun)(`node_process permissions: "workspace"${skipNote(onBun, "Bun has no permission model")}`, () => {
   test("a script cannot read a file outside the workspace", async () => {
     const { workspace, outside } = await setup();
     const result = await createNodeProcessTool(workspace, ROOMY).execute({
@@ -288,20 +288,23 @@ describe.skipIf(onBun)('node_process permissions: "workspace" (Bun has no permis
     expect(fs.existsSync(path.join(root, "spawned"))).toBe(false);
   });
 
-  test.runIf(onDeno)("under Deno a script has no env or net access", async () => {
-    const { workspace } = await setup();
-    const result = await createNodeProcessTool(workspace, ROOMY).execute({
-      source: `const out = [];
+  test.runIf(onDeno)(
+    `under Deno a script has no env or net access${skipNote(!onDeno, "about Deno's permissions only")}`,
+    async () => {
+      const { workspace } = await setup();
+      const result = await createNodeProcessTool(workspace, ROOMY).execute({
+        source: `const out = [];
         try { out.push(Object.keys(process.env).length > 0 ? 'ENV' : 'EMPTY') } catch { out.push('NOENV') }
         require('net').connect(9, '127.0.0.1').on('error', (e) => { out.push(/NotCapable|PermissionDenied|Requires net/.test(String(e) + e.name) ? 'NONET' : 'NET:' + e.code); console.log(out.join(' ')) })
           .on('connect', () => { console.log(out.join(' ') + ' CONNECTED') });`,
-    }).catch((error) => error);
-    const text = result instanceof WorkspaceError
-      ? ""
-      : (result as NodeProcessOutput).stdout + (result as NodeProcessOutput).stderr;
-    expect(text).toMatch(/NOENV|NotCapable|Requires env/);
-    expect(text).not.toContain("CONNECTED");
-  });
+      }).catch((error) => error);
+      const text = result instanceof WorkspaceError
+        ? ""
+        : (result as NodeProcessOutput).stdout + (result as NodeProcessOutput).stderr;
+      expect(text).toMatch(/NOENV|NotCapable|Requires env/);
+      expect(text).not.toContain("CONNECTED");
+    },
+  );
 });
 
 describe("node_process argument limits", () => {
@@ -361,7 +364,7 @@ describe("node_process argument limits", () => {
   });
 });
 
-describe.runIf(onBun)("node_process under Bun (no permission model)", () => {
+describe.runIf(onBun)(`node_process under Bun (no permission model)${skipNote(!onBun, "about Bun only")}`, () => {
   test('refuses permissions: "workspace" with NODE_PROCESS_PERMISSIONS_UNAVAILABLE and runs nothing', async () => {
     const { workspace, root } = await setup();
     const error = await rejection(

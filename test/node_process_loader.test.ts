@@ -5,7 +5,7 @@ import { createNodeProcessTool, type NodeProcessToolOptions, WorkspaceError } fr
 import { BubblewrapSandbox } from "../sandbox.ts";
 import { LOADER_TRICKS, type LoaderTrick, outsideFiles } from "./cases/loader_tricks.ts";
 import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
-import { onBun } from "./helpers/runtime.ts";
+import { onBun, skipNote } from "./helpers/runtime.ts";
 import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 let fixture: DiskFixture | undefined;
@@ -40,7 +40,9 @@ async function replay(trick: LoaderTrick, options: NodeProcessToolOptions): Prom
 }
 
 describe.skipIf(onBun)(
-  "node_process under the runtime permissions: no loader trick reads an outside file (Bun has no permission model)",
+  `node_process under the runtime permissions: no loader trick reads an outside file${
+    skipNote(onBun, "Bun has no permission model")
+  }`,
   () => {
     test.each(LOADER_TRICKS.map((trick) => [trick.name, trick] as const))(
       "%s does not reach the secret",

@@ -14,7 +14,7 @@ import {
   PROTECTED_WRITE_CASES,
 } from "./cases/protected_writes.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
-import { onBun, runtime } from "./helpers/runtime.ts";
+import { onBun, runtime, skipNote } from "./helpers/runtime.ts";
 import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 const ROOMY = { timeoutMs: 15_000 };
@@ -84,76 +84,81 @@ describe("protectedLayout: where the protected paths lie", () => {
   });
 });
 
-describe.runIf(!onBun)("node_process under the runtime's permissions cannot change protected paths", () => {
-  test.each(PROTECTED_WRITE_CASES.map((row) => [row.name, row] as const))(
-    "%s: refused, bytes unchanged",
-    async (_, row) => {
+describe.runIf(!onBun)(
+  `node_process under the runtime's permissions cannot change protected paths${
+    skipNote(onBun, "Bun has no permission model")
+  }`,
+  () => {
+    test.each(PROTECTED_WRITE_CASES.map((row) => [row.name, row] as const))(
+      "%s: refused, bytes unchanged",
+      async (_, row) => {
+        fixture = await diskFixture(PROTECTED_TREE);
+        const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
+        const result = await tool.execute({ source: attackSource(row) });
+        expect(result.stdout).toMatch(/^FAILED /);
+        expectProtectedIntact(fixture);
+      },
+    );
+
+    test("without protected paths the same script does change package.json (what the list prevents)", async () => {
+      fixture = await diskFixture(PROTECTED_TREE);
+      const tool = nodeProcess(
+        createCodingTools(fixture.workspace, { shell: ALLOW, protectedPaths: false, nodeProcess: ROOMY }),
+      );
+      const result = await tool.execute({ source: attackSource(PROTECTED_WRITE_CASES[0]) });
+      expect(result.stdout).toBe("DONE\n");
+      expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toContain("pwned");
+    });
+
+    test("the rest of the workspace stays writable; nothing new at the top or in a folder holding a protected path", async () => {
       fixture = await diskFixture(PROTECTED_TREE);
       const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
-      const result = await tool.execute({ source: attackSource(row) });
-      expect(result.stdout).toMatch(/^FAILED /);
-      expectProtectedIntact(fixture);
-    },
-  );
-
-  test("without protected paths the same script does change package.json (what the list prevents)", async () => {
-    fixture = await diskFixture(PROTECTED_TREE);
-    const tool = nodeProcess(
-      createCodingTools(fixture.workspace, { shell: ALLOW, protectedPaths: false, nodeProcess: ROOMY }),
-    );
-    const result = await tool.execute({ source: attackSource(PROTECTED_WRITE_CASES[0]) });
-    expect(result.stdout).toBe("DONE\n");
-    expect(fs.readFileSync(fixture.abs("package.json"), "utf8")).toContain("pwned");
-  });
-
-  test("the rest of the workspace stays writable; nothing new at the top or in a folder holding a protected path", async () => {
-    fixture = await diskFixture(PROTECTED_TREE);
-    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
-    const source = `const fs = require("node:fs");
+      const source = `const fs = require("node:fs");
 for (const [file, text] of [["src/a.txt", "changed"], ["lib/new.txt", "new"], ["lib/deeper/x.txt", "x"], ["top.txt", "t"], ["sub/new.txt", "n"]]) {
   try { if (file.startsWith("lib/deeper/")) fs.mkdirSync("lib/deeper"); fs.writeFileSync(file, text); console.log(file, "ok"); }
   catch (e) { console.log(file, e.code || e.name); }
 }`;
-    const result = await tool.execute({ source });
-    const denied = runtime === "deno" ? "NotCapable" : "ERR_ACCESS_DENIED";
-    expect(result.stdout.trim().split("\n")).toEqual([
-      "src/a.txt ok",
-      "lib/new.txt ok",
-      "lib/deeper/x.txt ok",
-      `top.txt ${denied}`,
-      `sub/new.txt ${denied}`,
-    ]);
-    expect(fs.readFileSync(fixture.abs("src/a.txt"), "utf8")).toBe("changed");
-  });
+      const result = await tool.execute({ source });
+      const denied = runtime === "deno" ? "NotCapable" : "ERR_ACCESS_DENIED";
+      expect(result.stdout.trim().split("\n")).toEqual([
+        "src/a.txt ok",
+        "lib/new.txt ok",
+        "lib/deeper/x.txt ok",
+        `top.txt ${denied}`,
+        `sub/new.txt ${denied}`,
+      ]);
+      expect(fs.readFileSync(fixture.abs("src/a.txt"), "utf8")).toBe("changed");
+    });
 
-  test("through a protected name that is a link, the file it leads to cannot be changed either", async () => {
-    fixture = await diskFixture([
-      "package.json => config/pkg.json",
-      'config/pkg.json={"scripts":{}}',
-      "config/other.txt",
-    ]);
-    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
-    const attack = `const fs = require("node:fs");
+    test("through a protected name that is a link, the file it leads to cannot be changed either", async () => {
+      fixture = await diskFixture([
+        "package.json => config/pkg.json",
+        'config/pkg.json={"scripts":{}}',
+        "config/other.txt",
+      ]);
+      const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: ROOMY }));
+      const attack = `const fs = require("node:fs");
 for (const file of ["config/pkg.json", "package.json", "config/other.txt"]) {
   try { fs.writeFileSync(file, "changed"); console.log(file, "ok"); } catch (e) { console.log(file, e.code || e.name); }
 }`;
-    const denied = runtime === "deno" ? "NotCapable" : "ERR_ACCESS_DENIED";
-    expect((await tool.execute({ source: attack })).stdout.trim().split("\n")).toEqual([
-      `config/pkg.json ${denied}`,
-      `package.json ${denied}`,
-      "config/other.txt ok",
-    ]);
-    expect(fs.readFileSync(fixture.abs("config/pkg.json"), "utf8")).toBe('{"scripts":{}}');
-  });
+      const denied = runtime === "deno" ? "NotCapable" : "ERR_ACCESS_DENIED";
+      expect((await tool.execute({ source: attack })).stdout.trim().split("\n")).toEqual([
+        `config/pkg.json ${denied}`,
+        `package.json ${denied}`,
+        "config/other.txt ok",
+      ]);
+      expect(fs.readFileSync(fixture.abs("config/pkg.json"), "utf8")).toBe('{"scripts":{}}');
+    });
 
-  test("the description says so", async () => {
-    fixture = await diskFixture();
-    const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW }));
-    expect(tool.description).toContain(nodeProcessProtection(runtime, "workspace", false));
-    expect(tool.description).toMatch(/cannot create anything new at the top of the workspace/);
-    expect(tool.description).toMatch(/points outside is followed \(files can be read through it\)/);
-  });
-});
+    test("the description says so", async () => {
+      fixture = await diskFixture();
+      const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW }));
+      expect(tool.description).toContain(nodeProcessProtection(runtime, "workspace", false));
+      expect(tool.description).toMatch(/cannot create anything new at the top of the workspace/);
+      expect(tool.description).toMatch(/points outside is followed \(files can be read through it\)/);
+    });
+  },
+);
 
 describe("node_process with permissions: inherit and no sandbox is not kept from protected paths", () => {
   test("the description says it can change them", async () => {
@@ -186,7 +191,9 @@ describe.skipIf(sandboxSkipReason !== undefined)(
     );
 
     test.runIf(onBun)(
-      "on Bun a protected name that does not exist yet can be created (stated in the description)",
+      `on Bun a protected name that does not exist yet can be created (stated in the description)${
+        skipNote(!onBun, "about Bun only, which runs with no permission model inside the sandbox")
+      }`,
       async () => {
         fixture = await diskFixture(PROTECTED_TREE);
         const tool = nodeProcess(createCodingTools(fixture.workspace, { shell: ALLOW, nodeProcess: options }));

@@ -6,7 +6,7 @@ import { BubblewrapSandbox } from "../sandbox.ts";
 import { nodeProcessReach } from "../src/tools/process_reach.ts";
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { isAlive, killQuietly, sleep } from "./helpers/process.ts";
-import { onBun, onDeno, runtime } from "./helpers/runtime.ts";
+import { onBun, onDeno, runtime, skipNote } from "./helpers/runtime.ts";
 import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 const ROOMY = { timeoutMs: 15_000 };
@@ -113,7 +113,9 @@ describe("node_process output", () => {
 
 describe("node_process and other processes", () => {
   test.runIf(runtime === "node")(
-    "on Node a script can signal another process of the same user (stated in the description)",
+    `on Node a script can signal another process of the same user (stated in the description)${
+      skipNote(runtime !== "node", "about Node only")
+    }`,
     async () => {
       fixture = await diskFixture();
       const victim = startVictim();
@@ -126,17 +128,20 @@ describe("node_process and other processes", () => {
     },
   );
 
-  test.runIf(onDeno)("on Deno a script cannot signal another process", async () => {
-    fixture = await diskFixture();
-    const victim = startVictim();
-    const result = await createNodeProcessTool(fixture.workspace, ROOMY).execute({
-      source: KILL_SOURCE,
-      arguments: [String(victim)],
-    });
-    expect(result.stdout).toMatch(/^REFUSED/);
-    await sleep(100);
-    expect(isAlive(victim)).toBe(true);
-  });
+  test.runIf(onDeno)(
+    `on Deno a script cannot signal another process${skipNote(!onDeno, "about Deno's permissions only")}`,
+    async () => {
+      fixture = await diskFixture();
+      const victim = startVictim();
+      const result = await createNodeProcessTool(fixture.workspace, ROOMY).execute({
+        source: KILL_SOURCE,
+        arguments: [String(victim)],
+      });
+      expect(result.stdout).toMatch(/^REFUSED/);
+      await sleep(100);
+      expect(isAlive(victim)).toBe(true);
+    },
+  );
 });
 
 describe.skipIf(sandboxSkipReason !== undefined)(

@@ -6,6 +6,7 @@ import { createCodingTools, executeToolCall, ToolRegistry } from "../mod.ts";
 import { gitConfigKeys } from "../src/core/process/git_guard.ts";
 import { DEFAULT_PROTECTED_PATHS, protectedPattern } from "../src/core/fs/protected_paths.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { skipNote } from "./helpers/runtime.ts";
 
 let fixture: DiskFixture | undefined;
 afterEach(() => {
@@ -108,63 +109,68 @@ describe("protected paths: with a shell allow list, the write tools refuse the f
   });
 });
 
-describe.skipIf(!hasProgram("git"))("allowed git commands cannot be turned into other code", () => {
-  test("an allowed git status does not run a core.fsmonitor that is already in .git/config", async () => {
-    const { fx, call } = await setup();
-    git(fx.root, "init", "-q");
-    fs.appendFileSync(fx.abs(".git/config"), `[core]\n\tfsmonitor = "touch ${fx.abs("pwned")}; false"\n`);
-    const result = await call("shell", { command: "git status" });
-    expect(result.error?.code).toBe("GIT_REPOSITORY_UNSAFE");
-    expect(result.error?.message).toContain("core.fsmonitor");
-    expect(fs.existsSync(fx.abs("pwned"))).toBe(false);
-  });
+describe.skipIf(!hasProgram("git"))(
+  `allowed git commands cannot be turned into other code${skipNote(!hasProgram("git"), "git is not installed")}`,
+  () => {
+    test("an allowed git status does not run a core.fsmonitor that is already in .git/config", async () => {
+      const { fx, call } = await setup();
+      git(fx.root, "init", "-q");
+      fs.appendFileSync(fx.abs(".git/config"), `[core]\n\tfsmonitor = "touch ${fx.abs("pwned")}; false"\n`);
+      const result = await call("shell", { command: "git status" });
+      expect(result.error?.code).toBe("GIT_REPOSITORY_UNSAFE");
+      expect(result.error?.message).toContain("core.fsmonitor");
+      expect(fs.existsSync(fx.abs("pwned"))).toBe(false);
+    });
 
-  test("an allowed git status runs with fsmonitor, hooks and pager forced off", async () => {
-    const { fx, call } = await setup();
-    git(fx.root, "init", "-q");
-    const result = await call("shell", { command: "git status --porcelain" });
-    expect(result).toMatchObject({ exitCode: 0 });
-    const shown = await setup([], { shell: { allow: [/^git config --get-all core\.\w+$/], needsApproval: false } });
-    git(shown.fx.root, "init", "-q");
-    expect((await shown.call("shell", { command: "git config --get-all core.fsmonitor" })).stdout).toBe("false\n");
-    expect((await shown.call("shell", { command: "git config --get-all core.hooksPath" })).stdout).toBe("/dev/null\n");
-  });
+    test("an allowed git status runs with fsmonitor, hooks and pager forced off", async () => {
+      const { fx, call } = await setup();
+      git(fx.root, "init", "-q");
+      const result = await call("shell", { command: "git status --porcelain" });
+      expect(result).toMatchObject({ exitCode: 0 });
+      const shown = await setup([], { shell: { allow: [/^git config --get-all core\.\w+$/], needsApproval: false } });
+      git(shown.fx.root, "init", "-q");
+      expect((await shown.call("shell", { command: "git config --get-all core.fsmonitor" })).stdout).toBe("false\n");
+      expect((await shown.call("shell", { command: "git config --get-all core.hooksPath" })).stdout).toBe(
+        "/dev/null\n",
+      );
+    });
 
-  test("a .git file pointing at a repository outside the workspace is refused: git status -vv shows no outside file", async () => {
-    const { fx, call } = await setup([], { shell: { allow: ["git status"], needsApproval: false } });
-    const repo = path.join(fx.outside, "repo");
-    fs.mkdirSync(repo);
-    fs.writeFileSync(path.join(repo, "secret.txt"), `${OUTSIDE_SECRET}\n`);
-    git(repo, "init", "-q");
-    git(repo, "add", "secret.txt");
-    git(repo, "commit", "-qm", "secret");
-    fs.writeFileSync(path.join(repo, "secret.txt"), `${OUTSIDE_SECRET} changed\n`);
-    fs.writeFileSync(fx.abs(".git"), `gitdir: ${path.join(repo, ".git")}\n`);
-    const result = await call("shell", { command: "git status -vv" });
-    expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
-    expect(result.error?.code).toBe("GIT_REPOSITORY_UNSAFE");
-  });
+    test("a .git file pointing at a repository outside the workspace is refused: git status -vv shows no outside file", async () => {
+      const { fx, call } = await setup([], { shell: { allow: ["git status"], needsApproval: false } });
+      const repo = path.join(fx.outside, "repo");
+      fs.mkdirSync(repo);
+      fs.writeFileSync(path.join(repo, "secret.txt"), `${OUTSIDE_SECRET}\n`);
+      git(repo, "init", "-q");
+      git(repo, "add", "secret.txt");
+      git(repo, "commit", "-qm", "secret");
+      fs.writeFileSync(path.join(repo, "secret.txt"), `${OUTSIDE_SECRET} changed\n`);
+      fs.writeFileSync(fx.abs(".git"), `gitdir: ${path.join(repo, ".git")}\n`);
+      const result = await call("shell", { command: "git status -vv" });
+      expect(JSON.stringify(result)).not.toContain(OUTSIDE_SECRET);
+      expect(result.error?.code).toBe("GIT_REPOSITORY_UNSAFE");
+    });
 
-  test("a workspace without .git is not part of a repository around it", async () => {
-    const { fx, call } = await setup([], { shell: { allow: ["git status"], needsApproval: false } });
-    fs.writeFileSync(path.join(fx.parent, "around.txt"), OUTSIDE_SECRET);
-    git(fx.parent, "init", "-q");
-    const result = await call("shell", { command: "git status -vv" });
-    expect(JSON.stringify(result)).not.toContain("around.txt");
-    expect(String(result.stderr)).toMatch(/not a git repository/);
-  });
+    test("a workspace without .git is not part of a repository around it", async () => {
+      const { fx, call } = await setup([], { shell: { allow: ["git status"], needsApproval: false } });
+      fs.writeFileSync(path.join(fx.parent, "around.txt"), OUTSIDE_SECRET);
+      git(fx.parent, "init", "-q");
+      const result = await call("shell", { command: "git status -vv" });
+      expect(JSON.stringify(result)).not.toContain("around.txt");
+      expect(String(result.stderr)).toMatch(/not a git repository/);
+    });
 
-  test("gitConfigKeys reads sections, subsections and keys the way git names them", () => {
-    const keys = gitConfigKeys(
-      `# comment\n[core]\n\tbare = false\n\tFSMonitor = x\n[diff "evil"]\n  textconv = sh -c\n[alias] st = !sh\n[include]\npath = other\n; c\n[remote.origin]\n\tuploadpack = x \\\n  continued = y\n`,
-    );
-    expect(keys).toEqual([
-      "core.bare",
-      "core.fsmonitor",
-      "diff.evil.textconv",
-      "alias.st",
-      "include.path",
-      "remote.origin.uploadpack",
-    ]);
-  });
-});
+    test("gitConfigKeys reads sections, subsections and keys the way git names them", () => {
+      const keys = gitConfigKeys(
+        `# comment\n[core]\n\tbare = false\n\tFSMonitor = x\n[diff "evil"]\n  textconv = sh -c\n[alias] st = !sh\n[include]\npath = other\n; c\n[remote.origin]\n\tuploadpack = x \\\n  continued = y\n`,
+      );
+      expect(keys).toEqual([
+        "core.bare",
+        "core.fsmonitor",
+        "diff.evil.textconv",
+        "alias.st",
+        "include.path",
+        "remote.origin.uploadpack",
+      ]);
+    });
+  },
+);

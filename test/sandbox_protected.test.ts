@@ -7,7 +7,6 @@ import { toolAnnotations } from "../src/mcp/tool_annotations.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
-import { DEFAULT_DOCKER_SOCKET, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import {
   attackSource,
   PROTECTED_ABSENT,
@@ -17,16 +16,9 @@ import {
 } from "./cases/protected_writes.ts";
 import { type DiskFixture, diskFixture, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { onDeno } from "./helpers/runtime.ts";
-import { sandboxSkipReason } from "./helpers/sandbox.ts";
+import { engineSkipReason, SANDBOX_IMAGE as IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 // The container backend runs where `.ci/run` (or `bash ../shared/docker/setup-engine.sh up`) started an engine.
-const SOCKET = socketFromDockerHost(process.env.DOCKER_HOST) ?? DEFAULT_DOCKER_SOCKET;
-const IMAGE = process.env.PADDOCK_SANDBOX_IMAGE ?? "paddock/sandbox-node:local";
-const engineSkipReason = process.platform !== "linux"
-  ? `the container sandbox is tested on Linux only, not ${process.platform}`
-  : !fs.existsSync(SOCKET)
-  ? `no Docker Engine socket at ${SOCKET} (start one: bash ../shared/docker/setup-engine.sh up)`
-  : undefined;
 const uid = typeof process.getuid === "function" ? process.getuid() : 1000;
 const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 65_536 };
 const SLOW = 60_000;

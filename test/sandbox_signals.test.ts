@@ -1,22 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import * as fs from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { createShellTool } from "../mod.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";
-import { DEFAULT_DOCKER_SOCKET, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { isAlive, killQuietly, sleep } from "./helpers/process.ts";
-import { sandboxSkipReason } from "./helpers/sandbox.ts";
+import { engineSkipReason, SANDBOX_IMAGE as IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 // The container backend runs where `.ci/run` (or `bash ../shared/docker/setup-engine.sh up`) started an engine.
-const SOCKET = socketFromDockerHost(process.env.DOCKER_HOST) ?? DEFAULT_DOCKER_SOCKET;
-const IMAGE = process.env.PADDOCK_SANDBOX_IMAGE ?? "paddock/sandbox-node:local";
-const engineSkipReason = process.platform !== "linux"
-  ? `the container sandbox is tested on Linux only, not ${process.platform}`
-  : !fs.existsSync(SOCKET)
-  ? `no Docker Engine socket at ${SOCKET} (start one: bash ../shared/docker/setup-engine.sh up)`
-  : undefined;
 
 const BACKENDS: ReadonlyArray<{ name: string; skip: string | undefined; make: () => Sandbox }> = [
   { name: "bubblewrap", skip: sandboxSkipReason, make: () => new BubblewrapSandbox() },

@@ -16,11 +16,18 @@ import {
   type SubprocessSandboxOptions,
 } from "../sandbox.ts";
 import { RelayLauncher } from "../src/sandbox/container_relay.ts";
-import { DEFAULT_DOCKER_SOCKET, EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
+import { EngineClient, socketFromDockerHost } from "../src/sandbox/docker_engine.ts";
 import { type DiskFixture, diskFixture, hasProgram, OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { startHttpsUpstream } from "./helpers/https_upstream.ts";
-import { onBun, onDeno } from "./helpers/runtime.ts";
-import { CLIENT_SOURCE, clientAnswers, sh } from "./helpers/sandbox.ts";
+import { onBun, onDeno, skipNote } from "./helpers/runtime.ts";
+import {
+  CLIENT_SOURCE,
+  clientAnswers,
+  ENGINE_SOCKET as SOCKET,
+  engineSkipReason,
+  SANDBOX_IMAGE as IMAGE,
+  sh,
+} from "./helpers/sandbox.ts";
 
 // The major version of the `node` on PATH, the one the sandbox image ships.
 function imageNodeMajor(): string | null {
@@ -31,16 +38,7 @@ function imageNodeMajor(): string | null {
   }
 }
 
-// The engine these tests drive: the one `.ci/run` starts with
-// `bash ../shared/docker/setup-engine.sh up` (Docker Engine 26.1.5 and a locally
-// built image). They skip only where no engine can run: no daemon socket here.
-const SOCKET = socketFromDockerHost(process.env.DOCKER_HOST) ?? DEFAULT_DOCKER_SOCKET;
-const IMAGE = process.env.PADDOCK_SANDBOX_IMAGE ?? "paddock/sandbox-node:local";
-const engineSkipReason = process.platform !== "linux"
-  ? `the container sandbox is tested on Linux only, not ${process.platform}`
-  : !fs.existsSync(SOCKET)
-  ? `no Docker Engine socket at ${SOCKET} (start one: bash ../shared/docker/setup-engine.sh up)`
-  : undefined;
+// The engine and image these tests drive, and when they skip: test/helpers/sandbox.ts.
 const noEngine = engineSkipReason !== undefined;
 const note = noEngine ? ` [skipped: ${engineSkipReason}]` : "";
 const LIMITS = { timeoutMs: 30_000, maxOutputBytes: 65_536 };
@@ -229,7 +227,9 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
   );
 
   test.skipIf(!hasProgram("openssl"))(
-    "network: none reaches nothing; { allow } with a broker reaches only the proxy, which injects credentials the container never sees",
+    `network: none reaches nothing; { allow } with a broker reaches only the proxy, which injects credentials the container never sees${
+      skipNote(!hasProgram("openssl"), "openssl is not installed to make a test certificate")
+    }`,
     async () => {
       const { shell, labels, sandbox: none } = await setup([]);
       // The broker's upstreams, on loopback: plain HTTP, and HTTPS for the path form.
@@ -447,7 +447,12 @@ async function stubEngine(facts: StubFacts): Promise<{ socket: string; requests:
 }
 
 describe.skipIf(process.platform === "win32")(
-  "SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check",
+  `SubprocessSandbox refusals (a stub Engine API) and the gateway listener's peer check${
+    skipNote(
+      process.platform === "win32",
+      "the stub Engine API needs a Unix socket path; Windows listens on named pipes",
+    )
+  }`,
   () => {
     test("engine versions parse as numbers before any suffix", () => {
       expect(parseEngineVersion("26.1.5+dfsg1")).toEqual([26, 1, 5]);

@@ -1,5 +1,4 @@
 import { AGENT_MAX_STEPS } from "../core/limits.ts";
-import type { BeforeToolCallHooks } from "../registry/before_tool_call.ts";
 import {
   type ApprovalRequest,
   deniedResult,
@@ -8,101 +7,11 @@ import {
   type ToolCall,
   type ToolCallResult,
 } from "../registry/execute_tool_call.ts";
-import type { ToolRegistry } from "../registry/tool_registry.ts";
 import type { AgentMessage, AssistantMessage } from "./agent_message.ts";
-import type { ApprovalStore } from "./approval_store.ts";
-import type { ModelProvider } from "./model_provider.ts";
-
-/** What an agent is, apart from its model and tools. */
-export interface AgentDefinition {
-  /** The system prompt. */
-  instructions: string;
-  /** Hooks run before every tool call (allow, deny, rewrite). @default none */
-  beforeToolCall?: BeforeToolCallHooks;
-  /** Model calls per run at most. @default 20 ({@link AGENT_MAX_STEPS}) */
-  maxSteps?: number;
-}
-
-/** Where one tool call of a paused turn stands. Plain JSON. */
-export type PausedToolCall =
-  /** Settled before the pause (ran, failed validation, or refused). */
-  | { status: "done"; result: ToolCallResult }
-  /** Waits for a person's decision. */
-  | { status: "awaiting-approval"; call: ToolCall }
-  /** Needs no decision, but runs only after the calls before it. */
-  | { status: "queued"; call: ToolCall };
-
-/**
- * Everything needed to resume a paused run: plain JSON, so it can be stored
- * (`JSON.stringify`) and resumed by another executor, in another process.
- */
-export interface AgentRunState {
-  /** Format version of this object. */
-  version: 1;
-  /** The conversation up to and including the model turn whose calls are paused. */
-  messages: AgentMessage[];
-  /** Model calls made so far in this run. */
-  steps: number;
-  /** The paused turn's calls, in the model's order. */
-  toolCalls: PausedToolCall[];
-}
-
-/** A person's answer to one {@link ApprovalRequest}. */
-export interface ApprovalDecision {
-  /** The call decided on. */
-  toolCallId: string;
-  /** Whether it runs. */
-  approved: boolean;
-  /** Why it was refused, as told to the model. @default "a person denied the call" */
-  reason?: string;
-  /** Remember the decision in the approval store for the same call (`call`) or the whole tool (`tool`). @default not remembered */
-  remember?: "call" | "tool";
-}
-
-/** How a run ended. */
-export type AgentRunResult =
-  /** The model answered without calling tools. */
-  | { finishReason: "stop"; text: string; messages: AgentMessage[]; steps: number }
-  /** A call needs approval: nothing of it (or of the calls after it) has run. */
-  | {
-    finishReason: "awaiting-approval";
-    pendingApprovals: ApprovalRequest[];
-    state: AgentRunState;
-    messages: AgentMessage[];
-    steps: number;
-  }
-  /** The step limit was reached; `messages` can be passed as `history` to go on. */
-  | { finishReason: "max-steps"; messages: AgentMessage[]; steps: number };
-
-/** Model, tools and approvals of a run. */
-export interface AgentRunContext {
-  /** The agent. */
-  agent: AgentDefinition;
-  /** The model. */
-  provider: ModelProvider;
-  /** The tools. */
-  toolRegistry: ToolRegistry;
-  /** Remembered decisions. @default none: every call that needs approval pauses */
-  approvalStore?: ApprovalStore;
-  /** Cancels the run: it rejects with an AbortError. */
-  signal?: AbortSignal;
-}
-
-/** Options of {@link AgentExecutor.execute}. */
-export interface AgentExecuteOptions extends AgentRunContext {
-  /** The user's message. */
-  input: string;
-  /** Earlier messages of the conversation. @default [] */
-  history?: readonly AgentMessage[];
-}
-
-/** Options of {@link AgentExecutor.resumeAfterApproval}. */
-export interface AgentResumeOptions extends AgentRunContext {
-  /** The paused run's state (as returned, or parsed back from JSON). */
-  state: AgentRunState;
-  /** One decision per pending approval. */
-  decisions: readonly ApprovalDecision[];
-}
+import type { AgentRunResult } from "./agent_run_result.ts";
+import type { AgentExecuteOptions, AgentResumeOptions, AgentRunContext } from "./agent_run_options.ts";
+import type { AgentRunState, PausedToolCall } from "./agent_run_state.ts";
+import type { ApprovalDecision } from "./approval_decision.ts";
 
 /**
  * The agent loop: ask the model, run the tool calls it makes one after the

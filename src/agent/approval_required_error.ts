@@ -1,6 +1,6 @@
 import { WorkspaceError } from "../core/errors.ts";
 import type { ApprovalRequest } from "../registry/execute_tool_call.ts";
-import type { AgentRunState } from "./agent_executor.ts";
+import type { AgentRunState } from "./agent_run_state.ts";
 
 /**
  * Thrown by `agent.send` when a tool call needs a person's approval (code

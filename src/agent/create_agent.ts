@@ -2,13 +2,11 @@ import { WorkspaceError } from "../core/errors.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { AgentMessage } from "./agent_message.ts";
-import {
-  type AgentDefinition,
-  AgentExecutor,
-  type AgentRunResult,
-  type AgentRunState,
-  type ApprovalDecision,
-} from "./agent_executor.ts";
+import type { AgentDefinition } from "./agent_definition.ts";
+import { AgentExecutor } from "./agent_executor.ts";
+import type { AgentRunResult } from "./agent_run_result.ts";
+import type { AgentRunState } from "./agent_run_state.ts";
+import type { ApprovalDecision } from "./approval_decision.ts";
 import { ApprovalRequiredError } from "./approval_required_error.ts";
 import type { ApprovalStore } from "./approval_store.ts";
 import type { ModelProvider } from "./model_provider.ts";

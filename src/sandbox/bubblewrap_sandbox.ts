@@ -27,13 +27,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
 import { WorkspaceError } from "../core/errors.ts";
-import { SANDBOX_PROBE_TIMEOUT_MS } from "../core/limits.ts";
-import { runProcess } from "../core/process/run_process.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
+import type { BubblewrapSandboxOptions, SandboxNetwork } from "./bubblewrap_sandbox_options.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
 import { checkProtectedPaths, protectedBinds, verifiedArgv } from "./protected_binds.ts";
-import { createEgressProxy, type EgressEndpoint, type EgressProxy, type ProxyListener } from "./egress_proxy.ts";
+import type { EgressEndpoint, ProxyListener } from "./egress_endpoint.ts";
+import { createEgressProxy, type EgressProxy } from "./egress_proxy.ts";
 import {
   FORWARDER_SOURCE,
   forwarderLauncher,
@@ -41,79 +41,11 @@ import {
   SANDBOX_PROXY_PORT,
   shellQuote,
 } from "./proxy_forwarder.ts";
-
-/** System folders bound read-only (or re-created as the same links) when they exist on the host. */
-export const SANDBOX_SYSTEM_PATHS: readonly string[] = Object.freeze([
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/lib",
-  "/lib32",
-  "/lib64",
-  "/libx32",
-]);
-
-/**
- * The `/etc` entries made visible (read-only, when they exist): name service
- * and DNS configuration, TLS roots, user and group names (`passwd` and `group`
- * hold no password hashes; `shadow` is not included), the dynamic linker's
- * cache, time zone and locale data, and Debian's `alternatives` links (which
- * `/usr/bin/awk` and friends point through).
- */
-export const SANDBOX_ETC_ENTRIES: readonly string[] = Object.freeze([
-  "/etc/alternatives",
-  "/etc/ca-certificates",
-  "/etc/crypto-policies",
-  "/etc/gai.conf",
-  "/etc/group",
-  "/etc/host.conf",
-  "/etc/hosts",
-  "/etc/ld.so.cache",
-  "/etc/ld.so.conf",
-  "/etc/ld.so.conf.d",
-  "/etc/locale.alias",
-  "/etc/localtime",
-  "/etc/mime.types",
-  "/etc/nsswitch.conf",
-  "/etc/os-release",
-  "/etc/passwd",
-  "/etc/pki",
-  "/etc/protocols",
-  "/etc/services",
-  "/etc/ssl",
-  "/etc/timezone",
-]);
-
-// Enough of `bwrap --help` and of a probe's error to read; not a user-facing limit.
-const SANDBOX_PROBE_OUTPUT_BYTES = 16_384;
-
-/** Inside the sandbox: `HOME` and `TMPDIR` (on the private `/tmp`). */
-export const SANDBOX_HOME = "/tmp";
-
-/**
- * The sandbox's network: `"none"` (loopback only), or an allowlist served by
- * an egress proxy on the host, reached through a Unix socket bound into the
- * sandbox. Give `allow` (and `allowPrivate`) for a proxy the sandbox owns, or
- * `proxy` for one you run yourself (a credential broker); not both.
- */
-export type SandboxNetwork =
-  | "none"
-  | { allow: readonly string[]; allowPrivate?: readonly string[]; proxy?: undefined }
-  | { proxy: EgressEndpoint; allow?: undefined; allowPrivate?: undefined };
-
-/** Options of {@link BubblewrapSandbox}. */
-export interface BubblewrapSandboxOptions {
-  /** The `bwrap` executable. @default the first `bwrap` on `PATH` */
-  bwrapPath?: string;
-  /** Network access. @default "none" */
-  network?: SandboxNetwork;
-  /** More host paths visible read-only at their own paths (e.g. a toolchain under `/opt`). @default [] */
-  readOnly?: readonly string[];
-  /** The runtime executable made visible read-only. @default the running runtime's (`process.execPath`) */
-  runtimePath?: string;
-  /** The host that runs the probe. @default the running runtime's host */
-  host?: Host;
-}
+import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
+import { baseArguments } from "./_bwrap_base_arguments.ts";
+import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
+import { runtimeName } from "./_runtime_name.ts";
+import { unavailable } from "./_sandbox_unavailable.ts";
 
 interface Probe {
   bwrap: string;
@@ -124,67 +56,6 @@ interface Probe {
 interface NetworkSetup {
   dir: string;
   listener: ProxyListener;
-}
-
-function unavailable(detail: string, hint?: string): WorkspaceError {
-  return new WorkspaceError(
-    "SANDBOX_UNAVAILABLE",
-    `Cannot start the sandbox: ${detail}`,
-    hint === undefined ? {} : { hint },
-  );
-}
-
-// Characters of bwrap's complaint quoted in a message.
-const SHOWN_REASON_CHARS = 200;
-
-// One line of bwrap's complaint, with host paths replaced (messages never hold them).
-function reasonOf(stderr: string): string {
-  const line = stderr.split("\n").map((text) => text.trim()).find((text) => text.length > 0) ?? "no message";
-  return line.replace(/^bwrap:\s*/, "").replace(/\/[^\s:'"]*/g, "<path>").slice(0, SHOWN_REASON_CHARS);
-}
-
-// Runs a short probe command through the host (Deno's node-compat
-// child_process rewrites some argument lists, its native spawn does not);
-// rejects only when it cannot be started at all.
-async function run(host: Host, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const result = await runProcess(host, {
-    argv,
-    cwd: "/",
-    env: { PATH: "/usr/bin:/bin" },
-    timeoutMs: SANDBOX_PROBE_TIMEOUT_MS,
-    maxOutputBytes: SANDBOX_PROBE_OUTPUT_BYTES,
-  });
-  return { code: result.exitCode, stdout: result.stdout.text, stderr: result.stderr.text };
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findOnPath(name: string): string | undefined {
-  let pathVariable = "";
-  try {
-    pathVariable = process.env.PATH ?? "";
-  } catch {
-    // Deno without --allow-env: look in the usual places only.
-  }
-  const dirs = pathVariable.split(":").filter((dir) => dir.startsWith("/"));
-  for (const dir of [...dirs, "/usr/bin", "/usr/local/bin", "/bin"]) {
-    const candidate = path.join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function runtimeName(): "node" | "deno" | "bun" {
-  if (typeof (globalThis as { Deno?: unknown }).Deno === "object") return "deno";
-  if (typeof (process.versions as Record<string, string | undefined>).bun === "string") return "bun";
-  return "node";
 }
 
 /**
@@ -286,7 +157,7 @@ export class BubblewrapSandbox implements Sandbox {
         "grant the runtime permission to run bwrap (Deno: --allow-run)",
       );
     }
-    const base = this.baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"));
+    const base = baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"), this.options);
     const probe = await run(this.host, [bwrap, ...base, "--", "/bin/sh", "-c", ":"]).catch(() => null);
     if (probe === null || probe.code !== 0) {
       throw unavailable(
@@ -296,29 +167,6 @@ export class BubblewrapSandbox implements Sandbox {
       );
     }
     return { bwrap, base };
-  }
-
-  /** The bwrap arguments every command shares. */
-  private baseArguments(disableUserns: boolean): string[] {
-    const args = ["--unshare-all", "--new-session", "--die-with-parent", "--cap-drop", "ALL"];
-    // Explicit user namespace, so nested ones can be refused (bwrap 0.8+).
-    if (disableUserns) args.push("--unshare-user", "--disable-userns");
-    args.push("--tmpfs", "/tmp");
-    for (const dir of SANDBOX_SYSTEM_PATHS) {
-      const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
-      if (stat === undefined) continue;
-      if (stat.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(dir), dir);
-      else args.push("--ro-bind", dir, dir);
-    }
-    for (const entry of SANDBOX_ETC_ENTRIES) args.push("--ro-bind-try", entry, entry);
-    const runtime = this.options.runtimePath ?? process.execPath;
-    const real = fs.realpathSync(runtime);
-    for (const visible of new Set([real, runtime])) {
-      if (!SANDBOX_SYSTEM_PATHS.some((dir) => visible.startsWith(`${dir}/`))) args.push("--ro-bind", real, visible);
-    }
-    for (const extra of this.options.readOnly ?? []) args.push("--ro-bind", extra, extra);
-    args.push("--dev", "/dev", "--proc", "/proc");
-    return args;
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import { WorkspaceError } from "../core/errors.ts";
 import { type EngineClient, engineMessage } from "./docker_engine.ts";
-import type { EgressEndpoint, ProxyListener } from "./egress_proxy.ts";
+import type { EgressEndpoint, ProxyListener } from "./egress_endpoint.ts";
 
 /** The network and the proxy listener containers reach it through. */
 export interface EgressNetwork {

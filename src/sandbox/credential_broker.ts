@@ -8,14 +8,10 @@
  * @module
  */
 import { WorkspaceError } from "../core/errors.ts";
-import {
-  BROKER_PATH_PREFIX,
-  type EgressEndpoint,
-  EgressProxy,
-  type EgressProxyOptions,
-  type ListenTarget,
-  type ProxyListener,
-} from "./egress_proxy.ts";
+import { BROKER_PATH_PREFIX } from "./broker_path_prefix.ts";
+import type { EgressEndpoint, ListenTarget, ProxyListener } from "./egress_endpoint.ts";
+import { EgressProxy } from "./egress_proxy.ts";
+import type { EgressProxyOptions } from "./egress_proxy_options.ts";
 import { canonicalHost, isValidHost } from "./host_pattern.ts";
 
 /** Options of {@link createCredentialBroker}: the proxy's options plus where to listen. */

@@ -37,68 +37,15 @@ import {
 import { proxyEnvironment } from "./credential_broker.ts";
 import { checkProtectedPaths, verifiedArgv } from "./protected_binds.ts";
 import { EngineClient, engineMessage, socketFromDockerHost } from "./docker_engine.ts";
-import { createEgressProxy, type EgressEndpoint, type EgressProxy } from "./egress_proxy.ts";
-
-/** The sandbox's network: `"none"` (loopback only) or an allowlist served through an egress proxy. */
-export type ContainerNetwork = "none" | { allow: readonly string[]; allowPrivate?: readonly string[] };
-
-/** Options of {@link SubprocessSandbox}. */
-export interface SubprocessSandboxOptions {
-  /** The image (built or loaded locally; the sandbox never pulls). */
-  image: string;
-  /** Network access. @default "none" */
-  network?: ContainerNetwork;
-  /**
-   * The proxy for `network: { allow }`, e.g. a credential broker: it gets a listener on the network's
-   * gateway whose allowlist is its own plus `allow`. @default a proxy of the sandbox's own with `allow` and `allowPrivate`
-   */
-  broker?: EgressEndpoint;
-  /** The internal network to create, or to reuse if it exists and is internal. @default `paddock-egress-<random>` */
-  networkName?: string;
-  /** One long-lived container per workspace, commands through `exec` (faster; see the README for what it shares). @default false */
-  reuse?: boolean;
-  /** `uid:gid` inside. @default the caller's uid:gid, or `CONTAINER_FALLBACK_USER` when the caller is root */
-  user?: string;
-  /** Memory limit in bytes (swap disabled). @default 536870912 */
-  memoryBytes?: number;
-  /** Processes and threads at most. @default 128 */
-  pidsLimit?: number;
-  /** CPUs. @default 1 */
-  cpus?: number;
-  /** Size of the tmpfs `/tmp`, in bytes. @default 67108864 */
-  tmpfsBytes?: number;
-  /** With `reuse`: milliseconds without a command after which the container ends and the engine removes it. @default 600000 */
-  idleTimeoutMs?: number;
-  /** Run Docker's init as process 1 (reaps zombies, forwards signals). @default true */
-  init?: boolean;
-  /** The program in the image that stands in for the host's runtime when a command starts it (`node_process`). @default "node" */
-  runtimeCommand?: string;
-  /** Labels added to every container and network, e.g. to find them from elsewhere. @default {} */
-  labels?: Readonly<Record<string, string>>;
-  /** The daemon's socket. @default from `DOCKER_HOST` (`unix://…`), else `/var/run/docker.sock` */
-  socketPath?: string;
-  /** The runtime that runs the relay. @default the running runtime (`process.execPath`) */
-  runtimePath?: string;
-}
-
-/** A bind below the workspace for protected paths (host path). */
-type Bind = { source: string; readOnly: boolean };
-
-interface Keeper {
-  id: string;
-  queue: Promise<void>;
-}
+import type { EgressEndpoint } from "./egress_endpoint.ts";
+import { createEgressProxy, type EgressProxy } from "./egress_proxy.ts";
+import type { ContainerNetwork, SubprocessSandboxOptions } from "./subprocess_sandbox_options.ts";
+import { removeContainer } from "./_remove_container.ts";
+import { type Bind, ReusedContainers } from "./_reused_containers.ts";
+import { unavailable } from "./_sandbox_unavailable.ts";
 
 function randomId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function unavailable(detail: string, hint?: string): WorkspaceError {
-  return new WorkspaceError(
-    "SANDBOX_UNAVAILABLE",
-    `Cannot start the sandbox: ${detail}`,
-    hint === undefined ? {} : { hint },
-  );
 }
 
 function environmentVariable(name: string): string | undefined {
@@ -136,7 +83,13 @@ export class SubprocessSandbox implements Sandbox {
   private egress: Promise<EgressNetwork> | undefined;
   // Made with the engine's socket by the probe, so set whenever a command is wrapped.
   private relayLauncher: RelayLauncher | undefined;
-  private readonly keepers = new Map<string, Promise<Keeper>>();
+  private readonly reused = new ReusedContainers({
+    containerSpec: (root, egress, binds) => this.containerSpec(root, egress, binds),
+    create: (client, spec) => this.create(client, spec),
+    user: () => this.user(),
+    relay: () => this.relay(),
+    idleTimeoutMs: () => this.options.idleTimeoutMs ?? CONTAINER_IDLE_TIMEOUT_MS,
+  });
 
   /**
    * Makes a container sandbox; nothing talks to the engine before the first command or `check()`.
@@ -258,7 +211,7 @@ export class SubprocessSandbox implements Sandbox {
     );
     const workingDir = toInside(request.cwd);
     if (this.options.reuse === true) {
-      return await this.execIn(client, root, egress, { argv, envList, workingDir }, binds);
+      return await this.reused.execIn(client, root, egress, { argv, envList, workingDir }, binds);
     }
     const spec = this.containerSpec(root, egress, binds);
     // The engine removes the container when it ends, even if this process is gone by then.
@@ -269,7 +222,7 @@ export class SubprocessSandbox implements Sandbox {
       Env: envList,
       WorkingDir: workingDir,
     });
-    return { argv: this.relay().argv("run", id), env: this.relay().env(), cleanup: () => this.remove(client, id) };
+    return { argv: this.relay().argv("run", id), env: this.relay().env(), cleanup: () => removeContainer(client, id) };
   }
 
   /** The relay that runs each container command as a host process. */
@@ -316,17 +269,6 @@ export class SubprocessSandbox implements Sandbox {
     return id;
   }
 
-  // Force-removes a container (killing it if it runs) with its anonymous volumes, and waits until it is gone.
-  /** Force-removes a container (killing it if it runs) with its anonymous volumes. */
-  private async remove(client: EngineClient, id: string): Promise<void> {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const response = await client.request("DELETE", `/containers/${id}?force=1&v=1`).catch(() => null);
-      if (response !== null && (response.status === 204 || response.status === 404)) return;
-      // 409: a removal already in progress; anything else: try again shortly (close() sweeps what is left).
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   /** Opens (or reuses) the internal network for `{ allow }`. */
   private openNetwork(client: EngineClient): Promise<EgressNetwork> {
     this.egress ??= openEgressNetwork(client, {
@@ -341,118 +283,20 @@ export class SubprocessSandbox implements Sandbox {
     return this.egress;
   }
 
-  // Reuse mode: one long-lived container per workspace whose process 1 only
-  // sleeps; commands run one at a time through exec, each followed by
-  // `kill -KILL -1` as the command's user, which ends whatever the command
-  // left behind (process 1 is exempt, so the container stays).
-  /** The long-lived container of the reusable mode, for one workspace root. */
-  private keeper(
-    client: EngineClient,
-    root: string,
-    egress: EgressNetwork | undefined,
-    binds: Bind[],
-  ): Promise<Keeper> {
-    // Keyed by the protected binds too: when they change (a protected file appeared), a new container has them.
-    const key = binds.length === 0 ? root : `${root}\0${JSON.stringify(binds)}`;
-    let keeper = this.keepers.get(key);
-    if (keeper === undefined) {
-      keeper = (async () => {
-        const spec = this.containerSpec(root, egress, binds);
-        // Process 1 is the keeper itself (exempt from kill -1); when it ends, the engine removes the container.
-        Object.assign(spec.HostConfig as Record<string, unknown>, { Init: false, AutoRemove: true });
-        const id = await this.create(client, {
-          ...spec,
-          Cmd: ["/bin/sh", "-c", keeperScript(this.options.idleTimeoutMs ?? CONTAINER_IDLE_TIMEOUT_MS)],
-          Env: [`PATH=${CONTAINER_PATH}`],
-          WorkingDir: CONTAINER_WORKSPACE,
-        });
-        const started = await client.request("POST", `/containers/${id}/start`);
-        if (started.status !== 204 && started.status !== 304) {
-          await this.remove(client, id);
-          throw unavailable(`cannot start the container: ${engineMessage(started)}`);
-        }
-        return { id, queue: Promise.resolve() };
-      })();
-      this.keepers.set(key, keeper);
-      keeper.catch(() => this.keepers.delete(key));
-    }
-    return keeper;
-  }
-
-  /** Removes a long-lived container (of a workspace root and its protected binds). */
-  private async dropKeeper(client: EngineClient, id: string): Promise<void> {
-    for (const [key, entry] of this.keepers) {
-      if ((await entry.catch(() => undefined))?.id === id) this.keepers.delete(key);
-    }
-    await this.remove(client, id);
-  }
-
-  /** Runs one command in the long-lived container through `exec`. */
-  private async execIn(
-    client: EngineClient,
-    root: string,
-    egress: EgressNetwork | undefined,
-    command: { argv: string[]; envList: string[]; workingDir: string },
-    binds: Bind[],
-  ): Promise<SandboxedCommand> {
-    for (let attempt = 0;; attempt++) {
-      const keeper = await this.keeper(client, root, egress, binds);
-      let release!: () => void;
-      const previous = keeper.queue;
-      keeper.queue = new Promise<void>((resolve) => (release = resolve));
-      await previous;
-      const response = await client.request("POST", `/containers/${keeper.id}/exec`, {
-        Cmd: ["/bin/sh", "-c", EXEC_WRAPPER, "paddock-exec", ...command.argv],
-        Env: command.envList,
-        WorkingDir: command.workingDir,
-        User: this.user(),
-        AttachStdin: false,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-      }).catch((error: unknown) => {
-        release();
-        throw error;
-      });
-      const execId = (response.body as { Id?: unknown } | undefined)?.Id;
-      if (response.status === 201 && typeof execId === "string") {
-        return {
-          argv: this.relay().argv("exec", execId),
-          env: this.relay().env(),
-          cleanup: async () => {
-            try {
-              const state = await client.request("GET", `/exec/${execId}/json`).catch(() => null);
-              const running = state === null || state.status !== 200 ||
-                (state.body as { Running?: unknown }).Running !== false;
-              // Still running: the relay was killed (timeout, abort, output limit). The container goes with it.
-              if (running) await this.dropKeeper(client, keeper.id);
-            } finally {
-              release();
-            }
-          },
-        };
-      }
-      release();
-      // 404/409: the container is gone or stopped (killed from outside, out of memory); make a new one once.
-      await this.dropKeeper(client, keeper.id);
-      if (attempt > 0 || (response.status !== 404 && response.status !== 409)) {
-        throw unavailable(`cannot run the command in the container: ${engineMessage(response)}`);
-      }
-    }
-  }
-
   /**
    * Removes every container this sandbox made, stops its proxy listener, and
    * removes its network if it created it (a broker passed in stays open).
    */
   async close(): Promise<void> {
     const client = await this.probe?.catch(() => undefined);
-    this.keepers.clear();
+    this.reused.clear();
     if (client !== undefined) {
       const filters = encodeURIComponent(JSON.stringify({ label: [`${CONTAINER_LABEL}=${this.instanceId}`] }));
       const listed = await client.request("GET", `/containers/json?all=1&filters=${filters}`).catch(() => null);
       const ids = Array.isArray(listed?.body) ? (listed.body as Array<{ Id?: unknown }>).map((entry) => entry.Id) : [];
-      await Promise.all(ids.filter((id): id is string => typeof id === "string").map((id) => this.remove(client, id)));
+      await Promise.all(
+        ids.filter((id): id is string => typeof id === "string").map((id) => removeContainer(client, id)),
+      );
       const egress = await this.egress?.catch(() => undefined);
       this.egress = undefined;
       if (egress !== undefined) await closeEgressNetwork(client, egress);
@@ -460,23 +304,6 @@ export class SubprocessSandbox implements Sandbox {
     await this.ownedProxy?.close();
     this.relayLauncher?.close(); // its script is written again if the sandbox is used after close()
   }
-}
-
-// Reuse mode's exec wrapper: marks the container busy while the command
-// runs, then kills whatever the command left (all processes of its user but
-// process 1, the keeper).
-const EXEC_WRAPPER = ': > /tmp/.paddock-busy; "$@"; s=$?; rm -f /tmp/.paddock-busy; : > /tmp/.paddock-used; ' +
-  "kill -KILL -1 2>/dev/null; exit $s";
-
-// Reuse mode's process 1: sleeps, and ends after `idleMs` without a command
-// (so a container whose sandbox was never closed, e.g. its process died,
-// does not live forever).
-function keeperScript(idleMs: number): string {
-  const limit = Math.max(1, Math.ceil(idleMs / 1000));
-  const step = Math.min(60, Math.max(1, Math.floor(limit / 10)));
-  return `idle=0; while [ "$idle" -lt ${limit} ]; do sleep ${step}; ` +
-    `if [ -e /tmp/.paddock-busy ] || [ -e /tmp/.paddock-used ]; then rm -f /tmp/.paddock-used; idle=0; ` +
-    `else idle=$((idle + ${step})); fi; done`;
 }
 
 function safeRealpath(file: string): string | undefined {

@@ -8,9 +8,10 @@
  * @module
  */
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
-import type { SubprocessSandbox as ContainerSandbox, SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
+import type { SubprocessSandbox as ContainerSandbox } from "../sandbox/subprocess_sandbox.ts";
+import type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox_options.ts";
 
-export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox.ts";
+export type { SubprocessSandboxOptions } from "../sandbox/subprocess_sandbox_options.ts";
 
 /**
  * The container sandbox of the seed documents: each command in a hardened

@@ -2,9 +2,7 @@ import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
-import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
-import { closeFolder, type Folder } from "../core/fs/folder.ts";
-import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../core/path/host_path.ts";
+import { closeFolder } from "../core/fs/folder.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
@@ -12,11 +10,12 @@ import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { runInTargetQueue } from "../core/fs/run_in_target_queue.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/fs/workspace.ts";
-import type { HostStat } from "../host.ts";
-import type { BaseToolOptions, Tool } from "./tool.ts";
+import { type BaseToolOptions, type Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { checkLinksInside, landsInside } from "./_check_links_inside.ts";
+import { renameConfirmed } from "./_rename_confirmed.ts";
 
 /** Options of {@link createMoveTool}. */
 export interface MoveToolOptions extends BaseToolOptions {
@@ -132,7 +131,7 @@ export function createMoveTool(
       };
     },
     run: async (input, { signal }) => {
-      const { workspace: ws } = await beginCall(getWorkspace, input.sourceSegments, signal);
+      const { workspace } = await beginCall(getWorkspace, input.sourceSegments, signal);
       const sourceDisplay = input.sourceSegments.join("/");
       const display = input.destinationSegments.join("/");
       const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>
@@ -142,7 +141,7 @@ export function createMoveTool(
         });
 
       // 1. The source, not following a final link; its folder stays held.
-      const source = await ws.resolve(input.sourceSegments, {
+      const source = await workspace.resolve(input.sourceSegments, {
         followFinal: false,
         action: "move",
         display: sourceDisplay,
@@ -154,7 +153,7 @@ export function createMoveTool(
         const sourceName = source.name;
 
         // 2. Where the destination will be, without creating anything yet.
-        const destinationParent = await existingPrefix(ws, input.destinationSegments.slice(0, -1), display);
+        const destinationParent = await existingPrefix(workspace, input.destinationSegments.slice(0, -1), display);
         const destination = [...destinationParent, input.destinationSegments[input.destinationSegments.length - 1]];
         assertNotProtected(source.segments, protectedPaths, "move", sourceDisplay);
         assertNotProtected(destination, protectedPaths, "move onto", display);
@@ -172,26 +171,26 @@ export function createMoveTool(
 
         // 3. A move never makes a link point outside the workspace.
         if (sourceStat.kind === "symlink") {
-          const linkTarget = await ws.host.readlink(source.hostPath).catch((error) => {
+          const linkTarget = await workspace.host.readlink(source.hostPath).catch((error) => {
             throw mapHostError(error, "move", sourceDisplay);
           });
-          if (!landsInside(ws, destination.slice(0, -1), linkTarget)) {
+          if (!landsInside(workspace, destination.slice(0, -1), linkTarget)) {
             throw fail("PATH_ESCAPES_WORKSPACE", "the symbolic link would point outside the workspace");
           }
         } else if (sourceStat.kind === "directory" && destination.length < source.segments.length) {
-          const held = await ws.openFolder(source.folder, sourceName).catch((error) => {
+          const held = await workspace.openFolder(source.folder, sourceName).catch((error) => {
             throw mapHostError(error, "move", sourceDisplay);
           });
           if (held.kind !== "folder" || !sameIdentity(held.folder.stat, sourceStat)) {
             if (held.kind === "folder") await closeFolder(held.folder);
             throw fail("PATH_CHANGED", "an entry changed while it was moved");
           }
-          await checkLinksInside(ws, held.folder, [...destination], maxScanEntries, fail, signal)
+          await checkLinksInside(workspace, held.folder, [...destination], maxScanEntries, fail, signal)
             .finally(() => closeFolder(held.folder));
         }
 
         // 4. Resolve the destination, now creating its missing folders (each held).
-        target = await ws.resolve(input.destinationSegments, {
+        target = await workspace.resolve(input.destinationSegments, {
           followFinal: false,
           allowMissing: true,
           createParents: true,
@@ -221,22 +220,22 @@ export function createMoveTool(
         const key = `${to.folder.stat.dev}:${to.folder.stat.ino}:${to.folder.stat.birthtimeMs ?? 0}/${to.name}`;
         await runInTargetQueue(key, async () => {
           throwIfAborted(signal);
-          await ws.confirm(source.folder);
-          await ws.confirm(to.folder);
-          if (!(await stillNamesObject(ws.host, source.hostPath, sourceStat, sourceStat.kind))) {
+          await workspace.confirm(source.folder);
+          await workspace.confirm(to.folder);
+          if (!(await stillNamesObject(workspace.host, source.hostPath, sourceStat, sourceStat.kind))) {
             throw fail("PATH_CHANGED", "an entry changed while it was moved");
           }
-          const unchanged = await lstatUnchanged(ws.host, to.hostPath, before).catch((error) => {
+          const unchanged = await lstatUnchanged(workspace.host, to.hostPath, before).catch((error) => {
             throw mapHostError(error, "move", display);
           });
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
           throwIfAborted(signal);
-          await renameConfirmed(ws, source, to, sourceStat, fail).catch((error) => {
+          await renameConfirmed(workspace, source, to, sourceStat, fail).catch((error) => {
             throw mapHostError(error, "move", sourceDisplay);
           });
           // Make the rename durable (best effort: some filesystems cannot sync a folder).
-          await ws.syncFolder(source.folder).catch(() => {});
-          if (to.folder !== source.folder) await ws.syncFolder(to.folder).catch(() => {});
+          await workspace.syncFolder(source.folder).catch(() => {});
+          if (to.folder !== source.folder) await workspace.syncFolder(to.folder).catch(() => {});
         });
         return { source: sourceDisplay, destination: display, kind: toReportedKind(sourceStat.kind), overwritten };
       } finally {
@@ -245,53 +244,6 @@ export function createMoveTool(
       }
     },
   });
-}
-
-type Fail = (code: WorkspaceError["code"], detail: string, hint?: string) => WorkspaceError;
-
-/**
- * The one rename of a move. At held folders (`handles`): `rename` from one to
- * the other. On the `paths` route, where a folder above either end can be
- * swapped between the last check and the rename, it goes in two confirmed
- * steps through a random name beside the source: (1) source → aside, then the
- * source's chain and the aside entry are confirmed, else it is renamed back;
- * (2) aside → destination, then the destination's chain and the moved entry are
- * confirmed, else it is renamed back to the source. A swap before a step is
- * undone by the same paths (nothing outside keeps a new name or loses one); a
- * swap after a step leaves the entry inside, in the folder that was moved.
- */
-async function renameConfirmed(
-  ws: Workspace,
-  source: Resolved,
-  to: Resolved,
-  stat: HostStat,
-  fail: Fail,
-): Promise<void> {
-  if (source.folder.handle !== null && to.folder.handle !== null) {
-    await ws.host.rename(source.hostPath, to.hostPath);
-    return;
-  }
-  const changed = () => fail("PATH_CHANGED", "a folder changed while the entry was moved");
-  const aside = ws.childPath(source.folder, `${TEMP_FILE_PREFIX}move-${randomSuffix()}`);
-  await ws.host.rename(source.hostPath, aside);
-  try {
-    await ws.confirm(source.folder);
-    if (!(await stillNamesObject(ws.host, aside, stat, stat.kind))) throw changed();
-  } catch (error) {
-    await ws.host.rename(aside, source.hostPath).catch(() => {});
-    throw error;
-  }
-  await ws.host.rename(aside, to.hostPath).catch(async (error) => {
-    await ws.host.rename(aside, source.hostPath).catch(() => {});
-    throw error;
-  });
-  try {
-    await ws.confirm(to.folder);
-    if (!(await stillNamesObject(ws.host, to.hostPath, stat, stat.kind))) throw changed();
-  } catch (error) {
-    await ws.host.rename(to.hostPath, aside).then(() => ws.host.rename(aside, source.hostPath)).catch(() => {});
-    throw error;
-  }
 }
 
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
@@ -306,10 +258,10 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
  * The canonical segments the folder `segments` will have: its longest existing
  * prefix resolved confined (links followed), plus the missing rest as given.
  */
-async function existingPrefix(ws: Workspace, segments: readonly string[], display: string): Promise<string[]> {
+async function existingPrefix(workspace: Workspace, segments: readonly string[], display: string): Promise<string[]> {
   for (let length = segments.length; length >= 0; length--) {
     try {
-      const found = await ws.resolve(segments.slice(0, length), { action: "move", display });
+      const found = await workspace.resolve(segments.slice(0, length), { action: "move", display });
       await found.release();
       if (found.stat !== null && found.stat.kind !== "directory") {
         throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot move to '${display}': a path component is not a folder`, {
@@ -322,71 +274,4 @@ async function existingPrefix(ws: Workspace, segments: readonly string[], displa
     }
   }
   return [...segments];
-}
-
-/** Whether link `target`, stored in the folder at canonical `folder`, lands inside the workspace (lexically). */
-function landsInside(ws: Workspace, folder: readonly string[], target: string): boolean {
-  const platform = ws.host.platform;
-  if (isAbsoluteHostPath(platform, target)) {
-    return (segmentsBelow(platform, ws.root, target) ?? segmentsBelow(platform, ws.rootEntry, target)) !== null;
-  }
-  let depth = folder.length;
-  for (const part of splitHostPath(platform, target)) {
-    if (part === "..") {
-      if (depth === 0) return false;
-      depth--;
-    } else depth++;
-  }
-  return true;
-}
-
-/**
- * Refuses a folder move that would make a relative link inside it point
- * outside the workspace. Walks the held folder depth first, each subfolder
- * opened at its held parent, each link read at its folder.
- */
-async function checkLinksInside(
-  ws: Workspace,
-  start: Folder,
-  destination: readonly string[],
-  maxEntries: number,
-  fail: Fail,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  let seen = 0;
-  const visit = async (folder: Folder, at: string[]): Promise<void> => {
-    throwIfAborted(signal);
-    const entries = await ws.host.readdir(folder.at);
-    await ws.confirm(folder);
-    for (const entry of entries) {
-      if (++seen > maxEntries) {
-        throw fail(
-          "TOO_MANY_ENTRIES",
-          `the folder holds more than ${maxEntries} entries to check for links`,
-          "move it to a place at least as deep as it is now, or move its subfolders one at a time",
-        );
-      }
-      if (entry.kind === "directory") {
-        const child = await ws.openFolder(folder, entry.name);
-        if (child.kind === "folder") {
-          try {
-            await visit(child.folder, [...at, entry.name]);
-          } finally {
-            await closeFolder(child.folder);
-          }
-        } else if (child.kind === "symlink") {
-          await checkLink(folder, entry.name, at);
-        }
-      } else if (entry.kind === "symlink") {
-        await checkLink(folder, entry.name, at);
-      }
-    }
-  };
-  const checkLink = async (folder: Folder, name: string, at: string[]): Promise<void> => {
-    const target = await ws.host.readlink(ws.childPath(folder, name));
-    if (!landsInside(ws, at, target)) {
-      throw fail("PATH_ESCAPES_WORKSPACE", `the symbolic link '${name}' inside would point outside the workspace`);
-    }
-  };
-  await visit(start, [...destination]);
 }

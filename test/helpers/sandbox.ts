@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { DEFAULT_DOCKER_SOCKET, socketFromDockerHost } from "../../src/sandbox/docker_engine.ts";
 import { hasProgram } from "./fixture.ts";
 import { runtime } from "./runtime.ts";
 
@@ -16,6 +17,25 @@ export const sandboxSkipReason: string | undefined = process.platform !== "linux
 
 /** Appended to a sandbox test's name: the reason it is skipped, if it is. */
 export const sandboxSkipNote: string = sandboxSkipReason === undefined ? "" : ` [skipped: ${sandboxSkipReason}]`;
+
+/** The Docker Engine socket the container sandbox tests drive: from `DOCKER_HOST`, else the default. */
+export const ENGINE_SOCKET: string = socketFromDockerHost(process.env.DOCKER_HOST) ?? DEFAULT_DOCKER_SOCKET;
+
+/** The image the container sandbox tests run: `PADDOCK_SANDBOX_IMAGE`, else the locally built one. */
+export const SANDBOX_IMAGE: string = process.env.PADDOCK_SANDBOX_IMAGE ?? "paddock/sandbox-node:local";
+
+/**
+ * Why the container sandbox tests cannot run here, or `undefined` when they
+ * can. The engine is the one `.ci/run` starts with
+ * `bash ../shared/docker/setup-engine.sh up` (Docker Engine 26.1.5 and a
+ * locally built image); the tests skip only where no engine can run: not
+ * Linux, or no daemon socket here.
+ */
+export const engineSkipReason: string | undefined = process.platform !== "linux"
+  ? `the container sandbox is tested on Linux only, not ${process.platform}`
+  : !fs.existsSync(ENGINE_SOCKET)
+  ? `no Docker Engine socket at ${ENGINE_SOCKET} (start one: bash ../shared/docker/setup-engine.sh up)`
+  : undefined;
 
 /** Quotes one word for a POSIX shell. */
 export function sh(word: string): string {

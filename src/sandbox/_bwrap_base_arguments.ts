@@ -1,0 +1,31 @@
+// The bwrap arguments every command of a bubblewrap sandbox shares: the
+// namespaces and the filesystem view.
+import * as fs from "node:fs";
+import type { BubblewrapSandboxOptions } from "./bubblewrap_sandbox_options.ts";
+import { SANDBOX_ETC_ENTRIES, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
+
+/** The bwrap arguments every command shares. */
+export function baseArguments(
+  disableUserns: boolean,
+  options: Pick<BubblewrapSandboxOptions, "runtimePath" | "readOnly">,
+): string[] {
+  const args = ["--unshare-all", "--new-session", "--die-with-parent", "--cap-drop", "ALL"];
+  // Explicit user namespace, so nested ones can be refused (bwrap 0.8+).
+  if (disableUserns) args.push("--unshare-user", "--disable-userns");
+  args.push("--tmpfs", "/tmp");
+  for (const dir of SANDBOX_SYSTEM_PATHS) {
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
+    if (stat.isSymbolicLink()) args.push("--symlink", fs.readlinkSync(dir), dir);
+    else args.push("--ro-bind", dir, dir);
+  }
+  for (const entry of SANDBOX_ETC_ENTRIES) args.push("--ro-bind-try", entry, entry);
+  const runtime = options.runtimePath ?? process.execPath;
+  const real = fs.realpathSync(runtime);
+  for (const visible of new Set([real, runtime])) {
+    if (!SANDBOX_SYSTEM_PATHS.some((dir) => visible.startsWith(`${dir}/`))) args.push("--ro-bind", real, visible);
+  }
+  for (const extra of options.readOnly ?? []) args.push("--ro-bind", extra, extra);
+  args.push("--dev", "/dev", "--proc", "/proc");
+  return args;
+}
