@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type AnyTool,
   createCodingTools,
-  createDirectoryTreeTool,
   createFindFilesTool,
   createGrepTool,
   createListDirectoryTool,
@@ -22,6 +21,7 @@ import {
 import type { Host } from "../host.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { SEARCH_TOOLS as SEARCH_TOOL_ROWS } from "./cases/tool_replay.ts";
 import { OUTSIDE_SECRET, type Tree } from "./helpers/fixture.ts";
 import { TEST_HOSTS, type TestHost, type TestWorkspace } from "./helpers/hosts.ts";
 
@@ -32,12 +32,14 @@ interface SearchTool {
   args(path: string): Record<string, unknown>;
 }
 
-const SEARCH_TOOLS: readonly SearchTool[] = [
-  { name: "list_directory", make: (ws) => createListDirectoryTool(ws), args: (path) => ({ path }) },
-  { name: "find_files", make: (ws) => createFindFilesTool(ws), args: (path) => ({ pattern: "**", path }) },
-  { name: "grep", make: (ws) => createGrepTool(ws), args: (path) => ({ pattern: ".", path }) },
-  { name: "directory_tree", make: (ws) => createDirectoryTreeTool(ws), args: (path) => ({ path }) },
-];
+const SEARCH_TOOLS: readonly SearchTool[] = SEARCH_TOOL_ROWS.map((row) => ({
+  ...row,
+  make: (ws: Workspace) => {
+    const tool = createCodingTools(ws).find((candidate) => candidate.name === row.name);
+    if (tool === undefined) throw new Error(`createCodingTools has no ${row.name}`);
+    return tool;
+  },
+}));
 
 /** The code `fn` throws (synchronously), or `null`. */
 function thrownCode(fn: () => unknown): string | null {

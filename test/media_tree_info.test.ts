@@ -1,30 +1,16 @@
 // read_media_file, directory_tree and get_file_info (the reference MCP
-// filesystem server's tools, as library tools) on every test host: the shared
-// hostile-path and symlink tables, and what each returns.
+// filesystem server's tools, as library tools) on every test host: what each
+// returns (the shared hostile-path and symlink tables replay them with every
+// other path tool, in test/path_tools_replay.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  type AnyTool,
-  createDirectoryTreeTool,
-  createFileInfoTool,
-  createReadMediaFileTool,
-  createReadTool,
-  type Workspace,
-} from "../mod.ts";
+import { createDirectoryTreeTool, createFileInfoTool, createReadMediaFileTool } from "../mod.ts";
 import { encodeBase64 } from "../src/core/text/encode_base64.ts";
 import { DIRECTORY_TREE_MAX_DEPTH } from "../src/core/limits.ts";
 import { sniffMediaType } from "../src/core/text/sniff_media_type.ts";
-import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
-import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
+import { SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { OUTSIDE_SECRET } from "./helpers/fixture.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
-
-// The path-taking tools of this file, each with arguments naming `path` (replayed below; grep: PATH_TOOLS_MEDIA_TREE_INFO).
-const PATH_TOOLS_MEDIA_TREE_INFO: readonly { name: string; make(ws: Workspace): AnyTool }[] = [
-  { name: "read_media_file", make: (ws) => createReadMediaFileTool(ws) },
-  { name: "directory_tree", make: (ws) => createDirectoryTreeTool(ws) },
-  { name: "get_file_info", make: (ws) => createFileInfoTool(ws) },
-];
 
 const WAV = "RIFF\u0024\0\0\0WAVEfmt \u0010\0\0\0";
 const MEDIA_TREE = [
@@ -42,52 +28,14 @@ const MEDIA_TREE = [
 
 for (const host of TEST_HOSTS) {
   describe(`read_media_file, directory_tree, get_file_info on the ${host.name} host`, () => {
-    describe("hostile paths", () => {
-      let tw: TestWorkspace;
-      beforeAll(async () => {
-        tw = await host.open(["d/", "d/f", "f"]);
-      });
-      afterAll(() => tw.cleanup());
-      for (const tool of PATH_TOOLS_MEDIA_TREE_INFO) {
-        for (const row of HOSTILE_PATHS) {
-          test(`${tool.name}() refuses ${row.name} with ${row.code} before any I/O`, async () => {
-            expect(() => tool.make(tw.workspace).validate({ path: row.path })).toThrow(
-              expect.objectContaining({ code: row.code }),
-            );
-            expect(await codeOf(tool.make(tw.workspace).execute({ path: row.path }))).toBe(row.code);
-            expect(await tw.outsideIntact()).toBe(true);
-          });
-        }
-      }
-    });
-
     describe("symlink fixtures as the path argument", () => {
       let tw: TestWorkspace;
       beforeAll(async () => {
         tw = await host.open(SYMLINK_TREE);
       });
       afterAll(() => tw.cleanup());
-      for (const tool of PATH_TOOLS_MEDIA_TREE_INFO) {
-        for (const row of SYMLINK_CASES) {
-          test(`${tool.name}() through ${row.name} (${row.path}) ${row.read ?? "is allowed"}`, async () => {
-            const code = await codeOf(tool.make(tw.workspace).execute({ path: row.path }));
-            if (row.read !== null) expect(code).toBe(row.read);
-            else {
-              // What read_file sees through the same path decides: a file, or a folder.
-              const isFolder = await codeOf(createReadTool(tw.workspace).execute({ path: row.path })) === "NOT_A_FILE";
-              const expected = {
-                read_media_file: isFolder ? "NOT_A_FILE" : "UNSUPPORTED_MEDIA_TYPE", // the fixture's files are text
-                directory_tree: isFolder ? null : "NOT_A_DIRECTORY",
-                get_file_info: null,
-              }[tool.name];
-              expect(code).toBe(expected);
-            }
-            expect(await tw.outsideIntact()).toBe(true);
-            expect(await tw.leftovers()).toEqual([]);
-          });
-        }
-      }
-
+      // The hostile-path and symlink tables go through these tools with every other path tool
+      // (test/cases/tool_replay.ts, replayed by test/path_tools_replay.test.ts); here, what they show.
       test("get_file_info names where a link inside led, and never the outside", async () => {
         const info = createFileInfoTool(tw.workspace);
         expect(await info.execute({ path: "chain1" })).toMatchObject({

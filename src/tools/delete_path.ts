@@ -4,7 +4,7 @@ import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { rootProtected, WorkspaceError } from "../core/errors.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
-import { type BaseToolOptions, type Tool } from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";

@@ -10,7 +10,7 @@ import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { runInTargetQueue } from "../core/fs/run_in_target_queue.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/fs/workspace.ts";
-import { type BaseToolOptions, type Tool } from "./tool.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";

@@ -62,8 +62,8 @@ function writesThrough(row: SymlinkCase, content: string): ReplayOutcome {
  * table (refused before any I/O, nothing changes) and the symlink table (on
  * {@link REPLAY_TREE}) by test/path_tools_replay.test.ts on every host, and
  * through the MCP server by test/mcp_server.test.ts. A new path tool is one
- * new row. (list_directory, find_files and grep replay the same tables in
- * test/fs_search_tools.test.ts.)
+ * new row. (The search tools, {@link SEARCH_TOOLS}, replay the same tables in
+ * test/fs_search_tools.test.ts, where what they find is checked against read_file.)
  */
 export const PATH_TOOLS: readonly ReplayTool[] = [
   {
@@ -134,4 +134,42 @@ export const PATH_TOOLS: readonly ReplayTool[] = [
     // Every case a write may follow names an existing file: refused as ALREADY_EXISTS.
     onLink: (row) => changesNothing(row.write ?? "ALREADY_EXISTS"),
   },
+  {
+    label: "read_media_file",
+    name: "read_media_file",
+    args: (path) => ({ path }),
+    // Followed as read_file follows; the fixture's files are text, so no media type is found in them.
+    onLink: (row) => changesNothing(row.read ?? (leadsToFolder(row) ? "NOT_A_FILE" : "UNSUPPORTED_MEDIA_TYPE")),
+  },
+  {
+    label: "get_file_info",
+    name: "get_file_info",
+    args: (path) => ({ path }),
+    // Followed as read_file follows, files and folders alike.
+    onLink: (row) => changesNothing(row.read),
+  },
+  {
+    label: "directory_tree",
+    name: "directory_tree",
+    args: (path) => ({ path }),
+    onLink: (row) => changesNothing(row.read ?? (leadsToFolder(row) ? null : "NOT_A_DIRECTORY")),
+  },
+];
+
+/** Whether the case's path leads to a folder of the fixture (in the tree notation a folder ends in `/`). */
+function leadsToFolder(row: SymlinkCase): boolean {
+  return row.target !== null && (row.target === "" || SYMLINK_TREE.includes(`${row.target}/`));
+}
+
+/**
+ * The tools that search or list below a path: each replays the hostile-path
+ * table and the symlink table in test/fs_search_tools.test.ts on every host,
+ * where what a call finds through a link is checked against what read_file
+ * sees through the same path.
+ */
+export const SEARCH_TOOLS: readonly { name: string; args(path: string): Record<string, unknown> }[] = [
+  { name: "list_directory", args: (path) => ({ path }) },
+  { name: "find_files", args: (path) => ({ pattern: "**", path }) },
+  { name: "grep", args: (path) => ({ pattern: ".", path }) },
+  { name: "directory_tree", args: (path) => ({ path }) },
 ];

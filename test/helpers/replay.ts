@@ -1,14 +1,5 @@
 import { expect } from "vitest";
-import {
-  createDeleteTool,
-  createDirectoryTool,
-  createEditTool,
-  createMoveTool,
-  createReadTool,
-  createWriteTool,
-  ToolRegistry,
-  type Workspace,
-} from "../../mod.ts";
+import { createCodingTools, ToolRegistry, type Workspace } from "../../mod.ts";
 import type { HostilePathCase } from "../cases/hostile_paths.ts";
 import type { SymlinkCase } from "../cases/symlink_fixtures.ts";
 import type { ReplayTool } from "../cases/tool_replay.ts";
@@ -17,16 +8,9 @@ import { OUTSIDE_SECRET } from "./fixture.ts";
 import type { TestWorkspace } from "./hosts.ts";
 import { callTool } from "./tool_call.ts";
 
-/** A registry of every tool in PATH_TOOLS, with default options, over `workspace`. */
+/** A registry of every tool in PATH_TOOLS, with default options, over `workspace` (the coding tools hold them all). */
 export function pathToolRegistry(workspace: Workspace): ToolRegistry {
-  return new ToolRegistry([
-    createReadTool(workspace),
-    createWriteTool(workspace),
-    createEditTool(workspace),
-    createDeleteTool(workspace),
-    createMoveTool(workspace),
-    createDirectoryTool(workspace),
-  ]);
+  return new ToolRegistry(createCodingTools(workspace));
 }
 
 /**
