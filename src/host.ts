@@ -11,6 +11,12 @@
  * @module
  */
 
+import type { ByteSearch, FileSearchSpec, FileSearchThreads } from "./host_search.ts";
+import type { HostChild, ScriptLaunch, ScriptLaunchRequest, SpawnRequest } from "./host_process.ts";
+
+export type * from "./host_search.ts";
+export type * from "./host_process.ts";
+
 /** What a directory entry is. */
 export type EntryKind =
   | "file"
@@ -155,152 +161,6 @@ export interface HostDirEntry {
   name: string;
   /** Its kind, not following links. */
   kind: EntryKind;
-}
-
-/**
- * Native searches on raw bytes, for grep's fast path (a file without the
- * needle is ruled out before it is decoded): Node's `Buffer` is one.
- */
-export interface ByteView {
-  /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
-  indexOf(needle: number | Uint8Array, from: number): number;
-}
-
-/** Makes {@link ByteView}s: views of the caller's bytes, never copies. */
-export interface ByteSearch {
-  /** A view of `bytes` with native searches. */
-  view(bytes: Uint8Array): ByteView;
-}
-
-/**
- * One grep search, as plain data a worker thread can compile again (the
- * pattern, not the compiled matcher).
- */
-export interface FileSearchSpec {
-  /** The pattern as the call gave it. */
-  pattern: string;
-  /** Whether it is plain text. */
-  literal: boolean;
-  /** Whether matching ignores case. */
-  ignoreCase: boolean;
-  /** What is returned per file. */
-  outputMode: "content" | "files_with_matches" | "count";
-  /** Lines of context before and after each match (content mode). */
-  context: number;
-  /** Matching lines kept per file at most (content mode). */
-  cap: number;
-  /** Characters of a returned line at most. */
-  maxLineChars: number;
-  /** Bytes of a file searched at most; a larger one is skipped unread. */
-  maxFileBytes: number;
-}
-
-/**
- * What searching one file found, as {@link FileSearchThreads} hand it back
- * (the core's `FileOutcome`).
- */
-export interface FileSearchResult {
-  /** Why it was not searched, when it was not. */
-  skipped?: "binary" | "tooLarge" | "unreadable";
-  /** Matching lines (content mode). */
-  matches: {
-    line: number;
-    column: number;
-    text: string;
-    cut?: true;
-    before?: string[];
-    after?: string[];
-  }[];
-  /** Matching lines in all. */
-  count: number;
-}
-
-/**
- * Searches files on other threads, for grep over a large tree: each path is
- * one name at a held folder (`${at}/${name}`), opened there exactly as the
- * calling thread would open it (no-follow, non-blocking, a regular file
- * only). Descriptors are process-wide, so another thread reaches a folder
- * this one holds; the caller keeps every folder of a batch held until the
- * batch has settled.
- */
-export interface FileSearchThreads {
-  /** Whether the threads have started; until then the caller searches in its own thread. */
-  readonly ready: boolean;
-  /**
-   * Searches `paths`, in order, and resolves with one result per path; rejects
-   * (when a thread fails) only once no thread uses the paths any more.
-   */
-  search(paths: readonly string[]): Promise<FileSearchResult[]>;
-  /** Lets the threads go idle: this search sends no more batches. */
-  close(): void;
-}
-
-/** A stream of output bytes from a child process. */
-export interface ByteReader {
-  /** The next chunk, or `null` at the end of the stream. */
-  read(): Promise<Uint8Array | null>;
-  /** Stops reading and releases the stream. */
-  cancel(): Promise<void>;
-}
-
-/** How a process ended. */
-export interface ExitStatus {
-  /** The exit code, or `null` when a signal ended it. */
-  code: number | null;
-  /** The signal that ended it (`SIGKILL`, …), or `null`. */
-  signal: string | null;
-}
-
-/** What to spawn. The host always starts it in its own process group, stdin closed, no shell. */
-export interface SpawnRequest {
-  /** The program (an absolute path) and its arguments. */
-  argv: string[];
-  /** The working directory (an absolute host path). */
-  cwd: string;
-  /** The complete environment; nothing of the parent's is added. */
-  env: Record<string, string>;
-}
-
-/** A running child process. */
-export interface HostChild {
-  /** Its process id (also its process group id). */
-  readonly pid: number;
-  /** Its standard output. */
-  readonly stdout: ByteReader;
-  /** Its standard error. */
-  readonly stderr: ByteReader;
-  /** Resolves when the leader exits. */
-  readonly exited: Promise<ExitStatus>;
-  /** Sends `signal` to the whole process group; "no such process" is ignored. */
-  killGroup(signal: "SIGTERM" | "SIGKILL"): void;
-}
-
-/** What {@link Host.scriptLaunch} needs to run a CommonJS file with the host runtime. */
-export interface ScriptLaunchRequest {
-  /** The script (absolute host path). */
-  scriptPath: string;
-  /** Where a bootstrap file may be written if the runtime needs one (absolute host path). */
-  bootstrapPath: string;
-  /** Arguments the script sees as `process.argv.slice(1)`. */
-  args: string[];
-  /** Paths the child may read and write, or `null` to run with the runtime's full rights. */
-  confineTo: string[] | null;
-  /**
-   * With `confineTo`: the paths the child may write, when narrower than
-   * `confineTo` (protected paths excluded); a path the runtime's flags cannot
-   * name exactly is left out (not writable). @default confineTo
-   */
-  writable?: string[];
-}
-
-/** The command line for a script, and a bootstrap file to write first if the runtime needs one. */
-export interface ScriptLaunch {
-  /** The argv to spawn. */
-  argv: string[];
-  /** Source to write at the request's `bootstrapPath` before spawning, if any. */
-  bootstrap?: string;
-  /** Variables the runtime needs in the child's environment (e.g. `NO_COLOR`). */
-  env?: Record<string, string>;
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * The host seam's search types: native byte searches for grep's fast path,
+ * and the worker-thread file searches a host may offer.
+ *
+ * @module
+ */
+
+/**
+ * Native searches on raw bytes, for grep's fast path (a file without the
+ * needle is ruled out before it is decoded): Node's `Buffer` is one.
+ */
+export interface ByteView {
+  /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
+  indexOf(needle: number | Uint8Array, from: number): number;
+}
+
+/** Makes {@link ByteView}s: views of the caller's bytes, never copies. */
+export interface ByteSearch {
+  /** A view of `bytes` with native searches. */
+  view(bytes: Uint8Array): ByteView;
+}
+
+/**
+ * One grep search, as plain data a worker thread can compile again (the
+ * pattern, not the compiled matcher).
+ */
+export interface FileSearchSpec {
+  /** The pattern as the call gave it. */
+  pattern: string;
+  /** Whether it is plain text. */
+  literal: boolean;
+  /** Whether matching ignores case. */
+  ignoreCase: boolean;
+  /** What is returned per file. */
+  outputMode: "content" | "files_with_matches" | "count";
+  /** Lines of context before and after each match (content mode). */
+  context: number;
+  /** Matching lines kept per file at most (content mode). */
+  cap: number;
+  /** Characters of a returned line at most. */
+  maxLineChars: number;
+  /** Bytes of a file searched at most; a larger one is skipped unread. */
+  maxFileBytes: number;
+}
+
+/**
+ * What searching one file found, as {@link FileSearchThreads} hand it back
+ * (the core's `FileOutcome`).
+ */
+export interface FileSearchResult {
+  /** Why it was not searched, when it was not. */
+  skipped?: "binary" | "tooLarge" | "unreadable";
+  /** Matching lines (content mode). */
+  matches: {
+    line: number;
+    column: number;
+    text: string;
+    cut?: true;
+    before?: string[];
+    after?: string[];
+  }[];
+  /** Matching lines in all. */
+  count: number;
+}
+
+/**
+ * Searches files on other threads, for grep over a large tree: each path is
+ * one name at a held folder (`${at}/${name}`), opened there exactly as the
+ * calling thread would open it (no-follow, non-blocking, a regular file
+ * only). Descriptors are process-wide, so another thread reaches a folder
+ * this one holds; the caller keeps every folder of a batch held until the
+ * batch has settled.
+ */
+export interface FileSearchThreads {
+  /** Whether the threads have started; until then the caller searches in its own thread. */
+  readonly ready: boolean;
+  /**
+   * Searches `paths`, in order, and resolves with one result per path; rejects
+   * (when a thread fails) only once no thread uses the paths any more.
+   */
+  search(paths: readonly string[]): Promise<FileSearchResult[]>;
+  /** Lets the threads go idle: this search sends no more batches. */
+  close(): void;
+}

@@ -1,0 +1,78 @@
+/**
+ * {@link Host.readSync} on `node:fs`: a small file read in one synchronous
+ * step, for the Node and Deno hosts' filesystem.
+ *
+ * @module
+ */
+import { closeSync, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
+import { type Host, HostError, type HostStat } from "../host.ts";
+import type { NativeErrors } from "./_native_errors.ts";
+import { HAS_NOFOLLOW, openFlags } from "./_node_open_flags.ts";
+import { toStat } from "./_node_stat.ts";
+
+/**
+ * The largest whole-file read {@link Host.readSync} does in one synchronous
+ * step (grep's default bound of 1 MiB, plus the byte that shows growth): a
+ * page-cache copy of a few hundred microseconds at most; grep gives the event
+ * loop a turn between files.
+ */
+const READ_SYNC_MAX_BYTES = 1_048_577;
+const NOTHING = new Uint8Array(0);
+
+const READ_SYNC_FLAGS = openFlags({ read: true, noFollow: true, nonBlocking: true });
+
+/**
+ * Host.readSync: open, fstat, read and close in one synchronous step, with no
+ * promise or handle object per file (grep runs it once per file of a walk).
+ *
+ * @param mapError The host's error mapping.
+ * @returns The host's `readSync`.
+ */
+export function readSyncWith(mapError: NativeErrors["mapError"]): NonNullable<Host["readSync"]> {
+  return (path, into) => {
+    if (!HAS_NOFOLLOW) {
+      let before: Stats | undefined;
+      try {
+        before = lstatSync(path);
+      } catch {
+        before = undefined;
+      }
+      if (before?.isSymbolicLink()) throw new HostError("ELOOP", "open");
+    }
+    let fd: number;
+    try {
+      fd = openSync(path, READ_SYNC_FLAGS);
+    } catch (error) {
+      throw mapError(error, "open");
+    }
+    try {
+      let stat: HostStat;
+      try {
+        stat = toStat(fstatSync(fd));
+      } catch (error) {
+        throw mapError(error, "fstat");
+      }
+      const buffer = into(stat);
+      if (buffer === null) return { stat, bytes: NOTHING };
+      if (buffer.length > READ_SYNC_MAX_BYTES) return null;
+      let length = 0;
+      try {
+        while (length < buffer.length) {
+          const count = readSync(fd, buffer, length, buffer.length - length, length);
+          length += count;
+          // The end: nothing more, or a short read that reached the size fstat gave.
+          if (count === 0 || (length < buffer.length && length >= stat.size)) break;
+        }
+      } catch (error) {
+        throw mapError(error, "read");
+      }
+      return { stat, bytes: buffer.subarray(0, length) };
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        // A read-only descriptor: nothing is lost when its close fails.
+      }
+    }
+  };
+}

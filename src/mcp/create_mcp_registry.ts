@@ -1,0 +1,86 @@
+/**
+ * The tool registry the MCP server offers.
+ *
+ * @module
+ */
+import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
+import { ToolRegistry } from "../registry/tool_registry.ts";
+import { SandboxShell } from "../sandbox/sandbox_shell.ts";
+import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
+import { createReadTool } from "../tools/read_file.ts";
+import { createShellTool } from "../tools/shell.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { createListAllowedDirectoriesTool } from "./list_allowed_directories.ts";
+import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
+import { nameRoots, RootSet } from "./root_set.ts";
+import type { PaddockMcpServerOptions } from "./server_types.ts";
+import { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
+
+/**
+ * Builds the tool registry the MCP server offers: the coding tools (or the
+ * read-only ones), without `node_process` when turned off, plus `shell` per
+ * its policy, the server's own `read_multiple_files` and
+ * `list_allowed_directories`, and any extra tools (only read-only ones in
+ * read-only mode). New tools added to {@link createCodingTools} appear here
+ * without change.
+ *
+ * @param workspace The confined workspace.
+ * @param options What to offer.
+ * @returns The registry.
+ */
+export function createMcpRegistry(
+  workspace: Workspace,
+  options: Omit<PaddockMcpServerOptions, "root" | "roots"> = {},
+): ToolRegistry {
+  return registryOf(workspace, options, new RootSet(nameRoots([workspace])));
+}
+
+/**
+ * {@link createMcpRegistry} over the default root of `roots`: `read_multiple_files` and
+ * `list_allowed_directories` see every root served.
+ *
+ * @param workspace The confined workspace of the default root.
+ * @param options What to offer.
+ * @param roots Every root served.
+ * @returns The registry.
+ */
+export function registryOf(
+  workspace: Workspace,
+  options: Omit<PaddockMcpServerOptions, "root" | "roots">,
+  roots: RootSet,
+): ToolRegistry {
+  const extra = options.tools ?? [];
+  // The reference filesystem server's batch read, composed from read_file; each path routed to its root.
+  const reads = new Map(roots.roots.map((root) => [root, createReadTool(root.workspace)]));
+  const readMany = createReadMultipleFilesTool(workspace, {}, async (path, signal) => {
+    const routed = roots.route(path);
+    const read = await reads.get(routed.root)!.execute({ path: routed.path }, { signal });
+    return { ...read, path: roots.display(routed.root, read.path) };
+  });
+  const listRoots = createListAllowedDirectoriesTool(roots);
+  if (options.readOnly === true) {
+    const readOnly = createReadOnlyTools(workspace, { nodeProcess: false });
+    return new ToolRegistry([...readOnly, readMany, listRoots, ...extra.filter((tool) => tool.readOnly)]);
+  }
+  const shell = shellToolOptions(options.shell ?? SHELL_OFF);
+  const sandbox = options.sandbox;
+  // Bun has no permission model: in the sandbox, the sandbox alone confines the script.
+  const timeout = options.nodeProcessTimeoutMs === undefined ? {} : { timeoutMs: options.nodeProcessTimeoutMs };
+  const nodeProcess = sandbox === undefined ? timeout : {
+    ...timeout,
+    sandbox,
+    permissions: workspace.host.runtime === "bun" ? "inherit" as const : "workspace" as const,
+  };
+  const tools: AnyTool[] = createCodingTools(workspace, {
+    nodeProcess: options.nodeProcess === false ? false : nodeProcess,
+    ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
+    protectedPaths: shell?.allow !== undefined,
+  });
+  if (shell !== undefined && sandbox !== undefined) {
+    // With an allow list, the files that decide what allowed commands run are read-only inside too.
+    const protectedPaths = shell.allow === undefined ? [] : DEFAULT_PROTECTED_PATHS;
+    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root, protectedPaths }), shell));
+  }
+  return new ToolRegistry([...tools, readMany, listRoots, ...extra]);
+}
