@@ -84,7 +84,11 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   let outcome: { calls: number; ok: number; refused: number; failed: string[] };
   try {
     const workspace = await openWorkspace(folder.root, { host: createAutoHost() });
-    const registry = new ToolRegistry(createCodingTools(workspace));
+    // The sample project's tests start a runtime with permissions; on a busy machine that alone can pass
+    // node_process's 500 ms default, so the demo gives its scripts 10 s.
+    const registry = new ToolRegistry(
+      createCodingTools(workspace, { nodeProcess: { timeoutMs: DEMO_SCRIPT_TIMEOUT_MS } }),
+    );
     io.stdout(
       `${c.bold("paddock demo")}: a scripted agent fixes a bug in ${c.bold(PROJECT_DIR)}, a sample project\n` +
         c.dim(`workspace: a temp copy of ${PROJECT_DIR}; tools: ${registry.list().map((t) => t.name).join(", ")}\n\n`),
@@ -111,6 +115,9 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   else io.stdout(c.green("Everything happened as scripted: tests fixed, nothing outside the workspace touched.\n"));
   return good ? 0 : 1;
 }
+
+/** Milliseconds the demo's `node_process` scripts may run (the sample project's test run). */
+const DEMO_SCRIPT_TIMEOUT_MS = 10_000;
 
 /** What the user asks the scripted agent. */
 const DEMO_TASK =
