@@ -36,7 +36,7 @@ import { type Host, type HostDirEntry, HostError } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { nodeByteSearch } from "./_node_byte_search.ts";
 import { nodeHandles } from "./_node_handles.ts";
-import { HAS_NOFOLLOW, openFlags } from "./_node_open_flags.ts";
+import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { readSyncWith } from "./_node_read_sync.ts";
 import { kindOf, toStat } from "./_node_stat.ts";
 
@@ -88,19 +88,6 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
   const { mapError, call, callSync } = options.errors;
   const sync = options.sync ?? false;
   const { wrapFd, wrapHandle, openDir } = nodeHandles(options.errors, options.procfs);
-
-  // Without O_NOFOLLOW (Windows), refuse a link seen just before opening; the
-  // caller's identity check after opening closes the rest of the gap.
-  const refuseLinkWithoutNoFollow = (path: string, noFollow: boolean | undefined): void => {
-    if (!noFollow || HAS_NOFOLLOW) return;
-    let before: Stats | undefined;
-    try {
-      before = lstatSync(path);
-    } catch {
-      before = undefined;
-    }
-    if (before?.isSymbolicLink()) throw new HostError("ELOOP", "open");
-  };
 
   // unlink(2) and rmdir(2) as POSIX has them, on a runtime with one remove for both.
   const removeKind = (path: string, want: "file" | "folder"): void => {

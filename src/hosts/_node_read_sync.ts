@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
-import { type Host, HostError, type HostStat } from "../host.ts";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { Host, HostStat } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
-import { HAS_NOFOLLOW, openFlags } from "./_node_open_flags.ts";
+import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { toStat } from "./_node_stat.ts";
 
 /**
@@ -30,15 +30,7 @@ const READ_SYNC_FLAGS = openFlags({ read: true, noFollow: true, nonBlocking: tru
  */
 export function readSyncWith(mapError: NativeErrors["mapError"]): NonNullable<Host["readSync"]> {
   return (path, into) => {
-    if (!HAS_NOFOLLOW) {
-      let before: Stats | undefined;
-      try {
-        before = lstatSync(path);
-      } catch {
-        before = undefined;
-      }
-      if (before?.isSymbolicLink()) throw new HostError("ELOOP", "open");
-    }
+    refuseLinkWithoutNoFollow(path, true);
     let fd: number;
     try {
       fd = openSync(path, READ_SYNC_FLAGS);
