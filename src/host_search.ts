@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { LineMatch } from "./core/search/search_text.ts";
 
 /**
  * Native searches on raw bytes, for grep's fast path (a file without the
@@ -51,14 +52,7 @@ export interface FileSearchResult {
   /** Why it was not searched, when it was not. */
   skipped?: "binary" | "tooLarge" | "unreadable";
   /** Matching lines (content mode). */
-  matches: {
-    line: number;
-    column: number;
-    text: string;
-    cut?: true;
-    before?: string[];
-    after?: string[];
-  }[];
+  matches: LineMatch[];
   /** Matching lines in all. */
   count: number;
 }
