@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { describe, expect, test } from "vitest";
 import type { Host } from "../host.ts";
 import { createGrepTool, isAbortError, openWorkspace } from "../mod.ts";
-import { createMemoryHost, MemoryWorkspace } from "../testing.ts";
+import { createMemoryHost, MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "../testing.ts";
 import { diskFixture, type Tree } from "./helpers/fixture.ts";
 import { openDescriptorsUnder } from "./helpers/held_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
@@ -134,6 +134,52 @@ describe(`[${runtime}] grep on worker threads`, () => {
       if (before !== null) expect(openDescriptorsUnder(fixture.root)).toBe(before);
     } finally {
       fixture.cleanup();
+    }
+  });
+
+  test("while the threads have work queued, the calling thread searches files too: results the same, in order", async () => {
+    // 6,000 files: far more than the threads are given at once, so the calling thread takes its share.
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 60; d++) {
+      for (let f = 0; f < 100; f++) {
+        files[`d${String(d).padStart(2, "0")}/f${String(f).padStart(3, "0")}.txt`] = f % 9 === 0
+          ? `x\nneedle ${d}-${f}\n`
+          : `plain ${d}-${f}\n`;
+      }
+    }
+    const memory = new MemoryWorkspace({ files });
+    const host = memory.host;
+    let onThreads = 0;
+    const counting = new Proxy(host, {
+      get(target, key, receiver) {
+        if (key !== "searchThreads") return Reflect.get(target, key, receiver);
+        return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
+          const real = target.searchThreads!(spec, threads)!;
+          return {
+            ready: true,
+            search: (paths: readonly string[]) => {
+              onThreads += paths.length;
+              return real.search(paths);
+            },
+            close: () => real.close(),
+          };
+        };
+      },
+    });
+    const workspace = await openWorkspace(MEMORY_WORKSPACE_ROOT, { host: counting });
+    const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxResults: 10_000 });
+    const inline = createGrepTool(workspace, { threads: 0, maxResults: 10_000 });
+    for (
+      const args of [{ pattern: "needle", literal: true }, {
+        pattern: "needle \\d+-\\d+",
+        output_mode: "count",
+      }] as const
+    ) {
+      onThreads = 0;
+      const result = await threaded.execute({ ...args });
+      expect(result, JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+      expect(onThreads).toBeGreaterThan(0);
+      expect(onThreads).toBeLessThan(6_000);
     }
   });
 });

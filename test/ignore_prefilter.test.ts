@@ -133,4 +133,30 @@ describe("ignorePrefilter()", () => {
     expect(ignorePrefilter("bad\\")("x")).toBe(true);
     expect(ignorePrefilter("# only a comment\n\n")("x")).toBe(false);
   });
+
+  test("root().enter(…).may(name) answers exactly as the prefilter does for the whole path", () => {
+    // Every rule alone, all together, and rules with an escaped `/`; each path as its folder and its name.
+    const texts = [...RULES, RULES.join("\n"), "a\\/b", "x/y\\/z*"];
+    const extra = ["a/b", "q/a/b", "x/y/z1", "x/y/zz/w", "d/e/.hidden", "arch/arm/include/generated"];
+    let compared = 0;
+    for (const text of texts) {
+      const may = ignorePrefilter(text);
+      for (const path of [...PATHS, ...extra]) {
+        const cut = path.lastIndexOf("/");
+        const folder = cut < 0 ? "" : path.slice(0, cut);
+        const name = path.slice(cut + 1);
+        expect({
+          text,
+          folder,
+          name,
+          may: folder.split("/").filter((segment) => segment !== "").reduce(
+            (at, segment) => at.enter(segment),
+            may.root(),
+          ).may(name),
+        }).toEqual({ text, folder, name, may: may(path) });
+        compared++;
+      }
+    }
+    expect(compared).toBe((RULES.length + 3) * (PATHS.length + 6));
+  });
 });

@@ -164,6 +164,9 @@ export const GREP_THREADS_AFTER_FILES = 2_000;
 /** grep: files handed to worker threads and not yet merged back, at most; each keeps its folder held (one descriptor), so this bounds descriptors and memory. */
 export const GREP_MAX_QUEUED_FILES = 1_024;
 
+/** grep: files searched (on any thread) whose outcomes wait to be merged back in walk order, at most; bounds the memory a slow batch makes the others hold. */
+export const GREP_MAX_PENDING_FILES = 4_096;
+
 /** MCP server: bytes of one JSON-RPC message it buffers and parses. The largest legitimate call (64 KiB of content, JSON-escaped up to six-fold: 384 KiB) is far below; a larger message is skipped as it streams in and answered with an error, so one huge argument cannot exhaust memory or end the session. */
 export const MCP_MAX_MESSAGE_BYTES = 4_194_304;
 
@@ -226,6 +229,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
   GREP_MAX_QUEUED_FILES,
+  GREP_MAX_PENDING_FILES,
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,

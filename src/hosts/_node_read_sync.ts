@@ -17,6 +17,13 @@ import { toStat } from "./_node_stat.ts";
  * loop a turn between files.
  */
 const READ_SYNC_MAX_BYTES = 1_048_577;
+
+/**
+ * The same bound in a grep worker thread, which has no event loop to keep
+ * turning: 64 MiB plus one (tens of milliseconds of copying at most, the time
+ * an abort may wait for a batch); larger files go through the asynchronous reads.
+ */
+export const WORKER_READ_SYNC_MAX_BYTES = 67_108_865;
 const NOTHING = new Uint8Array(0);
 
 const READ_SYNC_FLAGS = openFlags({ read: true, noFollow: true, nonBlocking: true });
@@ -26,9 +33,14 @@ const READ_SYNC_FLAGS = openFlags({ read: true, noFollow: true, nonBlocking: tru
  * promise or handle object per file (grep runs it once per file of a walk).
  *
  * @param mapError The host's error mapping.
+ * @param maxBytes The largest read done (the buffer `into` gives, the size
+ * plus one); a larger file is declined (`null`).
  * @returns The host's `readSync`.
  */
-export function readSyncWith(mapError: NativeErrors["mapError"]): NonNullable<Host["readSync"]> {
+export function readSyncWith(
+  mapError: NativeErrors["mapError"],
+  maxBytes: number = READ_SYNC_MAX_BYTES,
+): NonNullable<Host["readSync"]> {
   return (path, into) => {
     refuseLinkWithoutNoFollow(path, true);
     let fd: number;
@@ -44,9 +56,11 @@ export function readSyncWith(mapError: NativeErrors["mapError"]): NonNullable<Ho
       } catch (error) {
         throw mapError(error, "fstat");
       }
+      // Declined before `into` sees it: the caller's buffer never grows for a file read the long way.
+      if (stat.kind === "file" && stat.size >= maxBytes) return null;
       const buffer = into(stat);
       if (buffer === null) return { stat, bytes: NOTHING };
-      if (buffer.length > READ_SYNC_MAX_BYTES) return null;
+      if (buffer.length > maxBytes) return null;
       let length = 0;
       try {
         while (length < buffer.length) {

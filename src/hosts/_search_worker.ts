@@ -13,6 +13,8 @@ import type { FileSearchSpec } from "../host.ts";
 import { fileSearchRequest, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
 import { createNodeHost } from "./node.ts";
+import { NODE_ERRORS } from "./_node_errors.ts";
+import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
 
 /** A message to a worker: a new search, or a batch of files for one. */
 export type SearchWorkerRequest =
@@ -26,8 +28,13 @@ export type SearchWorkerReply =
   | { batch: number; found: [number, FileOutcome][] }
   | { batch: number; error: string };
 
-const host = createNodeHost({ syncFileCalls: true });
-const scratch = { buffer: new Uint8Array(65_536) };
+// Files up to 64 MiB in one synchronous step: this thread has no event loop to keep turning.
+const host = {
+  ...createNodeHost({ syncFileCalls: true }),
+  readSync: readSyncWith(NODE_ERRORS.mapError, WORKER_READ_SYNC_MAX_BYTES),
+};
+const SCRATCH_BYTES = 65_536;
+const scratch = { buffer: new Uint8Array(SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();
 
 parentPort?.on("message", async (message: SearchWorkerRequest) => {
@@ -37,6 +44,8 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
   }
   if (message.kind === "end") {
     requests.delete(message.search);
+    // A large file's buffer is not kept between searches.
+    if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) scratch.buffer = new Uint8Array(SCRATCH_BYTES);
     return;
   }
   const request = requests.get(message.search);

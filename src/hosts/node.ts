@@ -16,16 +16,10 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
-import { ERRNO_CODES, type NativeErrors, nativeErrors } from "./_native_errors.ts";
+import { NODE_ERRORS } from "./_node_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
 import { nodeSearchThreads } from "./_search_threads.ts";
 
-// Native error codes → host error codes, in one table. Anything else is EIO.
-const NODE_ERRORS: NativeErrors = nativeErrors({
-  ...ERRNO_CODES,
-  EMLINK: "ELOOP", // FreeBSD reports O_NOFOLLOW on a link as EMLINK
-  EFTYPE: "ELOOP", // NetBSD likewise
-});
 const { mapError } = NODE_ERRORS;
 
 const isWindows: boolean = process.platform === "win32";

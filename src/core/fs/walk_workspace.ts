@@ -1,7 +1,7 @@
 import type { EntryKind } from "../../host.ts";
 import { throwIfAborted } from "../errors.ts";
 import { closeFolder, type Folder } from "./folder.ts";
-import { type IgnoreFrame, isIgnored, loadIgnoreFrame } from "../search/ignore_frame.ts";
+import { FolderIgnores, type IgnoreFrame, isIgnored, loadIgnoreFrame } from "../search/ignore_frame.ts";
 import { MAX_WALK_DEPTH, SEARCH_MAX_IGNORE_FILE_BYTES, SEARCH_MAX_WALK_ENTRIES } from "../limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { yieldTurn } from "./yield_turn.ts";
@@ -144,7 +144,7 @@ export async function walkWorkspace(
   const visit = async (
     folder: Folder,
     path: string,
-    frames: readonly IgnoreFrame[],
+    ignores: FolderIgnores,
     isStart: boolean,
   ): Promise<boolean> => {
     await breathe();
@@ -159,10 +159,9 @@ export async function walkWorkspace(
     listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (!includeIgnored && listing.some((entry) => entry.name === ".gitignore" && entry.kind === "file")) {
       const own = await readIgnore(folder);
-      if (own !== null) frames = [...frames, own];
+      if (own !== null) ignores = ignores.with(own);
     }
     const pathPrefix = path === "" ? "" : path + "/";
-    const canonicalPrefix = folder.segments.length === 0 ? "" : folder.segments.join("/") + "/";
     for (const entry of listing) {
       if (entry.name === ".git") continue;
       if (++visited > maxEntries) {
@@ -174,7 +173,7 @@ export async function walkWorkspace(
       if (kind === "other") {
         kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
       }
-      if (frames.length > 0 && isIgnored(frames, canonicalPrefix + entry.name, kind === "directory")) continue;
+      if (ignores.ignores(entry.name, kind === "directory")) continue;
       const entryPath = pathPrefix + entry.name;
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
@@ -199,7 +198,7 @@ export async function walkWorkspace(
       const child = await workspace.openFolder(folder, entry.name).catch(() => null);
       if (child === null || child.kind !== "folder") continue; // gone or replaced since it was listed: not entered
       try {
-        if (!(await visit(child.folder, entryPath, frames, false))) return false;
+        if (!(await visit(child.folder, entryPath, ignores.enter(entry.name), false))) return false;
       } finally {
         await release(child.folder);
       }
@@ -233,7 +232,7 @@ export async function walkWorkspace(
       firstPath = firstPath === "" ? name : `${firstPath}/${name}`;
     }
     // 2. Walk.
-    await visit(first, firstPath, frames, opened.length === 0);
+    await visit(first, firstPath, FolderIgnores.of(frames, first.segments.join("/")), opened.length === 0);
   } finally {
     for (const folder of opened.reverse()) await release(folder);
   }

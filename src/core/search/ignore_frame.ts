@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from "ignore";
 import type { Folder } from "../fs/folder.ts";
-import { type IgnorePrefilter, ignorePrefilter } from "./ignore_prefilter.ts";
+import { type IgnorePrefilter, ignorePrefilter, type NamePrefilter } from "./ignore_prefilter.ts";
 import { readRegularFile } from "../fs/read_regular_file.ts";
 import { decodeUtf8Lenient } from "../text/utf8.ts";
 import type { Workspace } from "../fs/workspace.ts";
@@ -39,6 +39,98 @@ export function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isD
     if (result.unignored) return false;
   }
   return false;
+}
+
+interface Layer {
+  rules: Ignore;
+  /** The folder, relative to the rules' folder. */
+  folder: string;
+  prefilter: NamePrefilter;
+}
+
+/**
+ * {@link isIgnored} for the entries of one folder, carried down a walk: each
+ * frame's prefilter is narrowed to the folder as the walk enters it, so an
+ * entry costs a test of its name only.
+ * `FolderIgnores.NONE.with(root).enter("a").ignores(name, dir)` is
+ * `isIgnored([root], "a/" + name, dir)`.
+ */
+export class FolderIgnores {
+  /** No rules: nothing is ignored. */
+  static readonly NONE: FolderIgnores = new FolderIgnores([]);
+  #layers: readonly Layer[];
+
+  private constructor(layers: readonly Layer[]) {
+    this.#layers = layers;
+  }
+
+  /**
+   * The rules in force in a folder from its frames, shallowest first.
+   *
+   * @param frames The frames.
+   * @param canonicalFolder The folder, canonical and relative to the root (`""` for the root).
+   * @returns The rules.
+   */
+  static of(frames: readonly IgnoreFrame[], canonicalFolder: string): FolderIgnores {
+    let rules = FolderIgnores.NONE;
+    for (const frame of frames) {
+      const below = frame.base === "" ? canonicalFolder : canonicalFolder.slice(frame.base.length + 1);
+      let prefilter = frame.may.root();
+      if (below !== "") { for (const name of below.split("/")) prefilter = prefilter.enter(name); }
+      rules = new FolderIgnores([...rules.#layers, { rules: frame.rules, folder: below, prefilter }]);
+    }
+    return rules;
+  }
+
+  /**
+   * These rules with the folder's own `.gitignore` added (it applies last).
+   *
+   * @param frame The folder's frame.
+   * @returns The rules.
+   */
+  with(frame: IgnoreFrame): FolderIgnores {
+    return new FolderIgnores([...this.#layers, { rules: frame.rules, folder: "", prefilter: frame.may.root() }]);
+  }
+
+  /**
+   * The rules in force in a subfolder (before its own `.gitignore`).
+   *
+   * @param name The subfolder's name.
+   * @returns The rules.
+   */
+  enter(name: string): FolderIgnores {
+    if (this.#layers.length === 0) return this;
+    return new FolderIgnores(this.#layers.map((layer) => ({
+      rules: layer.rules,
+      folder: layer.folder === "" ? name : `${layer.folder}/${name}`,
+      prefilter: layer.prefilter.enter(name),
+    })));
+  }
+
+  /**
+   * Whether an entry of this folder is ignored.
+   *
+   * @param name Its name.
+   * @param isDirectory Whether it is a folder.
+   * @returns Whether the deepest frame with an opinion ignores it.
+   */
+  ignores(name: string, isDirectory: boolean): boolean {
+    const layers = this.#layers;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const { rules, folder, prefilter } = layers[i];
+      if (!prefilter.may(name)) continue; // no rule can match: no opinion
+      const relative = folder === "" ? name : `${folder}/${name}`;
+      let result;
+      try {
+        result = rules.test(isDirectory ? `${relative}/` : relative);
+      } catch {
+        continue; // a name the ignore grammar cannot express is never ignored
+      }
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
 }
 
 /**

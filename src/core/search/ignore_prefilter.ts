@@ -16,8 +16,27 @@
  * @module
  */
 
-/** Whether a path (relative to the rules' folder, without a trailing `/`) may match a rule. */
-export type IgnorePrefilter = (relative: string) => boolean;
+/**
+ * Whether a path (relative to the rules' folder, without a trailing `/`) may
+ * match a rule; {@link IgnorePrefilter.root} asks the same of the names of
+ * one folder, with the folders above them worked out once, as the walk enters them.
+ */
+export interface IgnorePrefilter {
+  (relative: string): boolean;
+  /** The test of the names in the rules' own folder. */
+  root(): NamePrefilter;
+}
+
+/**
+ * The prefilter narrowed to one folder: `root().enter("a").enter("b").may(name)`
+ * is `prefilter("a/b/" + name)`.
+ */
+export interface NamePrefilter {
+  /** Whether an entry of this folder, by name, may match a rule. */
+  may(name: string): boolean;
+  /** The same for a subfolder (itself when no rule's needs change). */
+  enter(name: string): NamePrefilter;
+}
 
 interface RuleTest {
   /** Runs the path must contain. */
@@ -34,6 +53,21 @@ interface RuleTest {
 
 const WILDCARD = new Set(["*", "?", "["]);
 
+/** What a rule still needs of the segments below a folder. */
+interface NameTest {
+  runs: readonly string[];
+  /** A segment must start with it (with `anchored`, the next one: the path's first). */
+  first: string | null;
+  /** A segment must end with it (the name, or a folder on the way). */
+  last: string | null;
+  anchored: boolean;
+}
+
+const ALWAYS_NAME: NamePrefilter = { may: () => true, enter: () => ALWAYS_NAME };
+const NEVER_NAME: NamePrefilter = { may: () => false, enter: () => NEVER_NAME };
+const ALWAYS: IgnorePrefilter = Object.assign(() => true, { root: () => ALWAYS_NAME });
+const NEVER: IgnorePrefilter = Object.assign(() => false, { root: () => NEVER_NAME });
+
 /**
  * Builds the prefilter of one `.gitignore` text.
  *
@@ -47,10 +81,10 @@ export function ignorePrefilter(text: string): IgnorePrefilter {
     if (line === "" || line.startsWith("#")) continue;
     if (line.startsWith("!")) line = line.slice(1);
     const test = ruleTest(line);
-    if (test === null) return () => true;
+    if (test === null) return ALWAYS;
     tests.push(test);
   }
-  if (tests.length === 0) return () => false;
+  if (tests.length === 0) return NEVER;
   // Rules that end in a literal run, by its last character: a path can only match one whose
   // character ends the path or comes just before one of its `/`. The rest are all tried.
   const byLast = new Map<string, RuleTest[]>();
@@ -66,7 +100,7 @@ export function ignorePrefilter(text: string): IgnorePrefilter {
     if (bucket !== undefined) { for (const test of bucket) if (passes(test, path)) return true; }
     return false;
   };
-  return (relative) => {
+  const prefilter = (relative: string): boolean => {
     for (const test of others) if (passes(test, relative)) return true;
     if (anyOf(byLast.get(relative[relative.length - 1]), relative)) return true;
     for (let at = relative.indexOf("/"); at > 0; at = relative.indexOf("/", at + 1)) {
@@ -74,6 +108,92 @@ export function ignorePrefilter(text: string): IgnorePrefilter {
     }
     return false;
   };
+  // Every need of a rule is met by one segment (a run holds no `/`), except a run with an escaped
+  // `/`, which spans segments: then each name is tested with its whole path.
+  const bySegment = tests.every((test) => test.runs.every((run) => !run.includes("/")));
+  const root = bySegment
+    ? () => new FolderPrefilter(tests.map(({ runs, first, last, anchored }) => ({ runs, first, last, anchored })))
+    : () => wholePath(prefilter, "");
+  return Object.assign(prefilter, { root });
+}
+
+function wholePath(prefilter: (relative: string) => boolean, folder: string): NamePrefilter {
+  return {
+    may: (name) => prefilter(folder === "" ? name : `${folder}/${name}`),
+    enter: (name) => wholePath(prefilter, folder === "" ? name : `${folder}/${name}`),
+  };
+}
+
+// The rules' needs that the folders on the way have not met; a folder meets a
+// need when it is the segment that starts with, ends with or holds the run.
+class FolderPrefilter implements NamePrefilter {
+  #tests: readonly NameTest[];
+  #others: NameTest[] | null = null;
+  #byLast: Map<string, NameTest[]> | null = null;
+
+  constructor(tests: readonly NameTest[]) {
+    this.#tests = tests;
+  }
+
+  enter(name: string): NamePrefilter {
+    let narrowed: NameTest[] | null = null;
+    const tests = this.#tests;
+    for (let i = 0; i < tests.length; i++) {
+      const test = tests[i];
+      const next = narrow(test, name);
+      if (next === test && narrowed === null) continue;
+      narrowed ??= tests.slice(0, i);
+      if (next === "met") return ALWAYS_NAME; // every need met by the folders alone
+      if (next !== "never") narrowed.push(next);
+    }
+    if (narrowed === null) return this;
+    return narrowed.length === 0 ? NEVER_NAME : new FolderPrefilter(narrowed);
+  }
+
+  may(name: string): boolean {
+    if (this.#others === null) {
+      const others: NameTest[] = [];
+      const byLast = new Map<string, NameTest[]>();
+      for (const test of this.#tests) {
+        if (test.last === null) others.push(test);
+        else {
+          const key = test.last[test.last.length - 1];
+          byLast.set(key, [...(byLast.get(key) ?? []), test]);
+        }
+      }
+      this.#others = others;
+      this.#byLast = byLast;
+    }
+    for (const test of this.#others) if (namePasses(test, name)) return true;
+    const bucket = this.#byLast!.get(name[name.length - 1]);
+    if (bucket !== undefined) { for (const test of bucket) if (namePasses(test, name)) return true; }
+    return false;
+  }
+}
+
+// A rule's needs once a folder named `segment` is on the way: the same object
+// when nothing changed, "never" when it can no longer match, "met" when nothing is left.
+function narrow(test: NameTest, segment: string): NameTest | "never" | "met" {
+  let { first, last, runs } = test;
+  if (first !== null) {
+    const met = segment.startsWith(first);
+    if (test.anchored && !met) return "never"; // the path's first segment is this folder's
+    if (met) first = null;
+  }
+  if (last !== null && segment.endsWith(last)) last = null;
+  if (runs.some((run) => segment.includes(run))) runs = runs.filter((run) => !segment.includes(run));
+  // Below the first folder an anchored rule's start is settled.
+  const anchored = false;
+  if (first === test.first && last === test.last && runs === test.runs && anchored === test.anchored) return test;
+  if (first === null && last === null && runs.length === 0) return "met";
+  return { runs, first, last, anchored };
+}
+
+function namePasses(test: NameTest, name: string): boolean {
+  if (test.last !== null && !name.endsWith(test.last)) return false;
+  if (test.first !== null && !name.startsWith(test.first)) return false;
+  for (const run of test.runs) if (!name.includes(run)) return false;
+  return true;
 }
 
 function passes(test: RuleTest, path: string): boolean {

@@ -1,12 +1,24 @@
 import type { FileSearchSpec, FileSearchThreads, Host } from "../../host.ts";
 import { throwIfAborted } from "../errors.ts";
 import type { Folder } from "../fs/folder.ts";
-import { GREP_MAX_QUEUED_FILES, GREP_MAX_THREADS, GREP_THREADS_AFTER_FILES } from "../limits.ts";
+import {
+  GREP_MAX_PENDING_FILES,
+  GREP_MAX_QUEUED_FILES,
+  GREP_MAX_THREADS,
+  GREP_THREADS_AFTER_FILES,
+} from "../limits.ts";
 import { searchListedFile } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
+
+/**
+ * Files queued on the threads past which this thread searches the next files
+ * itself: enough to keep a thread busy for longer than the walk's work
+ * between two event-loop turns (its replies are only taken at a turn).
+ */
+const HELP_AFTER_FILES = 512;
 
 /** Options of {@link OrderedFileSearch}. */
 export interface OrderedFileSearchOptions {
@@ -47,10 +59,13 @@ interface FolderUse {
  * The first files are searched here; once a search has many files, batches
  * go to other threads while this one walks on. A file is one name at a held
  * folder, and a folder with files in a batch must stay held until the batch
- * has settled: {@link retain} says when the walk may close it. At most
- * {@link GREP_MAX_QUEUED_FILES} files wait at once (each keeps its folder
- * held). A batch whose thread failed is searched again here, its folders
- * still held.
+ * has settled: {@link retain} says when the walk may close it. While the
+ * threads have work queued, this thread searches the next files itself,
+ * between its walk's steps, so every core searches. At most
+ * {@link GREP_MAX_QUEUED_FILES} files are on the threads at once (each keeps
+ * its folder held), and at most {@link GREP_MAX_PENDING_FILES} outcomes wait
+ * to be delivered. A batch whose thread failed is searched again here, its
+ * folders still held.
  */
 export class OrderedFileSearch {
   #host: Host;
@@ -63,6 +78,7 @@ export class OrderedFileSearch {
   #head = 0;
   #batch: Item[] = [];
   #inFlight = new Set<Promise<void>>();
+  #inFlightFiles = 0;
   #folders = new Map<Folder, FolderUse>();
   #delivering = false;
   #stopped = false;
@@ -98,12 +114,22 @@ export class OrderedFileSearch {
       await this.#flush(null); // files batched before the threads failed
       const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
       item.outcome = outcome instanceof Promise ? await outcome : outcome;
+    } else if (
+      this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
+      this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES
+    ) {
+      // The threads have work enough queued: this thread searches the file too, between its walk's steps.
+      const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
+      item.outcome = outcome instanceof Promise ? await outcome : outcome;
     } else {
       this.#use(folder);
       this.#batch.push(item);
       if (this.#batch.length >= BATCH_FILES) this.#send(threads);
-      // Bounded: past the bound, wait for the oldest batches (their folders stay held meanwhile).
-      while (this.#queue.length - this.#head > GREP_MAX_QUEUED_FILES && !this.#stopped) {
+      // Bounded: past a bound, wait for the oldest batches (their folders stay held meanwhile).
+      while (
+        (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
+          this.#queue.length - this.#head > GREP_MAX_PENDING_FILES) && !this.#stopped
+      ) {
         if (this.#inFlight.size === 0) this.#send(threads);
         if (this.#inFlight.size === 0) break;
         await this.#oldest();
@@ -202,6 +228,7 @@ export class OrderedFileSearch {
     this.#batch = [];
     if (batch.length === 0) return;
     const paths = batch.map((item) => item.at);
+    this.#inFlightFiles += batch.length;
     const flight: Promise<void> = threads.search(paths).then(
       (outcomes) => {
         for (let i = 0; i < batch.length; i++) batch[i].outcome = outcomes[i];
@@ -217,6 +244,7 @@ export class OrderedFileSearch {
       },
     ).finally(() => {
       this.#inFlight.delete(flight);
+      this.#inFlightFiles -= batch.length;
       for (const item of batch) this.#done(item.folder);
     });
     this.#inFlight.add(flight);
