@@ -112,7 +112,7 @@ export function createDirectoryTool(
         }
         // `paths` route only: if the chain changed before the mkdir, the folder
         // was made wherever the path led: take back our (empty) folder and say so.
-        await workspace.confirm(target.folder).catch(async (error) => {
+        await workspace.confirm(target.folder)?.catch(async (error) => {
           await workspace.host.rmdir(target.hostPath).catch(() => {});
           throw error;
         });

@@ -112,27 +112,32 @@ export function createFindFilesTool(
         display,
         hint: "pass a folder as path; the pattern selects the files",
       });
+      const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
+      // Matched as the walk lists them: only the matches are kept, then put in path order.
+      const matched: string[] = [];
       const walk = await walkWorkspace(workspace, start, {
         includeIgnored: input.includeIgnored,
         maxEntries: maxWalkEntries,
         maxIgnoreFileBytes: options.maxIgnoreFileBytes,
         prefix: input.glob.base,
+        collect: false,
         signal,
         onProgress: onProgress === undefined
           ? undefined
           : (visited) => onProgress({ progress: visited, message: `${visited} entries visited` }),
+        onEntry: (entry) => {
+          if ((entry.kind === "file" || entry.kind === "symlink") && input.glob.match(entry.path)) {
+            matched.push(entry.path);
+          }
+        },
       }).finally(() => start.release());
-      const prefix = input.segments.length === 0 ? "" : `${input.segments.join("/")}/`;
-      const paths: string[] = [];
+      matched.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       let truncated = walk.limitReached;
-      for (const entry of walk.entries) {
-        if ((entry.kind !== "file" && entry.kind !== "symlink") || !input.glob.match(entry.path)) continue;
-        if (paths.length === input.limit) {
-          truncated = true;
-          break;
-        }
-        paths.push(prefix + entry.path);
+      if (matched.length > input.limit) {
+        truncated = true;
+        matched.length = input.limit;
       }
+      const paths = prefix === "" ? matched : matched.map((path) => prefix + path);
       return walk.limitReached ? { paths, truncated, walkLimitReached: true } : { paths, truncated };
     },
   });

@@ -63,11 +63,12 @@ export async function searchFolder(
     threads: (await workspace.confinement()) === "handles" ? search.threads : 0,
     threadsAfter: search.threadsAfterFiles,
     signal: search.signal,
-    deliver: async (path, folder, outcome) => {
+    deliver: (path, folder, outcome) => {
       if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
       // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-      await workspace.confirm(folder);
-      return results.take(prefix + path, outcome);
+      const confirmed = workspace.confirm(folder);
+      if (confirmed === undefined) return results.take(prefix + path, outcome);
+      return confirmed.then(() => results.take(prefix + path, outcome));
     },
   });
   try {

@@ -180,9 +180,13 @@ export async function walkWorkspace(
         if (collect) entries.push(found);
         throwIfAborted(signal); // a property read per entry: an abort ends the walk at the next entry
         if (onEntry !== undefined && sliceUsed()) await breathe();
-        if (onEntry !== undefined && (await onEntry(found, folder)) === false) {
-          stopped = true;
-          return false;
+        if (onEntry !== undefined) {
+          // Awaited only when it is a promise: a visitor answers most entries at once.
+          const verdict = onEntry(found, folder);
+          if ((verdict instanceof Promise ? await verdict : verdict) === false) {
+            stopped = true;
+            return false;
+          }
         }
         continue;
       }

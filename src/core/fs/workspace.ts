@@ -218,9 +218,15 @@ export class Workspace {
    * folder at its path, so a swap must also have been swapped back to pass.
    *
    * @param folder The folder a step was taken at.
+   * @returns Nothing, at once, for a held folder (no promise: a walk asks for
+   * each file); else when the chain is confirmed.
    * @throws {WorkspaceError} `PATH_CHANGED` (or `WORKSPACE_ROOT_CHANGED` for the root).
    */
-  async confirm(folder: Folder): Promise<void> {
+  confirm(folder: Folder): Promise<void> | undefined {
+    return folder.handle !== null ? undefined : this.#confirmChain(folder);
+  }
+
+  async #confirmChain(folder: Folder): Promise<void> {
     for (let at: Folder | null = folder; at !== null; at = at.parent) {
       if (at.handle !== null) return;
       const now = await this.host.lstat(at.at).catch(() => null);

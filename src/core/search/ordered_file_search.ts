@@ -105,24 +105,38 @@ export class OrderedFileSearch {
    * @param folder The held folder it is in.
    * @returns `false` once no more files are wanted.
    */
-  async add(at: string, path: string, folder: Folder): Promise<boolean> {
+  add(at: string, path: string, folder: Folder): boolean | Promise<boolean> {
     if (this.#stopped) return false;
     const item: Item = { at, path, folder, outcome: null };
     this.#queue.push(item);
     const threads = this.#threadsFor(++this.#added);
+    // Searched here at once: with no threads, or (they have work enough queued) between the walk's steps.
+    const here = threads === null
+      ? this.#batch.length === 0 // else files batched before the threads failed go first
+      : this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
+        this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES;
+    if (!here) return this.#addLater(item, threads);
+    const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
+    if (outcome instanceof Promise) {
+      return outcome.then(async (found) => {
+        item.outcome = found;
+        await this.#deliver();
+        return !this.#stopped;
+      });
+    }
+    item.outcome = outcome;
+    // Most files: no promise at all (a walk adds tens of thousands).
+    const delivered = this.#deliver();
+    return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+  }
+
+  async #addLater(item: Item, threads: FileSearchThreads | null): Promise<boolean> {
     if (threads === null) {
       await this.#flush(null); // files batched before the threads failed
-      const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
-      item.outcome = outcome instanceof Promise ? await outcome : outcome;
-    } else if (
-      this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
-      this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES
-    ) {
-      // The threads have work enough queued: this thread searches the file too, between its walk's steps.
-      const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
+      const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
       item.outcome = outcome instanceof Promise ? await outcome : outcome;
     } else {
-      this.#use(folder);
+      this.#use(item.folder);
       this.#batch.push(item);
       if (this.#batch.length >= BATCH_FILES) this.#send(threads);
       // Bounded: past a bound, wait for the oldest batches (their folders stay held meanwhile).
@@ -268,23 +282,48 @@ export class OrderedFileSearch {
     use.release();
   }
 
-  // Hands over the outcomes that are in, in order, up to the first still out.
-  async #deliver(): Promise<void> {
-    if (this.#delivering) return;
+  // Hands over the outcomes that are in, in order, up to the first still out:
+  // synchronously (no promise) for as long as each delivery is synchronous.
+  #deliver(): Promise<void> | undefined {
+    if (this.#delivering) return undefined;
     this.#delivering = true;
+    let rest: Promise<void> | undefined;
     try {
+      while (this.#head < this.#queue.length && !this.#stopped) {
+        const item = this.#queue[this.#head];
+        if (item.outcome === null) break;
+        this.#queue[this.#head++] = undefined as unknown as Item;
+        const verdict = this.#options.deliver(item.path, item.folder, item.outcome);
+        if (verdict instanceof Promise) return (rest = this.#deliverAfter(verdict));
+        if (verdict === false) this.#stopped = true;
+      }
+      this.#compact();
+    } finally {
+      if (rest === undefined) this.#delivering = false;
+    }
+    return undefined;
+  }
+
+  // #deliver once a delivery returned a promise: the rest, in order, then done delivering.
+  async #deliverAfter(pending: Promise<boolean>): Promise<void> {
+    try {
+      if ((await pending) === false) this.#stopped = true;
       while (this.#head < this.#queue.length && !this.#stopped) {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
         if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
       }
-      if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
-        this.#queue = this.#queue.slice(this.#head);
-        this.#head = 0;
-      }
+      this.#compact();
     } finally {
       this.#delivering = false;
+    }
+  }
+
+  #compact(): void {
+    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
     }
   }
 }
