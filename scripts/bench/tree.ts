@@ -50,18 +50,26 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
   const missing = ["rg", "grep", "find"].filter((name) => !hasProgram(name));
   if (fd === null) missing.push("fd (fdfind)");
   if (missing.length > 0) throw new Error(`baselines not installed: ${missing.join(", ")}`);
-  const runs = new Map<string, { paddock: Run[]; fast: Run[]; classic: Run[] }>();
-  for (const entry of cases) runs.set(entry.name, { paddock: [], fast: [], classic: [] });
+  const runs = new Map<string, { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[] }>();
+  for (const entry of cases) runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [] });
   for (let round = 0; round < rounds; round++) {
     for (const entry of cases) {
       const into = runs.get(entry.name)!;
-      const order = (["paddock", "fast", "classic"] as const).map((_, i, all) => all[(i + round) % all.length]);
+      const sides = entry.ordered === undefined
+        ? (["paddock", "fast", "classic"] as const)
+        : (["paddock", "fast", "classic", "ordered"] as const);
+      const order = sides.map((_, i, all) => all[(i + round) % all.length]);
       for (const side of order) {
         process.stderr.write(`  round ${round + 1}/${rounds} ${entry.name} ${side}…\n`);
         if (side === "paddock") into.paddock.push(await runPaddock(tree, entry));
-        else {into[side].push(
-            await runShell(tree, side === "fast" ? entry.fast.replace(/^fdfind /, `${fd} `) : entry.classic),
-          );}
+        else {
+          const command = side === "fast"
+            ? entry.fast.replace(/^fdfind /, `${fd} `)
+            : side === "classic"
+            ? entry.classic
+            : entry.ordered!;
+          into[side].push(await runShell(tree, command));
+        }
       }
     }
   }
@@ -70,11 +78,11 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
     "",
-    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const entry of cases) {
-    const { paddock, fast, classic } = runs.get(entry.name)!;
+    const { paddock, fast, classic, ordered } = runs.get(entry.name)!;
     const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
     const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
     const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
@@ -89,8 +97,8 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     const fastRss = Math.max(...fast.map((run) => run.rssMB));
     lines.push(
       `| ${entry.label} | ${time(paddock)} | ${time(fast)} | ${time(classic)} | ${ratio(fast)} | ${ratio(classic)} | ${
-        lag.toFixed(0)
-      } ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
+        ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(ordered)})`
+      } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
         Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
       } |`,
     );
@@ -99,6 +107,8 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Event-loop lag: the longest a 5 ms timer was late during the measured call, and (in brackets) the most CPU the",
     "process used between two of its ticks: the work done without giving the loop a turn (the worst round).",
+    "rg in Paddock's order: for a case with a limit, `rg --sort path` (one thread), whose first lines are the ones",
+    "Paddock returns; plain rg's first 100 are whichever of its threads found first.",
   );
   return lines;
 }

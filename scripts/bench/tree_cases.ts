@@ -13,6 +13,12 @@ export interface TreeCase {
   fast: string;
   /** GNU grep or find, as a shell command run in the tree. */
   classic: string;
+  /**
+   * For a case with a limit: ripgrep giving its first lines in Paddock's order
+   * (`--sort path`, which makes it search in one thread), since the first 100
+   * lines of the fast command are whichever its threads found first.
+   */
+  ordered?: string;
 }
 
 // The issue's five cases. Same work on every side as far as the tools allow:
@@ -43,6 +49,7 @@ export const TREE_CASES: TreeCase[] = [
     tool: "grep",
     args: { pattern: "use-after-free", literal: true, ignore_case: true, limit: 100 },
     fast: "rg --hidden -n -i -F use-after-free | head -n 100",
+    ordered: "rg --hidden --sort path -n -i -F use-after-free | head -n 100",
     classic: "grep -r --exclude-dir=.git -n -i -F use-after-free . | head -n 100",
   },
   {
@@ -51,6 +58,7 @@ export const TREE_CASES: TreeCase[] = [
     tool: "grep",
     args: { pattern: "#define [A-Z_]+_MASK\\b", glob: "*.h", limit: 100 },
     fast: "rg --hidden -n -g '*.h' '#define [A-Z_]+_MASK\\b' | head -n 100",
+    ordered: "rg --hidden --sort path -n -g '*.h' '#define [A-Z_]+_MASK\\b' | head -n 100",
     classic: "grep -r --exclude-dir=.git -n --include='*.h' -E '#define [A-Z_]+_MASK\\b' . | head -n 100",
   },
   {
