@@ -128,14 +128,25 @@ function wholePath(prefilter: (relative: string) => boolean, folder: string): Na
 // need when it is the segment that starts with, ends with or holds the run.
 class FolderPrefilter implements NamePrefilter {
   #tests: readonly NameTest[];
-  #others: NameTest[] | null = null;
+  /** Whether a test is still anchored: only in the rules' own folder. */
+  #anchored: boolean;
+  /** By a character: the tests with a needed run that starts with it (what a folder name can change). */
+  #byChar: Map<string, NameTest[]> | null = null;
+  /** Tests that need the name to start with a run, by its first character. */
+  #byFirst: Map<string, NameTest[]> | null = null;
+  /** Tests that need the name to end with a run, by its last character. */
   #byLast: Map<string, NameTest[]> | null = null;
+  /** Tests that need only runs somewhere in the name. */
+  #runsOnly: NameTest[] = [];
 
   constructor(tests: readonly NameTest[]) {
     this.#tests = tests;
+    this.#anchored = tests.some((test) => test.anchored);
   }
 
   enter(name: string): NamePrefilter {
+    // A folder changes a test only if its name holds one of the test's runs: most hold none.
+    if (!this.#anchored && !this.#touches(name)) return this;
     let narrowed: NameTest[] | null = null;
     const tests = this.#tests;
     for (let i = 0; i < tests.length; i++) {
@@ -151,23 +162,49 @@ class FolderPrefilter implements NamePrefilter {
   }
 
   may(name: string): boolean {
-    if (this.#others === null) {
-      const others: NameTest[] = [];
-      const byLast = new Map<string, NameTest[]>();
-      for (const test of this.#tests) {
-        if (test.last === null) others.push(test);
-        else {
-          const key = test.last[test.last.length - 1];
-          byLast.set(key, [...(byLast.get(key) ?? []), test]);
-        }
-      }
-      this.#others = others;
-      this.#byLast = byLast;
-    }
-    for (const test of this.#others) if (namePasses(test, name)) return true;
-    const bucket = this.#byLast!.get(name[name.length - 1]);
-    if (bucket !== undefined) { for (const test of bucket) if (namePasses(test, name)) return true; }
+    if (this.#byLast === null) this.#buildNameIndex();
+    const byFirst = this.#byFirst!.get(name[0]);
+    if (byFirst !== undefined) { for (const test of byFirst) if (namePasses(test, name)) return true; }
+    const byLast = this.#byLast!.get(name[name.length - 1]);
+    if (byLast !== undefined) { for (const test of byLast) if (namePasses(test, name)) return true; }
+    for (const test of this.#runsOnly) if (namePasses(test, name)) return true;
     return false;
+  }
+
+  // Whether a segment named `name` holds a run some test needs.
+  #touches(name: string): boolean {
+    if (this.#byChar === null) {
+      const byChar = new Map<string, NameTest[]>();
+      for (const test of this.#tests) {
+        const runs = [
+          ...test.runs,
+          ...(test.first === null ? [] : [test.first]),
+          ...(test.last === null ? [] : [test.last]),
+        ];
+        for (const key of new Set(runs.map((run) => run[0]))) byChar.set(key, [...(byChar.get(key) ?? []), test]);
+      }
+      this.#byChar = byChar;
+    }
+    for (let i = 0; i < name.length; i++) {
+      const tests = this.#byChar.get(name[i]);
+      if (tests === undefined) continue;
+      for (const test of tests) if (narrow(test, name) !== test) return true;
+    }
+    return false;
+  }
+
+  #buildNameIndex(): void {
+    const byFirst = new Map<string, NameTest[]>();
+    const byLast = new Map<string, NameTest[]>();
+    for (const test of this.#tests) {
+      if (test.last !== null) {
+        const key = test.last[test.last.length - 1];
+        byLast.set(key, [...(byLast.get(key) ?? []), test]);
+      } else if (test.first !== null) byFirst.set(test.first[0], [...(byFirst.get(test.first[0]) ?? []), test]);
+      else this.#runsOnly.push(test);
+    }
+    this.#byFirst = byFirst;
+    this.#byLast = byLast;
   }
 }
 
