@@ -155,7 +155,7 @@ export const GREP_MAX_LINE_CHARS = 500;
 /** grep: lines of context before and after a match, at most. */
 export const GREP_MAX_CONTEXT_LINES = 10;
 
-/** grep: worker threads one call searches files on, at most (never more than the machine's cores); the calling thread walks and merges. */
+/** grep: worker threads one call searches files on, at most (never more than the machine's cores less one); the calling thread walks, searches files too while the workers have work queued, and merges. */
 export const GREP_MAX_THREADS = 4;
 
 /** grep: files searched in the calling thread before worker threads are asked for, so a small search (or a `limit` met early) never starts one (about 50 ms of work). */
