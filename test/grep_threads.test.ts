@@ -181,5 +181,11 @@ describe(`[${runtime}] grep on worker threads`, () => {
       expect(onThreads).toBeGreaterThan(0);
       expect(onThreads).toBeLessThan(6_000);
     }
+    // Every file matching: the lines waiting behind the threads' batches stop the calling thread
+    // from taking more files once they fill a result (30 lines), or never (5,000); the result is the same.
+    for (const limit of [30, 5_000]) {
+      const args = { pattern: "\\d", limit } as const;
+      expect(await threaded.execute({ ...args }), `limit ${limit}`).toEqual(await inline.execute({ ...args }));
+    }
   });
 });

@@ -64,7 +64,8 @@ interface FolderUse {
  * between its walk's steps, so every core searches. At most
  * {@link GREP_MAX_QUEUED_FILES} files are on the threads at once (each keeps
  * its folder held), and at most {@link GREP_MAX_PENDING_FILES} outcomes wait
- * to be delivered. A batch whose thread failed is searched again here, its
+ * to be delivered; once the matching lines waiting fill a result, this
+ * thread takes no more files (they could only be held, never shown). A batch whose thread failed is searched again here, its
  * folders still held.
  */
 export class OrderedFileSearch {
@@ -79,6 +80,8 @@ export class OrderedFileSearch {
   #batch: Item[] = [];
   #inFlight = new Set<Promise<void>>();
   #inFlightFiles = 0;
+  /** Matching lines of the outcomes in, not yet delivered. */
+  #pendingLines = 0;
   #folders = new Map<Folder, FolderUse>();
   #delivering = false;
   #stopped = false;
@@ -114,17 +117,19 @@ export class OrderedFileSearch {
     const here = threads === null
       ? this.#batch.length === 0 // else files batched before the threads failed go first
       : this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
-        this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES;
+        this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
+        // Lines waiting for earlier files already fill a result: more would only be held, never shown.
+        this.#pendingLines < this.#options.request.cap;
     if (!here) return this.#addLater(item, threads);
     const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
-        item.outcome = found;
+        this.#settle(item, found);
         await this.#deliver();
         return !this.#stopped;
       });
     }
-    item.outcome = outcome;
+    this.#settle(item, outcome);
     // Most files: no promise at all (a walk adds tens of thousands).
     const delivered = this.#deliver();
     return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
@@ -134,7 +139,7 @@ export class OrderedFileSearch {
     if (threads === null) {
       await this.#flush(null); // files batched before the threads failed
       const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-      item.outcome = outcome instanceof Promise ? await outcome : outcome;
+      this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
     } else {
       this.#use(item.folder);
       this.#batch.push(item);
@@ -232,7 +237,7 @@ export class OrderedFileSearch {
     this.#batch = [];
     for (const item of batch) {
       const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-      item.outcome = outcome instanceof Promise ? await outcome : outcome;
+      this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
       this.#done(item.folder);
     }
   }
@@ -245,7 +250,7 @@ export class OrderedFileSearch {
     this.#inFlightFiles += batch.length;
     const flight: Promise<void> = threads.search(paths).then(
       (outcomes) => {
-        for (let i = 0; i < batch.length; i++) batch[i].outcome = outcomes[i];
+        for (let i = 0; i < batch.length; i++) this.#settle(batch[i], outcomes[i]);
       },
       async () => {
         if (this.#stopped) return; // closed: nobody wants these outcomes
@@ -253,7 +258,7 @@ export class OrderedFileSearch {
         this.#threads = null;
         for (const item of batch) {
           const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-          item.outcome = outcome instanceof Promise ? await outcome : outcome;
+          this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
         }
       },
     ).finally(() => {
@@ -262,6 +267,11 @@ export class OrderedFileSearch {
       for (const item of batch) this.#done(item.folder);
     });
     this.#inFlight.add(flight);
+  }
+
+  #settle(item: Item, outcome: FileOutcome): void {
+    item.outcome = outcome;
+    this.#pendingLines += outcome.matches.length;
   }
 
   #use(folder: Folder): void {
@@ -293,6 +303,7 @@ export class OrderedFileSearch {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
+        this.#pendingLines -= item.outcome.matches.length;
         const verdict = this.#options.deliver(item.path, item.folder, item.outcome);
         if (verdict instanceof Promise) return (rest = this.#deliverAfter(verdict));
         if (verdict === false) this.#stopped = true;
@@ -312,6 +323,7 @@ export class OrderedFileSearch {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
+        this.#pendingLines -= item.outcome.matches.length;
         if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
       }
       this.#compact();
