@@ -96,7 +96,17 @@ export class HostError extends Error {
   }
 }
 
-/** Whether `error` is a {@link HostError}, optionally with one of `codes`. */
+/**
+ * Whether `error` is a {@link HostError}, optionally with one of `codes`.
+ *
+ * @example Treating a missing entry as absent
+ * ```ts
+ * import { type Host, isHostError } from "@paddock/tools/host";
+ * declare const host: Host;
+ * const stat = await host.lstat("/work/project/.env")
+ *   .catch((error) => isHostError(error, "ENOENT", "ENOTDIR") ? null : Promise.reject(error));
+ * ```
+ */
 export function isHostError(error: unknown, ...codes: HostErrorCode[]): error is HostError {
   return error instanceof HostError && (codes.length === 0 || codes.includes(error.code));
 }

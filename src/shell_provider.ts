@@ -106,7 +106,17 @@ export interface ShellProvider {
   readonly reach?: { text: string; openWorld: boolean };
 }
 
-/** Whether `value` looks like a {@link ShellProvider}. */
+/**
+ * Whether `value` looks like a {@link ShellProvider}.
+ *
+ * @example Describing where commands run
+ * ```ts
+ * import type { WorkspaceSource } from "@paddock/tools";
+ * import { isShellProvider, type ShellProvider } from "@paddock/tools/host";
+ * declare const source: WorkspaceSource | ShellProvider;
+ * const where = isShellProvider(source) ? source.reach?.text ?? "on the provider's box" : "on this machine";
+ * ```
+ */
 export function isShellProvider(value: unknown): value is ShellProvider {
   return typeof value === "object" && value !== null && typeof (value as ShellProvider).exec === "function";
 }

@@ -107,6 +107,17 @@ export type AISDKToolSet = Record<string, AISDKTool>;
  * @param tools The tools (a list or a registry).
  * @param options Hooks and the approval callback.
  * @returns The object `generateText({ tools })` takes.
+ *
+ * @example Asking a person before a tool that needs approval
+ * ```ts
+ * import { generateText, type LanguageModel, stepCountIs } from "ai";
+ * import { createCodingTools } from "@paddock/tools";
+ * import { toAISDKTools } from "@paddock/tools/ai-sdk";
+ * declare const model: LanguageModel;
+ * declare function askUser(question: string): Promise<boolean>;
+ * const tools = toAISDKTools(createCodingTools("./project"), { approve: ({ toolName }) => askUser(`Allow ${toolName}?`) });
+ * await generateText({ model, tools, stopWhen: stepCountIs(10), prompt: "Fix the failing test" });
+ * ```
  */
 export function toAISDKTools(
   tools: readonly AnyTool[] | ToolRegistry,

@@ -126,6 +126,15 @@ function objectSchema(schema: JsonSchema): AnthropicInputSchema {
  *
  * @param block The block from the assistant message.
  * @returns The call.
+ *
+ * @example Running a tool_use block
+ * ```ts
+ * import { executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { fromAnthropicToolUse } from "@paddock/tools/anthropic";
+ * declare const registry: ToolRegistry;
+ * const call = fromAnthropicToolUse({ type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "README.md" } });
+ * const result = await executeToolCall(registry, call);
+ * ```
  */
 export function fromAnthropicToolUse(block: AnthropicToolUseBlock): ToolCall {
   return { id: block.id, name: block.name, arguments: block.input };
@@ -137,6 +146,15 @@ export function fromAnthropicToolUse(block: AnthropicToolUseBlock): ToolCall {
  *
  * @param result The result from `executeToolCall`.
  * @returns The block.
+ *
+ * @example Answering a tool_use block
+ * ```ts
+ * import { executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { toAnthropicToolResult } from "@paddock/tools/anthropic";
+ * declare const registry: ToolRegistry;
+ * const result = await executeToolCall(registry, { id: "toolu_01", name: "read_file", arguments: { path: "missing.txt" } });
+ * const reply = { role: "user", content: [toAnthropicToolResult(result)] }; // is_error: true, content '{"error":{"code":"NOT_FOUND",…}}'
+ * ```
  */
 export function toAnthropicToolResult(result: ToolCallResult): AnthropicToolResultBlock {
   return { type: "tool_result", tool_use_id: result.toolCallId, content: result.content, is_error: result.isError };
@@ -172,6 +190,15 @@ function argumentsObject(args: unknown): unknown {
  *
  * @param messages The conversation.
  * @returns The request's `messages`.
+ *
+ * @example A conversation as a request's messages
+ * ```ts
+ * import { toAnthropicMessages } from "@paddock/tools/anthropic";
+ * const messages = toAnthropicMessages([
+ *   { role: "user", content: "What does README.md say?" },
+ *   { role: "assistant", toolCalls: [{ id: "toolu_01", name: "read_file", arguments: '{"path":"README.md"}' }] },
+ * ]); // the assistant turn: [{ type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "README.md" } }]
+ * ```
  */
 export function toAnthropicMessages(messages: readonly AgentMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
@@ -203,6 +230,16 @@ export function toAnthropicMessages(messages: readonly AgentMessage[]): Anthropi
  *
  * @param content The reply's content blocks.
  * @returns Its text and tool calls.
+ *
+ * @example Reading the model's turn
+ * ```ts
+ * import { fromAnthropicMessage } from "@paddock/tools/anthropic";
+ * const content = [
+ *   { type: "text", text: "Let me look." },
+ *   { type: "tool_use", id: "toolu_01", name: "grep", input: { pattern: "TODO" } },
+ * ];
+ * fromAnthropicMessage(content); // { text: "Let me look.", toolCalls: [{ id: "toolu_01", name: "grep", arguments: { pattern: "TODO" } }] }
+ * ```
  */
 export function fromAnthropicMessage(content: readonly { type: string }[]): ModelResponse {
   const response: ModelResponse = {};

@@ -105,6 +105,15 @@ export function toOpenAITools(tools: ToolSource): OpenAITool[] {
  *
  * @param call The tool call from the assistant message.
  * @returns The call.
+ *
+ * @example Running a call from an assistant message
+ * ```ts
+ * import { executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { fromOpenAIToolCall } from "@paddock/tools/openai";
+ * declare const registry: ToolRegistry;
+ * const call = fromOpenAIToolCall({ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"README.md"}' } });
+ * const result = await executeToolCall(registry, call); // the arguments text is parsed here
+ * ```
  */
 export function fromOpenAIToolCall(call: OpenAIToolCall): ToolCall {
   if (call.type === "custom") return { id: call.id, name: call.custom.name, arguments: call.custom.input };
@@ -117,6 +126,15 @@ export function fromOpenAIToolCall(call: OpenAIToolCall): ToolCall {
  *
  * @param result The result from `executeToolCall`.
  * @returns The message.
+ *
+ * @example Answering a tool call
+ * ```ts
+ * import { executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { toOpenAIToolMessage } from "@paddock/tools/openai";
+ * declare const registry: ToolRegistry;
+ * const result = await executeToolCall(registry, { id: "call_1", name: "list_directory", arguments: { path: "src" } });
+ * const message = toOpenAIToolMessage(result); // { role: "tool", tool_call_id: "call_1", content: "{…}" }
+ * ```
  */
 export function toOpenAIToolMessage(result: ToolCallResult): OpenAIToolMessage {
   return { role: "tool", tool_call_id: result.toolCallId, content: result.content };
@@ -141,6 +159,15 @@ function argumentsText(args: unknown): string {
  * @param instructions The system prompt (left out when empty).
  * @param messages The conversation.
  * @returns The request's `messages`.
+ *
+ * @example A conversation as a request's messages
+ * ```ts
+ * import { toOpenAIMessages } from "@paddock/tools/openai";
+ * const messages = toOpenAIMessages("You are a careful coding agent.", [
+ *   { role: "user", content: "What does README.md say?" },
+ *   { role: "assistant", toolCalls: [{ id: "call_1", name: "read_file", arguments: { path: "README.md" } }] },
+ * ]); // system, user, then assistant with tool_calls [{ id: "call_1", type: "function", function: { name, arguments: '{"path":"README.md"}' } }]
+ * ```
  */
 export function toOpenAIMessages(instructions: string, messages: readonly AgentMessage[]): OpenAIChatMessage[] {
   const out: OpenAIChatMessage[] = instructions === "" ? [] : [{ role: "system", content: instructions }];
@@ -168,6 +195,15 @@ export function toOpenAIMessages(instructions: string, messages: readonly AgentM
  *
  * @param message The assistant message.
  * @returns Its text and tool calls.
+ *
+ * @example Reading the model's turn
+ * ```ts
+ * import { fromOpenAIMessage } from "@paddock/tools/openai";
+ * const response = fromOpenAIMessage({
+ *   content: null,
+ *   tool_calls: [{ id: "call_1", type: "function", function: { name: "grep", arguments: '{"pattern":"TODO"}' } }],
+ * }); // { toolCalls: [{ id: "call_1", name: "grep", arguments: '{"pattern":"TODO"}' }] }
+ * ```
  */
 export function fromOpenAIMessage(
   message: { content?: string | null; tool_calls?: readonly OpenAIToolCall[] | null },

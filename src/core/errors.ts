@@ -168,7 +168,17 @@ export class WorkspaceError extends Error {
   }
 }
 
-/** Whether `value` is a {@link WorkspaceError}, optionally with the given code. */
+/**
+ * Whether `value` is a {@link WorkspaceError}, optionally with the given code.
+ *
+ * @example Treating a missing file as absent
+ * ```ts
+ * import { type AnyTool, isWorkspaceError } from "@paddock/tools";
+ * declare const read: AnyTool;
+ * const manifest = await read.execute({ path: "package.json" })
+ *   .catch((error) => isWorkspaceError(error, "NOT_FOUND") ? undefined : Promise.reject(error));
+ * ```
+ */
 export function isWorkspaceError(value: unknown, code?: ErrorCode): value is WorkspaceError {
   return value instanceof WorkspaceError && (code === undefined || value.code === code);
 }
@@ -185,7 +195,18 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError(signal);
 }
 
-/** Whether `error` is an AbortError. */
+/**
+ * Whether `error` is an AbortError.
+ *
+ * @example Telling a cancelled call from a failed one
+ * ```ts
+ * import { type AnyTool, isAbortError } from "@paddock/tools";
+ * declare const grep: AnyTool;
+ * const stop = new AbortController(); // stop.abort() when the user presses Stop
+ * const result = await grep.execute({ pattern: "TODO" }, { signal: stop.signal })
+ *   .catch((error) => isAbortError(error) ? undefined : Promise.reject(error));
+ * ```
+ */
 export function isAbortError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
 }

@@ -10,6 +10,15 @@ import type { CallToolResultJson } from "./protocol_types.ts";
  *
  * @param result What `executeToolCall` returned.
  * @returns The `tools/call` result.
+ *
+ * @example Answering a tools/call from your own server
+ * ```ts
+ * import { executeToolCall, type ToolRegistry } from "@paddock/tools";
+ * import { toCallToolResult } from "@paddock/tools/mcp";
+ * declare const registry: ToolRegistry;
+ * const result = await executeToolCall(registry, { id: "1", name: "get_file_info", arguments: { path: "package.json" } });
+ * toCallToolResult(result); // { content: [{ type: "text", text: "{…}" }], isError: false, structuredContent: { path: "package.json", … } }
+ * ```
  */
 export function toCallToolResult(result: ToolCallResult): CallToolResultJson {
   const parsed: unknown = JSON.parse(result.content);

@@ -28,6 +28,15 @@ import { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
  * @param workspace The confined workspace.
  * @param options What to offer.
  * @returns The registry.
+ *
+ * @example The tools a server with an allowlisted shell offers
+ * ```ts
+ * import { openWorkspace } from "@paddock/tools";
+ * import { createMcpRegistry } from "@paddock/tools/mcp";
+ * const workspace = await openWorkspace("./project");
+ * const registry = createMcpRegistry(workspace, { shell: { mode: "allow", patterns: ["npm test"] }, nodeProcess: false });
+ * registry.definitions().map((tool) => tool.name); // […, "shell", "read_multiple_files", "list_allowed_directories"]
+ * ```
  */
 export function createMcpRegistry(
   workspace: Workspace,

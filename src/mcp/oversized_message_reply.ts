@@ -18,6 +18,15 @@ import type { JsonRpcMessage } from "./protocol_types.ts";
  * @param line What was recovered from the message.
  * @param maxMessageBytes The limit it passed.
  * @returns The reply, or `undefined`.
+ *
+ * @example A transport that answers oversized calls as tool errors
+ * ```ts
+ * import process from "node:process";
+ * import { BoundedStdioTransport, oversizedMessageReply } from "@paddock/tools/mcp";
+ * oversizedMessageReply({ id: 7, method: "tools/call", bytes: 5_000_000 }, 4_194_304); // result isError, CONTENT_TOO_LARGE
+ * oversizedMessageReply({ id: 8, method: "resources/read", bytes: 5_000_000 }, 4_194_304); // error -32600
+ * const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
+ * ```
  */
 export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: number): JsonRpcMessage | undefined {
   if (line.id === undefined) return undefined;

@@ -21,6 +21,15 @@ export const SHELL_OFF: McpShellMode = Object.freeze({ mode: "off" });
  *
  * @param mode The mode.
  * @returns Options for `createCodingTools({ shell })`.
+ *
+ * @example The shell tool of `--shell allow:npm test`
+ * ```ts
+ * import { createCodingTools } from "@paddock/tools";
+ * import { shellToolOptions } from "@paddock/tools/mcp";
+ * const shell = shellToolOptions({ mode: "allow", patterns: ["npm test", "git status"] });
+ * // { needsApproval: false, allow: ["npm test", "git status"] }
+ * const tools = createCodingTools("./project", { shell });
+ * ```
  */
 export function shellToolOptions(mode: McpShellMode): ShellToolOptions | undefined {
   switch (mode.mode) {

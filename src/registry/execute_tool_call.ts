@@ -44,6 +44,14 @@ export interface ToolErrorBody {
  * with the precise code as message; other {@link WorkspaceError}s keep their
  * code, message, hint and details; anything else is `INTERNAL_ERROR` without details
  * (no stack trace, no host path).
+ *
+ * @example What the model sees for a failure
+ * ```ts
+ * import { toErrorBody, WorkspaceError } from "@paddock/tools";
+ * toErrorBody(new WorkspaceError("NOT_FOUND", "Cannot read 'a.txt': it does not exist"));
+ * // { error: { code: "NOT_FOUND", message: "Cannot read 'a.txt': it does not exist" } }
+ * toErrorBody(new Error("ENOENT /home/me/project/a.txt")); // { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } }
+ * ```
  */
 export function toErrorBody(error: unknown): ToolErrorBody {
   if (error instanceof WorkspaceError) {
@@ -64,7 +72,17 @@ export function toErrorBody(error: unknown): ToolErrorBody {
   return { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } };
 }
 
-/** Builds an error result. */
+/**
+ * Builds an error result.
+ *
+ * @example Answering a call your own code refused
+ * ```ts
+ * import { errorResult, type ToolCall, WorkspaceError } from "@paddock/tools";
+ * declare const call: ToolCall;
+ * const result = errorResult(call, new WorkspaceError("TOOL_CALL_DENIED", "lock files are managed by the package manager"));
+ * // { toolCallId: call.id, toolName: call.name, isError: true, content: '{"error":{"code":"TOOL_CALL_DENIED",…}}' }
+ * ```
+ */
 export function errorResult(call: Pick<ToolCall, "id" | "name">, error: unknown): ToolCallResult {
   return { toolCallId: call.id, toolName: call.name, isError: true, content: JSON.stringify(toErrorBody(error)) };
 }

@@ -92,6 +92,15 @@ function isPrivateV6(address: string): boolean {
  *
  * @param address An IP literal.
  * @returns `true` for anything the proxy must not reach without `allowPrivate`.
+ *
+ * @example What the proxy refuses to reach
+ * ```ts
+ * import { isPrivateAddress } from "@paddock/tools/sandbox";
+ * isPrivateAddress("10.0.0.7"); // true
+ * isPrivateAddress("169.254.169.254"); // true: the cloud metadata service
+ * isPrivateAddress("140.82.112.3"); // false
+ * isPrivateAddress("registry.npmjs.org"); // true: not an IP literal (resolve the name first)
+ * ```
  */
 export function isPrivateAddress(address: string): boolean {
   const version = isIP(address);

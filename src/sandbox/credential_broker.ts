@@ -58,6 +58,14 @@ export interface CredentialBroker extends EgressEndpoint {
  * @param url The proxy's URL (`http://host:port`).
  * @returns `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY` (the proxy's own host: its path form is reached
  *   directly, not through itself), their lower-case forms, and `PADDOCK_BROKER_URL`.
+ *
+ * @example The environment of a child that must go through a proxy
+ * ```ts
+ * import { proxyEnvironment } from "@paddock/tools/sandbox";
+ * const env = { PATH: "/usr/bin:/bin", ...proxyEnvironment("http://127.0.0.1:8080") };
+ * // HTTP_PROXY and HTTPS_PROXY "http://127.0.0.1:8080", NO_PROXY "127.0.0.1",
+ * // PADDOCK_BROKER_URL "http://127.0.0.1:8080/__broker/", and the lower-case forms
+ * ```
  */
 export function proxyEnvironment(url: string): Record<string, string> {
   const own = new URL(url).hostname.replace(/^\[|\]$/g, "");

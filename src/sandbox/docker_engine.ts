@@ -49,6 +49,14 @@ export function socketFromDockerHost(dockerHost: string | undefined): string | n
  *
  * @param version The engine's `Version` string.
  * @returns Major, minor and patch, or `null` when the string does not start with them.
+ *
+ * @example Reading the engine's version
+ * ```ts
+ * import { MIN_ENGINE_VERSION, parseEngineVersion } from "@paddock/tools/sandbox";
+ * parseEngineVersion("26.1.5+dfsg1"); // [26, 1, 5]
+ * parseEngineVersion(MIN_ENGINE_VERSION); // [25, 0, 5]
+ * parseEngineVersion("unknown"); // null
+ * ```
  */
 export function parseEngineVersion(version: string): [number, number, number] | null {
   const match = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(version.trim());

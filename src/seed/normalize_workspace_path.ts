@@ -26,7 +26,17 @@ export type PathFlavor = "posix" | "win32";
  * ```
  */
 export function normalizeWorkspacePath(path: string): string[];
-/** The seed's form: the normalized path as one string joined with the flavour's separator (`.` for the root). */
+/**
+ * The seed's form: the normalized path as one string joined with the flavour's separator (`.` for the root).
+ *
+ * @example Joining for a Windows box
+ * ```ts
+ * import { normalizeWorkspacePath } from "@paddock/tools";
+ * normalizeWorkspacePath("src/./lib/a.ts", "win32"); // "src\\lib\\a.ts"
+ * normalizeWorkspacePath("src\\lib\\a.ts", "posix"); // "src/lib/a.ts"
+ * normalizeWorkspacePath(".", "posix"); // "."
+ * ```
+ */
 export function normalizeWorkspacePath(path: string, flavor: PathFlavor): string;
 export function normalizeWorkspacePath(path: string, flavor?: PathFlavor): string[] | string {
   const segments = normalizeToSegments(path);

@@ -108,6 +108,13 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
  * @param workspace The workspace, or its root folder.
  * @param options Per-tool options.
  * @returns The read-only tools.
+ *
+ * @example A reviewer that can look but not touch
+ * ```ts
+ * import { createReadOnlyTools, ToolRegistry } from "@paddock/tools";
+ * const registry = new ToolRegistry(createReadOnlyTools("./project"));
+ * registry.definitions().map((tool) => tool.name); // ["read_file", "list_directory", "find_files", "grep", …]
+ * ```
  */
 export function createReadOnlyTools(workspace: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
   return createCodingTools(workspace, options).filter((tool) => tool.readOnly);

@@ -55,6 +55,15 @@ export function randomSuffix(): string {
  * @param options Abort signal, display path, parent creation, a resolved target.
  * @returns The target's canonical segments.
  * @throws {WorkspaceError} Refusals and failures, with stable codes.
+ *
+ * @example Saving a report from a custom tool
+ * ```ts
+ * import { normalizeWorkspacePath, type Workspace } from "@paddock/tools";
+ * import { atomicWrite } from "@paddock/tools/host";
+ * declare const workspace: Workspace;
+ * const data = new TextEncoder().encode(JSON.stringify({ passed: 12, failed: 0 }) + "\n");
+ * await atomicWrite(workspace, normalizeWorkspacePath("reports/tests.json"), data); // creates reports/ if missing
+ * ```
  */
 export async function atomicWrite(
   workspace: Workspace,

@@ -6,7 +6,18 @@ import { WorkspaceError } from "../errors.ts";
 let factory: (() => Host) | undefined;
 let cached: Host | undefined;
 
-/** Sets the function that picks a host when none is passed. Called by the package entry point. */
+/**
+ * Sets the function that picks a host when none is passed. Called by the package entry point.
+ *
+ * @example Making the Node host the default everywhere
+ * ```ts
+ * import { openWorkspace } from "@paddock/tools";
+ * import { registerDefaultHost } from "@paddock/tools/host";
+ * import { createNodeHost } from "@paddock/tools/node";
+ * registerDefaultHost(createNodeHost);
+ * const workspace = await openWorkspace("./project"); // opened on the Node host
+ * ```
+ */
 export function registerDefaultHost(create: () => Host): void {
   factory = create;
   cached = undefined;
