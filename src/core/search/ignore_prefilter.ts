@@ -76,11 +76,27 @@ const NEVER: IgnorePrefilter = Object.assign(() => false, { root: () => NEVER_NA
  */
 export function ignorePrefilter(text: string): IgnorePrefilter {
   const tests: RuleTest[] = [];
+  // Lines as git (and the `ignore` package) read them: leading whitespace is part of the rule, a
+  // comment starts at the line's first character, and only trailing spaces may be dropped.
   for (const raw of text.split(/\r?\n/)) {
-    let line = raw.trim();
+    let line = raw;
     if (line === "" || line.startsWith("#")) continue;
     if (line.startsWith("!")) line = line.slice(1);
-    const test = ruleTest(line);
+    // Trailing whitespace: git drops unescaped spaces and keeps the rest (tabs, NBSP, an escaped
+    // space). Dropped here whatever it is, the rule is then read as not ending where it seems to:
+    // it asks less of a path, never more.
+    const end = /\s+$/.exec(line);
+    const openEnd = end !== null;
+    if (end !== null) {
+      const onlySpaces = /^ +$/.test(end[0]);
+      line = line.slice(0, end.index);
+      if (line === "" || line.endsWith("\\")) {
+        if (onlySpaces && line === "") continue; // a blank line: no rule
+        return ALWAYS; // a rule of whitespace, or an escaped one: not read, every path passes
+      }
+    }
+    if (line === "") continue; // a lone "!": no rule
+    const test = ruleTest(line, openEnd);
     if (test === null) return ALWAYS;
     tests.push(test);
   }
@@ -246,7 +262,7 @@ function passes(test: RuleTest, path: string): boolean {
 }
 
 // What a rule requires, or null when it cannot be read for that.
-function ruleTest(pattern: string): RuleTest | null {
+function ruleTest(pattern: string, openEnd: boolean): RuleTest | null {
   if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
   // A `/` at the start or in the middle anchors the rule to its folder.
   const anchored = pattern.includes("/");
@@ -278,6 +294,6 @@ function ruleTest(pattern: string): RuleTest | null {
   }
   if (run !== "" && !stopped) runs.push(run);
   const first = startsLiteral && runs.length > 0 ? runs[0] : null;
-  const last = endsLiteral && runs.length > 0 ? runs[runs.length - 1] : null;
+  const last = endsLiteral && !openEnd && runs.length > 0 ? runs[runs.length - 1] : null;
   return { runs, first, last, anchored, slashThenFirst: `/${first}`, lastThenSlash: `${last}/` };
 }
