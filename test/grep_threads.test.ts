@@ -6,6 +6,10 @@ import { createMemoryHost, MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "../tes
 import { diskFixture, type Tree } from "./helpers/fixture.ts";
 import { openDescriptorsUnder } from "./helpers/held_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
+import { REPO, scriptCommand } from "./helpers/paddock_command.ts";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 
 // 12 folders × 40 files, some matching, a few binary or large, and a .gitignore.
 function tree(): Tree {
@@ -188,4 +192,46 @@ describe(`[${runtime}] grep on worker threads`, () => {
       expect(await threaded.execute({ ...args }), `limit ${limit}`).toEqual(await inline.execute({ ...args }));
     }
   });
+
+  // Found by a red-team pass: on Node, a grep that ended before any batch reached a worker left the
+  // worker's port referenced (a listener added after unref), so the process never exited.
+  test.each([
+    ["ends before any batch is sent (a limit met at once)", "{ pattern: 'needle', limit: 5 }"],
+    ["sends batches and ends", "{ pattern: 'needle', output_mode: 'count' }"],
+  ])("a process whose threaded grep %s exits by itself", async (_, args) => {
+    const fixture = await diskFixture(tree());
+    try {
+      const script = path.join(fixture.root, "..", `exit-probe-${process.pid}.mts`);
+      fs.writeFileSync(
+        script,
+        [
+          `import { createGrepTool, openWorkspace } from ${JSON.stringify(path.join(REPO, "mod.ts"))};`,
+          `const workspace = await openWorkspace(${JSON.stringify(fixture.root)});`,
+          `const result = await createGrepTool(workspace, { threadsAfterFiles: 0 }).execute(${args});`,
+          `console.log("done", "truncated" in result);`,
+        ].join("\n"),
+      );
+      try {
+        const { command, args: argv } = scriptCommand(runtime, script);
+        const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        const code = await new Promise<number | string>((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            resolve("still running after 20 s");
+          }, 20_000);
+          child.on("exit", (status) => {
+            clearTimeout(timer);
+            resolve(status ?? "killed");
+          });
+        });
+        expect({ code, out: out.trim() }).toEqual({ code: 0, out: "done true" });
+      } finally {
+        fs.rmSync(script, { force: true });
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  }, 30_000);
 });

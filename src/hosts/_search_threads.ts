@@ -59,7 +59,6 @@ function startWorker(): Worker {
 function addThread(): void {
   const thread: Thread = { worker: startWorker(), online: false, waiting: new Map() };
   const { worker } = thread;
-  worker.unref();
   worker.on("online", () => (thread.online = true));
   worker.on("message", (reply: SearchWorkerReply) => {
     const waiting = thread.waiting.get(reply.batch);
@@ -78,6 +77,9 @@ function addThread(): void {
     for (const waiting of thread.waiting.values()) waiting.reject(new Error("grep worker exited"));
     thread.waiting.clear();
   });
+  // Unreferenced only now: on Node a "message" listener added later would reference its port again,
+  // and a process whose grep ended before any batch was sent would never exit.
+  worker.unref();
   pool.push(thread);
 }
 

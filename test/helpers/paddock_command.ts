@@ -40,6 +40,22 @@ export function paddockCommand(on: RuntimeName, args: string[]): CommandLine {
 }
 
 /**
+ * The command line running a TypeScript script (`.mts`, anywhere) under `on`,
+ * the way {@link paddockCommand} runs the CLI; Deno is given the repository's
+ * `deno.json`, for its imports.
+ *
+ * @param on The runtime to run it with.
+ * @param script The script's path.
+ * @param args Its arguments.
+ */
+export function scriptCommand(on: RuntimeName, script: string, args: string[] = []): CommandLine {
+  const line = paddockCommand(on, args);
+  const at = line.args.indexOf(CLI);
+  const config = on === "deno" ? ["--config", path.join(REPO, "deno.json")] : [];
+  return { command: line.command, args: [...line.args.slice(0, at), ...config, script, ...line.args.slice(at + 1)] };
+}
+
+/**
  * The runtimes the server runs under in the protocol tests: the suite's own,
  * plus Deno when the suite runs under Node (so a plain `vitest run` already
  * proves the Deno server).
