@@ -56,10 +56,15 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
   const found: [number, FileOutcome][] = [];
   const paths = message.paths.split("\0");
   try {
+    let results = 0;
     for (let i = 0; i < paths.length; i++) {
       let outcome = searchListedFile(host, paths[i], request, scratch);
       if (outcome instanceof Promise) outcome = await outcome;
       if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
+      // The results this batch has found so far fill a whole result on their own: the files after
+      // them can never be shown (the merge stops at the one that overflows), so they are not searched.
+      results += request.outputMode === "content" ? outcome.count : outcome.count > 0 ? 1 : 0;
+      if (results >= request.cap) break;
     }
   } catch (error) {
     parentPort?.postMessage({ batch: message.batch, error: String(error) } satisfies SearchWorkerReply);

@@ -147,7 +147,9 @@ export class OrderedFileSearch {
       // Bounded: past a bound, wait for the oldest batches (their folders stay held meanwhile).
       while (
         (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
-          this.#queue.length - this.#head > GREP_MAX_PENDING_FILES) && !this.#stopped
+          this.#queue.length - this.#head > GREP_MAX_PENDING_FILES ||
+          // Lines in already fill a result once the batches before them are back: send no more.
+          this.#pendingLines >= this.#options.request.cap) && !this.#stopped
       ) {
         if (this.#inFlight.size === 0) this.#send(threads);
         if (this.#inFlight.size === 0) break;
