@@ -25,20 +25,11 @@ export interface IgnoreFrame {
  * @returns Whether it is ignored.
  */
 export function isIgnored(frames: readonly IgnoreFrame[], canonical: string, isDirectory: boolean): boolean {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const { base, rules } = frames[i];
-    const relative = base === "" ? canonical : canonical.slice(base.length + 1);
-    if (!frames[i].may(relative)) continue; // no rule can match: no opinion
-    let result;
-    try {
-      result = rules.test(isDirectory ? `${relative}/` : relative);
-    } catch {
-      continue; // a name the ignore grammar cannot express is never ignored
-    }
-    if (result.ignored) return true;
-    if (result.unignored) return false;
-  }
-  return false;
+  const cut = canonical.lastIndexOf("/");
+  return FolderIgnores.of(frames, cut < 0 ? "" : canonical.slice(0, cut)).ignores(
+    canonical.slice(cut + 1),
+    isDirectory,
+  );
 }
 
 interface Layer {
