@@ -58,6 +58,28 @@ async function threadsStarted(host: Host): Promise<boolean> {
   }
 }
 
+type ThreadSearch = ReturnType<NonNullable<Host["searchThreads"]>> & object;
+
+// The host with its threads' batches passed through `search` (which may count, fail or forward them).
+function withThreadSearch<T extends Host>(
+  host: T,
+  search: (paths: readonly string[], real: ThreadSearch["search"]) => ReturnType<ThreadSearch["search"]>,
+): T {
+  return new Proxy(host, {
+    get(target, key, receiver) {
+      if (key !== "searchThreads") return Reflect.get(target, key, receiver);
+      return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
+        const real = target.searchThreads!(spec, threads)!;
+        return {
+          ready: true,
+          search: (paths: readonly string[]) => search(paths, (batch) => real.search(batch)),
+          close: () => real.close(),
+        };
+      };
+    },
+  });
+}
+
 describe(`[${runtime}] grep on worker threads`, () => {
   test("gives the same results, in the same order, as a search in the calling thread", async () => {
     const fixture = await diskFixture(tree());
@@ -98,20 +120,10 @@ describe(`[${runtime}] grep on worker threads`, () => {
     }
     let batches = 0;
     // Threads whose every other batch fails.
-    const failing = new Proxy(memory, {
-      get(target, key, receiver) {
-        if (key !== "searchThreads") return Reflect.get(target, key, receiver);
-        return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
-          const real = target.searchThreads!(spec, threads)!;
-          return {
-            ready: true,
-            search: (paths: readonly string[]) =>
-              ++batches % 2 === 0 ? Promise.reject(new Error("thread died")) : real.search(paths),
-            close: () => real.close(),
-          };
-        };
-      },
-    });
+    const failing = withThreadSearch(
+      memory,
+      (paths, real) => ++batches % 2 === 0 ? Promise.reject(new Error("thread died")) : real(paths),
+    );
     const workspace = await openWorkspace("/ws", { host: failing });
     const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxFileBytes: 4_096 });
     const inline = createGrepTool(workspace, { threads: 0, maxFileBytes: 4_096 });
@@ -154,21 +166,9 @@ describe(`[${runtime}] grep on worker threads`, () => {
     const memory = new MemoryWorkspace({ files });
     const host = memory.host;
     let onThreads = 0;
-    const counting = new Proxy(host, {
-      get(target, key, receiver) {
-        if (key !== "searchThreads") return Reflect.get(target, key, receiver);
-        return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0], threads: number) => {
-          const real = target.searchThreads!(spec, threads)!;
-          return {
-            ready: true,
-            search: (paths: readonly string[]) => {
-              onThreads += paths.length;
-              return real.search(paths);
-            },
-            close: () => real.close(),
-          };
-        };
-      },
+    const counting = withThreadSearch(host, (paths, real) => {
+      onThreads += paths.length;
+      return real(paths);
     });
     const workspace = await openWorkspace(MEMORY_WORKSPACE_ROOT, { host: counting });
     const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxResults: 10_000 });
