@@ -10,7 +10,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { FileSearchSpec } from "../host.ts";
-import { fileSearchRequest, searchListedFile } from "../core/search/search_batch.ts";
+import { fileSearchRequest, resultsAdded, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
 import { createNodeHost } from "./node.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
@@ -63,7 +63,7 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
       if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
       // The results this batch has found so far fill a whole result on their own: the files after
       // them can never be shown (the merge stops at the one that overflows), so they are not searched.
-      results += request.outputMode === "content" ? outcome.count : outcome.count > 0 ? 1 : 0;
+      results += resultsAdded(outcome, request.outputMode);
       if (results >= request.cap) break;
     }
   } catch (error) {

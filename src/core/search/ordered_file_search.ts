@@ -7,7 +7,7 @@ import {
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
 } from "../limits.ts";
-import { searchListedFile } from "./search_batch.ts";
+import { resultsAdded, searchListedFile } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
@@ -64,7 +64,7 @@ interface FolderUse {
  * between its walk's steps, so every core searches. At most
  * {@link GREP_MAX_QUEUED_FILES} files are on the threads at once (each keeps
  * its folder held), and at most {@link GREP_MAX_PENDING_FILES} outcomes wait
- * to be delivered; once the matching lines waiting fill a result, this
+ * to be delivered; once the results waiting fill a result, this
  * thread takes no more files (they could only be held, never shown). A batch whose thread failed is searched again here, its
  * folders still held.
  */
@@ -80,8 +80,8 @@ export class OrderedFileSearch {
   #batch: Item[] = [];
   #inFlight = new Set<Promise<void>>();
   #inFlightFiles = 0;
-  /** Matching lines of the outcomes in, not yet delivered. */
-  #pendingLines = 0;
+  /** Results the outcomes in but not yet delivered add ({@link resultsAdded}). */
+  #pendingResults = 0;
   #folders = new Map<Folder, FolderUse>();
   #delivering = false;
   #stopped = false;
@@ -118,8 +118,8 @@ export class OrderedFileSearch {
       ? this.#batch.length === 0 // else files batched before the threads failed go first
       : this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
         this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
-        // Lines waiting for earlier files already fill a result: more would only be held, never shown.
-        this.#pendingLines < this.#options.request.cap;
+        // Results waiting for earlier files already fill one: more would only be held, never shown.
+        this.#pendingResults < this.#options.request.cap;
     if (!here) return this.#addLater(item, threads);
     const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
     if (outcome instanceof Promise) {
@@ -148,8 +148,8 @@ export class OrderedFileSearch {
       while (
         (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
           this.#queue.length - this.#head > GREP_MAX_PENDING_FILES ||
-          // Lines in already fill a result once the batches before them are back: send no more.
-          this.#pendingLines >= this.#options.request.cap) && !this.#stopped
+          // Results in already fill one once the batches before them are back: send no more.
+          this.#pendingResults >= this.#options.request.cap) && !this.#stopped
       ) {
         if (this.#inFlight.size === 0) this.#send(threads);
         if (this.#inFlight.size === 0) break;
@@ -273,7 +273,7 @@ export class OrderedFileSearch {
 
   #settle(item: Item, outcome: FileOutcome): void {
     item.outcome = outcome;
-    this.#pendingLines += outcome.matches.length;
+    this.#pendingResults += resultsAdded(outcome, this.#options.request.outputMode);
   }
 
   #use(folder: Folder): void {
@@ -305,7 +305,7 @@ export class OrderedFileSearch {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
-        this.#pendingLines -= item.outcome.matches.length;
+        this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
         const verdict = this.#options.deliver(item.path, item.folder, item.outcome);
         if (verdict instanceof Promise) return (rest = this.#deliverAfter(verdict));
         if (verdict === false) this.#stopped = true;
@@ -325,7 +325,7 @@ export class OrderedFileSearch {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
-        this.#pendingLines -= item.outcome.matches.length;
+        this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
         if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
       }
       this.#compact();

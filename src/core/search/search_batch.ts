@@ -24,6 +24,20 @@ export function fileSearchRequest(spec: FileSearchSpec, search: ByteSearch): Fil
   };
 }
 
+/**
+ * The results one file's outcome adds to grep's result, as its merge counts
+ * them toward `cap`: its matching lines in content mode, else one for a file
+ * with a match. Outcomes that together reach `cap` fill a whole result, so
+ * nothing after them can be shown.
+ *
+ * @param outcome The file's outcome.
+ * @param outputMode What grep returns.
+ * @returns How many results it adds.
+ */
+export function resultsAdded(outcome: FileOutcome, outputMode: FileSearchRequest["outputMode"]): number {
+  return outputMode === "content" ? outcome.count : outcome.count > 0 ? 1 : 0;
+}
+
 /** What a file that cannot be read (gone, a link now, no permission) counts as in a walk. */
 export const UNREADABLE: FileOutcome = Object.freeze({
   skipped: "unreadable",
