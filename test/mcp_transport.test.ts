@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { BoundedLineReader, type OversizedLine } from "../src/mcp/bounded_line_reader.ts";
 import { createCallLimiter } from "../src/mcp/call_limiter.ts";
 import { MessageHeadScanner } from "../src/mcp/message_head_scanner.ts";
-import { oversizedMessageReply } from "../src/mcp/server.ts";
+import { oversizedMessageReply } from "../src/mcp/oversized_message_reply.ts";
 import { BoundedStdioTransport } from "../src/mcp/stdio_transport.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);

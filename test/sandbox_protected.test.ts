@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { createNodeProcessTool, createShellTool, executeToolCall } from "../mod.ts";
-import { createMcpRegistry } from "../src/mcp/server.ts";
+import { createMcpRegistry } from "../src/mcp/create_mcp_registry.ts";
 import { toolAnnotations } from "../src/mcp/tool_annotations.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";

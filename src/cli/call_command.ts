@@ -1,4 +1,4 @@
-import { createMcpRegistry } from "../mcp/server.ts";
+import { createMcpRegistry } from "../mcp/create_mcp_registry.ts";
 import { executeToolCall } from "../registry/execute_tool_call.ts";
 import type { CliIo } from "./cli_io.ts";
 import { openRoot } from "./open_root.ts";

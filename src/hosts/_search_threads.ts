@@ -64,7 +64,7 @@ function addThread(): void {
     const waiting = thread.waiting.get(reply.batch);
     if (waiting === undefined) return;
     thread.waiting.delete(reply.batch);
-    if (thread.waiting.size === 0 && !false) worker.unref();
+    if (thread.waiting.size === 0) worker.unref();
     waiting.resolve(reply);
   });
   worker.on("error", () => {
@@ -109,7 +109,7 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
       const thread = live.reduce((best, next) => (next.waiting.size < best.waiting.size ? next : best));
       const batch = ++nextBatch;
       return new Promise<FileSearchResult[]>((resolve, reject) => {
-        if (thread.waiting.size === 0 && !false) thread.worker.ref(); // a batch in flight keeps the process alive
+        if (thread.waiting.size === 0) thread.worker.ref(); // a batch in flight keeps the process alive
         thread.waiting.set(batch, {
           resolve: (reply) => {
             if ("error" in reply) return reject(new Error(reply.error));

@@ -15,7 +15,9 @@ import { createAutoHost } from "../hosts/auto.ts";
 
 registerDefaultHost(createAutoHost);
 
-export { createMcpRegistry, createPaddockMcpServer, oversizedMessageReply } from "./server.ts";
+export { createPaddockMcpServer } from "./server.ts";
+export { createMcpRegistry } from "./create_mcp_registry.ts";
+export { oversizedMessageReply } from "./oversized_message_reply.ts";
 export { toCallToolResult } from "./call_tool_result.ts";
 export type {
   FlowControl,
@@ -23,7 +25,7 @@ export type {
   McpTransport,
   PaddockMcpServer,
   PaddockMcpServerOptions,
-} from "./server.ts";
+} from "./server_types.ts";
 export { SHELL_OFF, shellToolOptions } from "./shell_mode.ts";
 export type { McpRoot } from "./root_set.ts";
 export type { AllowedDirectory, ListAllowedDirectoriesOutput } from "./list_allowed_directories.ts";

@@ -1,5 +1,7 @@
 import process from "node:process";
-import { createPaddockMcpServer, oversizedMessageReply, type PaddockMcpServerOptions } from "./server.ts";
+import { oversizedMessageReply } from "./oversized_message_reply.ts";
+import { createPaddockMcpServer } from "./server.ts";
+import type { PaddockMcpServerOptions } from "./server_types.ts";
 import { BoundedStdioTransport } from "./stdio_transport.ts";
 
 /**

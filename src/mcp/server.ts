@@ -27,16 +27,6 @@ import {
   ListToolsRequestSchema,
 } from "./protocol_types.ts";
 
-export { createMcpRegistry } from "./create_mcp_registry.ts";
-export { oversizedMessageReply } from "./oversized_message_reply.ts";
-export type {
-  FlowControl,
-  McpServerConnection,
-  McpTransport,
-  PaddockMcpServer,
-  PaddockMcpServerOptions,
-} from "./server_types.ts";
-
 /**
  * Creates the Paddock MCP server: every tool of the registry with its JSON
  * Schema; each call runs through {@link executeToolCall}, and its result is a
