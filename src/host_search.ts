@@ -73,6 +73,14 @@ export interface FileSearchThreads {
    * (when a thread fails) only once no thread uses the paths any more.
    */
   search(paths: readonly string[]): Promise<FileSearchResult[]>;
+  /**
+   * Optional: files sent to these threads (by every search that shares them)
+   * that they have not yet finished, as the threads count them now; a reply
+   * not yet taken does not count. The caller searches files itself only while
+   * this keeps the threads busy. Without it the caller counts files whose
+   * replies it has not taken.
+   */
+  readonly queued?: number;
   /** Lets the threads go idle: this search sends no more batches. */
   close(): void;
 }

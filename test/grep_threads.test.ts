@@ -35,18 +35,19 @@ const CASES = [
 ] as const;
 
 // Until the host's threads have started, grep searches in the calling thread: wait for them.
+const SPEC = {
+  pattern: "x",
+  literal: true,
+  ignoreCase: false,
+  outputMode: "count",
+  context: 0,
+  cap: 1,
+  maxLineChars: 10,
+  maxFileBytes: 10,
+} as const;
+
 async function threadsStarted(host: Host): Promise<boolean> {
-  const spec = {
-    pattern: "x",
-    literal: true,
-    ignoreCase: false,
-    outputMode: "count",
-    context: 0,
-    cap: 1,
-    maxLineChars: 10,
-    maxFileBytes: 10,
-  } as const;
-  const threads = host.searchThreads?.(spec, 1) ?? null;
+  const threads = host.searchThreads?.(SPEC, 1) ?? null;
   if (threads === null) return false;
   try {
     for (let waited = 0; !threads.ready && waited < 15_000; waited += 20) {
@@ -72,6 +73,9 @@ function withThreadSearch<T extends Host>(
         const real = target.searchThreads!(spec, threads)!;
         return {
           ready: true,
+          get queued() {
+            return real.queued;
+          },
           search: (paths: readonly string[]) => search(paths, (batch) => real.search(batch)),
           close: () => real.close(),
         };
@@ -153,6 +157,52 @@ describe(`[${runtime}] grep on worker threads`, () => {
     }
   });
 
+  test.each(["disk", "memory"] as const)(
+    "on the %s host, the threads count the files sent to them that they have not finished",
+    async (kind) => {
+      const names = Array.from({ length: 400 }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);
+      const fixture = kind === "disk" ? await diskFixture(names.map((name) => `${name}=needle ${name}\n`)) : null;
+      const host = fixture?.host ??
+        new MemoryWorkspace({ files: Object.fromEntries(names.map((name) => [name, `needle ${name}\n`])) }).host;
+      const root = fixture?.root ?? MEMORY_WORKSPACE_ROOT;
+      if (kind === "disk" && !(await threadsStarted(host))) {
+        expect(availableParallelism()).toBe(1); // one core: no worker to count on
+        fixture!.cleanup();
+        return;
+      }
+      const folder = await host.openDir(root);
+      const spec = { ...SPEC, pattern: "needle", cap: 1_000, maxFileBytes: 1_000 } as const;
+      const threads = host.searchThreads!(spec, 1)!;
+      const capped = host.searchThreads!({ ...spec, cap: 10 }, 1)!;
+      try {
+        while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(threads.queued).toBe(0);
+        const at = folder.at ?? root;
+        const paths = names.map((name) => `${at}/${name}`);
+        const first = threads.search(paths.slice(0, 200));
+        const second = threads.search(paths.slice(200));
+        // Sent at once: none can be finished before this thread takes a turn, in-thread; a worker may have begun.
+        expect(threads.queued).toBeGreaterThan(kind === "memory" ? 399 : 0);
+        expect(threads.queued).toBeLessThanOrEqual(400);
+        const found = await first;
+        expect(found.map((result) => result.count)).toEqual(new Array(200).fill(1));
+        expect(threads.queued).toBeLessThanOrEqual(200);
+        await second;
+        expect(threads.queued).toBe(0);
+        // A worker stops a batch once its results fill one; its files count as finished all the same
+        // (the memory host's stand-in searches every file of a batch).
+        const stopped = await capped.search(paths);
+        expect(stopped.filter((result) => result.count > 0).length).toBe(kind === "disk" ? 10 : 400);
+        expect(capped.queued).toBe(0);
+      } finally {
+        capped.close();
+        threads.close();
+        await folder.close();
+        fixture?.cleanup();
+      }
+    },
+  );
+
   test("while the threads have work queued, the calling thread searches files too: results the same, in order", async () => {
     // 6,000 files: far more than the threads are given at once, so the calling thread takes its share.
     const files: Record<string, string> = {};
@@ -170,21 +220,39 @@ describe(`[${runtime}] grep on worker threads`, () => {
       onThreads += paths.length;
       return real(paths);
     });
+    // Threads that say how many files they have left, and threads that do not (then the calling
+    // thread counts the files whose replies it has not taken).
+    const silent = new Proxy(counting, {
+      get: (target, key, receiver) =>
+        key !== "searchThreads" ? Reflect.get(target, key, receiver) : (
+          ...args: Parameters<
+            NonNullable<Host["searchThreads"]>
+          >
+        ) => {
+          const { ready, search, close } = target.searchThreads!(...args)!;
+          return { ready, search, close };
+        },
+    });
+    for (const threadHost of [counting, silent]) {
+      const workspace = await openWorkspace(MEMORY_WORKSPACE_ROOT, { host: threadHost });
+      const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxResults: 10_000 });
+      const inline = createGrepTool(workspace, { threads: 0, maxResults: 10_000 });
+      for (
+        const args of [{ pattern: "needle", literal: true }, {
+          pattern: "needle \\d+-\\d+",
+          output_mode: "count",
+        }] as const
+      ) {
+        onThreads = 0;
+        const result = await threaded.execute({ ...args });
+        expect(result, JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+        expect(onThreads).toBeGreaterThan(0);
+        expect(onThreads).toBeLessThan(6_000);
+      }
+    }
     const workspace = await openWorkspace(MEMORY_WORKSPACE_ROOT, { host: counting });
     const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxResults: 10_000 });
     const inline = createGrepTool(workspace, { threads: 0, maxResults: 10_000 });
-    for (
-      const args of [{ pattern: "needle", literal: true }, {
-        pattern: "needle \\d+-\\d+",
-        output_mode: "count",
-      }] as const
-    ) {
-      onThreads = 0;
-      const result = await threaded.execute({ ...args });
-      expect(result, JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
-      expect(onThreads).toBeGreaterThan(0);
-      expect(onThreads).toBeLessThan(6_000);
-    }
     // Every file matching: the lines waiting behind the threads' batches stop the calling thread
     // from taking more files once they fill a result (30 lines), or never (5,000); the result is the same.
     for (const limit of [30, 5_000]) {

@@ -50,19 +50,26 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
   const missing = ["rg", "grep", "find"].filter((name) => !hasProgram(name));
   if (fd === null) missing.push("fd (fdfind)");
   if (missing.length > 0) throw new Error(`baselines not installed: ${missing.join(", ")}`);
-  const runs = new Map<string, { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[] }>();
-  for (const entry of cases) runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [] });
+  const runs = new Map<
+    string,
+    { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[]; floor: Run[]; plain: Run[] }
+  >();
+  for (const entry of cases) {
+    runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [], floor: [], plain: [] });
+  }
   for (let round = 0; round < rounds; round++) {
     for (const entry of cases) {
       const into = runs.get(entry.name)!;
-      const sides = entry.ordered === undefined
-        ? (["paddock", "fast", "classic"] as const)
-        : (["paddock", "fast", "classic", "ordered"] as const);
+      const sides: ("paddock" | "fast" | "classic" | "ordered" | "floor" | "plain")[] = ["paddock", "fast", "classic"];
+      if (entry.ordered !== undefined) sides.push("ordered");
+      if (entry.floor !== undefined) sides.push("floor", "plain");
       const order = sides.map((_, i, all) => all[(i + round) % all.length]);
       for (const side of order) {
         process.stderr.write(`  round ${round + 1}/${rounds} ${entry.name} ${side}…\n`);
         if (side === "paddock") into.paddock.push(await runPaddock(tree, entry));
-        else {
+        else if (side === "floor" || side === "plain") {
+          into[side].push(await runFloor(tree, entry.floor!, side === "floor" ? "proc" : "plain"));
+        } else {
           const command = side === "fast"
             ? entry.fast.replace(/^fdfind /, `${fd} `)
             : side === "classic"
@@ -78,11 +85,11 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
     "",
-    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | bare node:fs loop, CPU: race-free · plain paths | its CPU on 2 cores ÷ rg/fd | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const entry of cases) {
-    const { paddock, fast, classic, ordered } = runs.get(entry.name)!;
+    const { paddock, fast, classic, ordered, floor, plain } = runs.get(entry.name)!;
     const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
     const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
     const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
@@ -98,6 +105,10 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     lines.push(
       `| ${entry.label} | ${time(paddock)} | ${time(fast)} | ${time(classic)} | ${ratio(fast)} | ${ratio(classic)} | ${
         ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(ordered)})`
+      } | ${floor.length === 0 ? "—" : `${seconds(cpu(floor))} · ${seconds(cpu(plain))}`} | ${
+        floor.length === 0
+          ? "—"
+          : `${(cpu(floor) / 2 / wall(fast)).toFixed(2)}× · ${(cpu(plain) / 2 / wall(fast)).toFixed(2)}×`
       } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
         Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
       } |`,
@@ -109,6 +120,11 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "process used between two of its ticks: the work done without giving the loop a turn (the worst round).",
     "rg in Paddock's order: for a case with a limit, `rg --sort path` (one thread), whose first lines are the ones",
     "Paddock returns; plain rg's first 100 are whichever of its threads found first.",
+    "Bare node:fs loop (`tree_floor.ts`): only the system calls the case cannot do without, one thread, no .gitignore,",
+    "no matching, no results: every file opened, fstat'ed, read and closed (grep), or every folder listed (find_files);",
+    "race-free reaches each name at its held folder (`/proc/self/fd/<fd>/<name>`) as Paddock does, plain paths do not.",
+    "Its CPU on 2 cores ÷ rg/fd: half that CPU over ripgrep's / fd's wall time, the best ratio a search in this",
+    "runtime could reach with both cores busy all the time.",
   );
   return lines;
 }
@@ -129,6 +145,21 @@ function runPaddock(tree: string, entry: TreeCase): Promise<Run> {
       if (code !== 0) return reject(new Error(`Paddock case ${entry.name} failed (exit ${code})`));
       const last = out.trim().split("\n").pop() ?? "{}";
       resolve(JSON.parse(last) as Run);
+    });
+  });
+}
+
+function runFloor(tree: string, work: "read" | "list", route: "proc" | "plain"): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [path.join(HERE, "tree_floor.ts"), tree, work, route], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`floor ${work} ${route} failed (exit ${code})`));
+      resolve(JSON.parse(out.trim().split("\n").pop() ?? "{}") as Run);
     });
   });
 }

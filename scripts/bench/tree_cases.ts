@@ -19,6 +19,11 @@ export interface TreeCase {
    * lines of the fast command are whichever its threads found first.
    */
   ordered?: string;
+  /**
+   * For a case that must visit the whole tree: the bare `node:fs` loop under it
+   * (`tree_floor.ts`): `read` every file (grep), or `list` every folder (find_files).
+   */
+  floor?: "read" | "list";
 }
 
 // The issue's five cases. Same work on every side as far as the tools allow:
@@ -32,6 +37,7 @@ export const TREE_CASES: TreeCase[] = [
     label: "grep literal `EXPORT_SYMBOL_GPL`, count per file",
     tool: "grep",
     args: { pattern: "EXPORT_SYMBOL_GPL", literal: true, output_mode: "count" },
+    floor: "read",
     fast: "rg --hidden -c -F EXPORT_SYMBOL_GPL",
     classic: "grep -r --exclude-dir=.git -c -F EXPORT_SYMBOL_GPL . | grep -v ':0$'",
   },
@@ -40,6 +46,7 @@ export const TREE_CASES: TreeCase[] = [
     label: "grep regex `struct \\w+_operations \\{`, files with matches",
     tool: "grep",
     args: { pattern: "struct \\w+_operations \\{", output_mode: "files_with_matches" },
+    floor: "read",
     fast: "rg --hidden -l 'struct \\w+_operations \\{'",
     classic: "grep -r --exclude-dir=.git -l -E 'struct \\w+_operations \\{' .",
   },
@@ -66,6 +73,7 @@ export const TREE_CASES: TreeCase[] = [
     label: "find_files `**/*.c`",
     tool: "find_files",
     args: { pattern: "**/*.c" },
+    floor: "list",
     fast: "fdfind -H -g '*.c'",
     classic: "find . -name .git -prune -o -name '*.c' -print",
   },

@@ -14,7 +14,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FileSearchResult, FileSearchSpec, FileSearchThreads } from "../host.ts";
-import type { SearchWorkerReply, SearchWorkerRequest } from "./_search_worker.ts";
+import type { SearchWorkerData, SearchWorkerReply, SearchWorkerRequest } from "./_search_worker.ts";
 
 interface Waiting {
   resolve(found: SearchWorkerReply): void;
@@ -25,6 +25,10 @@ interface Thread {
   worker: Worker;
   online: boolean;
   waiting: Map<number, Waiting>;
+  /** Files sent to it so far (modulo 2^32, as `finished` counts). */
+  sent: number;
+  /** Files it has finished so far, counted by the worker (one shared 32-bit counter). */
+  finished: Int32Array;
 }
 
 const pool: Thread[] = [];
@@ -37,7 +41,7 @@ const runtimeOf = globalThis as { Deno?: unknown; Bun?: unknown };
 const here = import.meta.url;
 const workerUrl = new URL(here.endsWith(".ts") ? "./_search_worker.ts" : "./_search_worker.js", here);
 
-function startWorker(): Worker {
+function startWorker(workerData: SearchWorkerData): Worker {
   // Node runs the TypeScript sources (tests, the bench) only through a loader: register tsx first.
   if (workerUrl.pathname.endsWith(".ts") && runtimeOf.Deno === undefined && runtimeOf.Bun === undefined) {
     let tsx = "tsx/esm/api";
@@ -51,13 +55,20 @@ function startWorker(): Worker {
     const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${
       JSON.stringify(workerUrl.href)
     }); });`;
-    return new Worker(bootstrap, { eval: true });
+    return new Worker(bootstrap, { eval: true, workerData });
   }
-  return new Worker(workerUrl);
+  return new Worker(workerUrl, { workerData });
 }
 
 function addThread(): void {
-  const thread: Thread = { worker: startWorker(), online: false, waiting: new Map() };
+  const finished = new Int32Array(new SharedArrayBuffer(4));
+  const thread: Thread = {
+    worker: startWorker({ finished: finished.buffer }),
+    online: false,
+    waiting: new Map(),
+    sent: 0,
+    finished,
+  };
   const { worker } = thread;
   worker.on("online", () => (thread.online = true));
   worker.on("message", (reply: SearchWorkerReply) => {
@@ -103,6 +114,13 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
     get ready() {
       return !broken && mine.some((thread) => thread.online && pool.includes(thread));
     },
+    get queued() {
+      let queued = 0;
+      for (const thread of mine) {
+        if (pool.includes(thread)) queued += (thread.sent - Atomics.load(thread.finished, 0)) | 0;
+      }
+      return queued;
+    },
     search(paths) {
       const live = mine.filter((thread) => thread.online && pool.includes(thread));
       if (closed || live.length === 0) return Promise.reject(new Error("no grep worker"));
@@ -119,6 +137,7 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
           },
           reject,
         });
+        thread.sent = (thread.sent + paths.length) | 0;
         // One string, not an array: a message of one string is cloned ten times faster. NUL ends
         // each path (no name holds one).
         post(thread, { kind: "batch", search, batch, paths: paths.join("\0") });

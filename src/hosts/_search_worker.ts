@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { FileSearchSpec } from "../host.ts";
 import { fileSearchRequest, resultsAdded, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
@@ -23,6 +23,12 @@ export type SearchWorkerRequest =
   /** `paths`: the files' paths, separated by NUL bytes (no name holds one). */
   | { kind: "batch"; search: number; batch: number; paths: string };
 
+/** What a worker is started with: the counter of files it has finished, shared with the calling thread. */
+export interface SearchWorkerData {
+  /** Four bytes: one 32-bit count (it wraps), added to as each file is done. */
+  finished: SharedArrayBuffer;
+}
+
 /** A worker's answer to a batch: the results of the files with something to say, by index. */
 export type SearchWorkerReply =
   | { batch: number; found: [number, FileOutcome][] }
@@ -36,6 +42,9 @@ const host = {
 const SCRATCH_BYTES = 65_536;
 const scratch = { buffer: new Uint8Array(SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();
+const given = (workerData as Partial<SearchWorkerData> | null)?.finished;
+// Files finished: the calling thread reads how many of those it sent are left, without a message.
+const finished = new Int32Array(given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(4));
 
 parentPort?.on("message", async (message: SearchWorkerRequest) => {
   if (message.kind === "search") {
@@ -48,27 +57,32 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
     if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) scratch.buffer = new Uint8Array(SCRATCH_BYTES);
     return;
   }
-  const request = requests.get(message.search);
-  if (request === undefined) {
-    parentPort?.postMessage({ batch: message.batch, error: "unknown search" } satisfies SearchWorkerReply);
-    return;
-  }
-  const found: [number, FileOutcome][] = [];
   const paths = message.paths.split("\0");
-  try {
-    let results = 0;
-    for (let i = 0; i < paths.length; i++) {
-      let outcome = searchListedFile(host, paths[i], request, scratch);
-      if (outcome instanceof Promise) outcome = await outcome;
-      if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
-      // The results this batch has found so far fill a whole result on their own: the files after
-      // them can never be shown (the merge stops at the one that overflows), so they are not searched.
-      results += resultsAdded(outcome, request.outputMode);
-      if (results >= request.cap) break;
+  const request = requests.get(message.search);
+  let done = 0;
+  let reply: SearchWorkerReply;
+  if (request === undefined) reply = { batch: message.batch, error: "unknown search" };
+  else {
+    const found: [number, FileOutcome][] = [];
+    try {
+      let results = 0;
+      for (let i = 0; i < paths.length; i++) {
+        let outcome = searchListedFile(host, paths[i], request, scratch);
+        if (outcome instanceof Promise) outcome = await outcome;
+        Atomics.add(finished, 0, 1);
+        done++;
+        if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
+        // The results this batch has found so far fill a whole result on their own: the files after
+        // them can never be shown (the merge stops at the one that overflows), so they are not searched.
+        results += resultsAdded(outcome, request.outputMode);
+        if (results >= request.cap) break;
+      }
+      reply = { batch: message.batch, found };
+    } catch (error) {
+      reply = { batch: message.batch, error: String(error) };
     }
-  } catch (error) {
-    parentPort?.postMessage({ batch: message.batch, error: String(error) } satisfies SearchWorkerReply);
-    return;
   }
-  parentPort?.postMessage({ batch: message.batch, found } satisfies SearchWorkerReply);
+  // Every file of the batch is done with before its reply goes, searched or not.
+  Atomics.add(finished, 0, paths.length - done);
+  parentPort?.postMessage(reply);
 });

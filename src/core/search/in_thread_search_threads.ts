@@ -16,14 +16,24 @@ import type { FileOutcome } from "./search_file.ts";
 export function inThreadSearchThreads(host: Host, spec: FileSearchSpec): FileSearchThreads {
   const request = fileSearchRequest(spec, host.byteSearch ?? portableByteSearch);
   const scratch = { buffer: new Uint8Array(0) };
+  let queued = 0;
   return {
     ready: true,
+    get queued() {
+      return queued;
+    },
     search: async (paths) => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      queued += paths.length;
       const results: FileOutcome[] = [];
-      for (const path of paths) {
-        const outcome = searchListedFile(host, path, request, scratch);
-        results.push(outcome instanceof Promise ? await outcome : outcome);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        for (const path of paths) {
+          const outcome = searchListedFile(host, path, request, scratch);
+          results.push(outcome instanceof Promise ? await outcome : outcome);
+          queued--;
+        }
+      } finally {
+        queued -= paths.length - results.length;
       }
       return results;
     },

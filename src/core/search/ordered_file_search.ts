@@ -15,8 +15,13 @@ const BATCH_FILES = 64;
 
 /**
  * Files queued on the threads past which this thread searches the next files
- * itself: enough to keep a thread busy for longer than the walk's work
- * between two event-loop turns (its replies are only taken at a turn).
+ * itself: about 8 ms of a thread's work, more than this thread spends between
+ * two files it adds (a folder listed, a large file searched, a turn of the
+ * event loop). The threads say how many of their files are left
+ * ({@link FileSearchThreads.queued}); threads that do not are judged by the
+ * files whose replies this thread has not taken, which counts a batch
+ * already done until the next turn (the threads then sat idle 10–15% of a
+ * kernel-tree grep).
  */
 const HELP_AFTER_FILES = 512;
 
@@ -116,7 +121,7 @@ export class OrderedFileSearch {
     // Searched here at once: with no threads, or (they have work enough queued) between the walk's steps.
     const here = threads === null
       ? this.#batch.length === 0 // else files batched before the threads failed go first
-      : this.#batch.length === 0 && this.#inFlightFiles >= HELP_AFTER_FILES &&
+      : this.#batch.length === 0 && (threads.queued ?? this.#inFlightFiles) >= HELP_AFTER_FILES &&
         this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
         // Results waiting for earlier files already fill one: more would only be held, never shown.
         this.#pendingResults < this.#options.request.cap;
