@@ -71,6 +71,14 @@ export const EDIT_FILE_MAX_EDITS = 64;
 /** edit_file: bytes of the unified diff returned; a longer diff is cut on a line boundary and flagged `diffTruncated`. */
 export const EDIT_FILE_MAX_DIFF_BYTES = 32_768;
 
+/**
+ * edit_file: line edits (lines removed plus lines added) the diff looks for the
+ * shortest way to show; a changed region that needs more is shown as one hunk,
+ * every old line removed and every new line added (the diff's search costs its
+ * edit count times the region's length: edits spread over a whole 1 MiB file took minutes).
+ */
+export const EDIT_FILE_MAX_DIFF_EDITS = 512;
+
 /** delete_path: entries (files, links, folders, the top folder included) one recursive delete removes; counted before anything is deleted. */
 export const DELETE_PATH_MAX_ENTRIES = 10_000;
 
@@ -198,6 +206,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   EDIT_FILE_MAX_INPUT_BYTES,
   EDIT_FILE_MAX_EDITS,
   EDIT_FILE_MAX_DIFF_BYTES,
+  EDIT_FILE_MAX_DIFF_EDITS,
   DELETE_PATH_MAX_ENTRIES,
   MOVE_PATH_MAX_SCAN_ENTRIES,
   SHELL_TIMEOUT_MS,
