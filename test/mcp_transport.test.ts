@@ -158,6 +158,47 @@ describe("BoundedStdioTransport", () => {
     expect(errors).toHaveLength(3);
   });
 
+  // Found by a red-team pass: the SDK answered none of these (it could not parse them), so a
+  // client waited forever; a tools/call with a wrong `name` or `arguments` type got -32603 and a dump.
+  test("answers a request whose params have the wrong shape with one-line Invalid params, on its id", async () => {
+    const { input, written, transport, received } = pipes(4_096);
+    await transport.start();
+    const call = { name: "read_file", arguments: { path: "a" } };
+    const bad: [unknown, string, unknown][] = [
+      ["t1", "tools/call", { ...call, _meta: { progressToken: { a: 1 } } }],
+      ["t2", "tools/call", { ...call, _meta: { progressToken: null } }],
+      [3, "tools/call", { ...call, _meta: { progressToken: 1.5 } }],
+      [4, "tools/call", { ...call, _meta: { progressToken: true } }],
+      [5, "tools/call", { ...call, _meta: "str" }],
+      [6, "tools/call", null],
+      [7, "tools/call", undefined],
+      [8, "tools/list", []],
+      [9, "tools/call", { name: 123, arguments: {} }],
+      [10, "tools/call", { name: "read_file", arguments: "path" }],
+      [11, "tools/call", { name: "read_file", arguments: ["a"] }],
+      [12, "tools/call", { name: "read_file", arguments: null }],
+    ];
+    for (const [id, method, params] of bad) {
+      input.emit("data", encode(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n"));
+    }
+    // A notification of the wrong shape has no id to answer on; good requests pass through.
+    input.emit("data", encode(JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: [] }) + "\n"));
+    const good = [
+      { jsonrpc: "2.0", id: 20, method: "tools/call", params: { ...call, _meta: { progressToken: "p" } } },
+      { jsonrpc: "2.0", id: 21, method: "tools/call", params: { ...call, _meta: { progressToken: 7 } } },
+      { jsonrpc: "2.0", id: 22, method: "tools/list" },
+      { jsonrpc: "2.0", id: 23, method: "tools/call", params: { name: "list_directory" } },
+    ];
+    for (const message of good) input.emit("data", encode(JSON.stringify(message) + "\n"));
+    const replies = written.map((line) => JSON.parse(line));
+    expect(replies.map((reply) => reply.id)).toEqual(bad.map(([id]) => id));
+    for (const reply of replies) {
+      expect(reply.error.code).toBe(-32602);
+      expect(reply.error.message).toMatch(/^Invalid params: params(\.[\w.]+)? must be [^\n]+$/);
+    }
+    expect(received).toEqual(good);
+  });
+
   test("reports the close once when the input ends, and writes nothing after", async () => {
     const { input, written, transport, closed } = pipes();
     await transport.start();

@@ -184,6 +184,13 @@ export const MCP_MAX_CONCURRENT_CALLS = 16;
 /** MCP server: calls waiting for a slot before the server stops reading its input (the client then waits in the pipe), so a flood of large calls cannot fill memory. */
 export const MCP_MAX_QUEUED_CALLS = 64;
 
+/**
+ * MCP server: milliseconds the calls already read are given to finish and be
+ * answered once stdin has closed; then the session ends (an approval asked of
+ * a client that has gone could otherwise wait for ever).
+ */
+export const MCP_EXIT_DRAIN_MS = 10_000;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -242,4 +249,5 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,
+  MCP_EXIT_DRAIN_MS,
 });

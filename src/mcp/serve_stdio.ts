@@ -6,7 +6,8 @@ import { BoundedStdioTransport } from "./stdio_transport.ts";
 
 /**
  * Runs the Paddock MCP server over this process's stdin and stdout until
- * stdin closes. Only protocol messages go to stdout; diagnostics go to
+ * stdin closes (or SIGTERM, SIGINT or SIGHUP arrives) and the calls already
+ * read are answered. Only protocol messages go to stdout; diagnostics go to
  * `log` (stderr by default).
  *
  * @param options The root and what to offer.
@@ -37,6 +38,16 @@ export async function serveStdio(
     log(`cannot write to stdout: ${(error as { code?: string }).code ?? error.message}`);
     void transport.close();
   });
+  // A stop signal ends the input: calls already read finish (a write ends or removes its temp file)
+  // and are answered, then the session ends; a second signal exits at once.
+  let stopping = false;
+  const stop = (signal: StopSignal) => {
+    if (stopping) process.exit(128 + SIGNAL_NUMBERS[signal]);
+    stopping = true;
+    log(`${signal}: finishing the calls already read`);
+    transport.endInput();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   await server.connect(transport);
   if (roots.length > 1) {
     log(
@@ -46,5 +57,13 @@ export async function serveStdio(
     );
   }
   log(`serving ${registry.list().length} tools (${registry.list().map((tool) => tool.name).join(", ")})`);
-  await closed;
+  try {
+    await closed;
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  }
 }
+
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+type StopSignal = typeof STOP_SIGNALS[number];
+const SIGNAL_NUMBERS: Record<StopSignal, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };

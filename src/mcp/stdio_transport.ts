@@ -1,4 +1,5 @@
-import { MCP_MAX_MESSAGE_BYTES } from "../core/limits.ts";
+import { INVALID_PARAMS, requestShapeProblem } from "./request_shape.ts";
+import { MCP_EXIT_DRAIN_MS, MCP_MAX_MESSAGE_BYTES } from "../core/limits.ts";
 import { BoundedLineReader, type OversizedLine } from "./bounded_line_reader.ts";
 import type { JsonRpcMessage } from "./protocol_types.ts";
 
@@ -68,6 +69,10 @@ export class BoundedStdioTransport {
   /** Resolves when a full sink drains; `undefined` while it is not full. */
   private drained: Promise<void> | undefined;
   private closed = false;
+  /** Requests passed on and not yet answered, by id (a count: a client may reuse an id). */
+  private readonly unanswered = new Map<string | number, number>();
+  /** Set once the input has ended: the session closes when the last request read is answered. */
+  private draining: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * Creates the transport (call {@link start} to listen).
@@ -91,8 +96,12 @@ export class BoundedStdioTransport {
   private readonly onData = (chunk: Uint8Array): void => {
     this.reader.push(chunk);
   };
+  // The input ended: requests already read are still answered (for at most MCP_EXIT_DRAIN_MS), then the session closes.
   private readonly onEnd = (): void => {
-    void this.close();
+    if (this.closed || this.draining !== undefined) return;
+    if (this.unanswered.size === 0) return void this.close();
+    this.stopListening();
+    this.draining = setTimeout(() => void this.close(), MCP_EXIT_DRAIN_MS);
   };
   private readonly onError = (error: Error): void => {
     this.onerror?.(error);
@@ -115,7 +124,10 @@ export class BoundedStdioTransport {
    */
   send(message: JsonRpcMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.output.write(JSON.stringify(message) + "\n")) return this.drained ?? Promise.resolve();
+    const written = this.output.write(JSON.stringify(message) + "\n");
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (method === undefined && (typeof id === "string" || typeof id === "number")) this.answered(id);
+    if (written) return this.drained ?? Promise.resolve();
     this.drained ??= new Promise((resolve) => {
       this.output.once("drain", () => {
         this.drained = undefined;
@@ -123,6 +135,15 @@ export class BoundedStdioTransport {
       });
     });
     return this.drained;
+  }
+
+  /**
+   * Ends the input as if it had closed (a stop signal): nothing more is read,
+   * the requests already read are answered (for at most
+   * {@link MCP_EXIT_DRAIN_MS}), then the session closes.
+   */
+  endInput(): void {
+    this.onEnd();
   }
 
   /** Stops reading input until {@link resumeInput} (backpressure); data already read is still delivered. */
@@ -139,14 +160,28 @@ export class BoundedStdioTransport {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
+    clearTimeout(this.draining);
+    this.stopListening();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  private stopListening(): void {
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
     this.input.off("close", this.onEnd);
     this.input.off("error", this.onError);
     this.input.pause();
     this.reader.clear();
-    this.onclose?.();
-    return Promise.resolve();
+  }
+
+  // A reply went out: once the input has ended and nothing read is left unanswered, the session closes.
+  private answered(id: string | number): void {
+    const count = this.unanswered.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.unanswered.set(id, count - 1);
+    else this.unanswered.delete(id);
+    if (this.draining !== undefined && this.unanswered.size === 0) void this.close();
   }
 
   /** Parses one line and hands a JSON-RPC message on; anything else gets a JSON-RPC error reply. */
@@ -163,6 +198,25 @@ export class BoundedStdioTransport {
       this.onerror?.(new Error("Cannot read a message: it is not a JSON-RPC 2.0 message"));
       void this.send({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request" } });
       return;
+    }
+    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+    if (typeof method === "string") {
+      const problem = requestShapeProblem(method, params);
+      if (problem !== null) {
+        this.onerror?.(new Error(`Cannot take a message: ${problem}`));
+        // A request is answered on its id; a notification has none to answer on.
+        if (typeof id === "string" || typeof id === "number") {
+          void this.send({
+            jsonrpc: "2.0",
+            id,
+            error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` },
+          });
+        }
+        return;
+      }
+    }
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+      this.unanswered.set(id, (this.unanswered.get(id) ?? 0) + 1);
     }
     this.onmessage?.(message as JsonRpcMessage);
   }
