@@ -166,6 +166,7 @@ export class BoundedStdioTransport {
     return Promise.resolve();
   }
 
+  /** Stops taking input: no more data is read, and a partial line is dropped. */
   private stopListening(): void {
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
@@ -175,7 +176,7 @@ export class BoundedStdioTransport {
     this.reader.clear();
   }
 
-  // A reply went out: once the input has ended and nothing read is left unanswered, the session closes.
+  /** A reply went out: once the input has ended and nothing read is left unanswered, the session closes. */
   private answered(id: string | number): void {
     const count = this.unanswered.get(id);
     if (count === undefined) return;
