@@ -199,6 +199,39 @@ describe("BoundedStdioTransport", () => {
     expect(received).toEqual(good);
   });
 
+  test("once the input ends, the requests already read are answered, then the session closes", async () => {
+    const { input, written, transport, received, closed } = pipes(4_096);
+    await transport.start();
+    for (const id of [1, 2, 3]) {
+      input.emit("data", encode(JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n"));
+    }
+    input.emit("end");
+    expect(received).toHaveLength(3);
+    expect(closed()).toBe(0);
+    await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(closed()).toBe(0);
+    await transport.send({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(closed()).toBe(0);
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(closed()).toBe(1);
+    expect(written.map((line) => JSON.parse(line).id)).toEqual([2, 3, 1]);
+  });
+
+  test("a cancelled request read before the input ended is not waited for", async () => {
+    const { input, transport, closed } = pipes(4_096);
+    await transport.start();
+    input.emit(
+      "data",
+      encode(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x" } }) + "\n"),
+    );
+    input.emit(
+      "data",
+      encode(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }) + "\n"),
+    );
+    input.emit("end");
+    expect(closed()).toBe(1);
+  });
+
   test("reports the close once when the input ends, and writes nothing after", async () => {
     const { input, written, transport, closed } = pipes();
     await transport.start();

@@ -220,6 +220,11 @@ export class BoundedStdioTransport {
       this.unanswered.set(id, (this.unanswered.get(id) ?? 0) + 1);
     }
     this.onmessage?.(message as JsonRpcMessage);
+    // A cancelled request gets no reply: nothing is left to wait for on its id.
+    const cancelled = (params as { requestId?: unknown } | undefined)?.requestId;
+    if (method === "notifications/cancelled" && (typeof cancelled === "string" || typeof cancelled === "number")) {
+      this.answered(cancelled);
+    }
   }
 
   /** Reports a line over the size limit and answers it when it had an id. */
