@@ -41,6 +41,10 @@ export interface BoundedStdioTransportOptions {
   oversizedReply?: (line: OversizedLine, maxMessageBytes: number) => JsonRpcMessage | undefined;
 }
 
+/** Whether a JSON-RPC id is one a reply is sent on (a string or a number; `null` and absent are not). */
+const isRequestId = (value: unknown): value is string | number =>
+  typeof value === "string" || typeof value === "number";
+
 /** JSON-RPC error codes used by the transport itself. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -126,7 +130,7 @@ export class BoundedStdioTransport {
     if (this.closed) return Promise.resolve();
     const written = this.output.write(JSON.stringify(message) + "\n");
     const { id, method } = message as { id?: unknown; method?: unknown };
-    if (method === undefined && (typeof id === "string" || typeof id === "number")) this.answered(id);
+    if (method === undefined && isRequestId(id)) this.answered(id);
     if (written) return this.drained ?? Promise.resolve();
     this.drained ??= new Promise((resolve) => {
       this.output.once("drain", () => {
@@ -206,7 +210,7 @@ export class BoundedStdioTransport {
       if (problem !== null) {
         this.onerror?.(new Error(`Cannot take a message: ${problem}`));
         // A request is answered on its id; a notification has none to answer on.
-        if (typeof id === "string" || typeof id === "number") {
+        if (isRequestId(id)) {
           void this.send({
             jsonrpc: "2.0",
             id,
@@ -216,15 +220,13 @@ export class BoundedStdioTransport {
         return;
       }
     }
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+    if (typeof method === "string" && isRequestId(id)) {
       this.unanswered.set(id, (this.unanswered.get(id) ?? 0) + 1);
     }
     this.onmessage?.(message as JsonRpcMessage);
     // A cancelled request gets no reply: nothing is left to wait for on its id.
     const cancelled = (params as { requestId?: unknown } | undefined)?.requestId;
-    if (method === "notifications/cancelled" && (typeof cancelled === "string" || typeof cancelled === "number")) {
-      this.answered(cancelled);
-    }
+    if (method === "notifications/cancelled" && isRequestId(cancelled)) this.answered(cancelled);
   }
 
   /** Reports a line over the size limit and answers it when it had an id. */
