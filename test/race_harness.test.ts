@@ -65,7 +65,9 @@ describe("the swapper", () => {
       const loop = SwapLoop.start(folder, link);
       let sawLink = false;
       try {
-        for (let i = 0; i < 20; i++) {
+        // 20 pauses at least; more (up to 400) while the loop has not been seen swapped: on a loaded
+        // machine the swapper may get no CPU inside a 5 ms window.
+        for (let i = 0; i < 20 || (!sawLink && i < 400); i++) {
           loop.resume();
           const until = Date.now() + 5;
           while (Date.now() < until) {
