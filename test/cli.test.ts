@@ -285,6 +285,8 @@ describe("paddock demo", () => {
         env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
         stdio: ["ignore", "pipe", "pipe"],
       });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
       const exited = new Promise<string>((resolve) =>
         child.on("close", (code, signal) => resolve(code !== null ? `code ${code}` : `signal ${signal}`))
       );
@@ -292,7 +294,8 @@ describe("paddock demo", () => {
       expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-demo-"))).toHaveLength(1);
       child.kill("SIGTERM");
       // 143 = 128 + SIGTERM. (A Deno parent reports a child it killed by the signal, whatever its exit code.)
-      expect(await exited).toBe(onDeno ? "signal SIGTERM" : "code 143");
+      // (With its stderr, so that another exit says why.)
+      expect({ exit: await exited, stderr }).toEqual({ exit: onDeno ? "signal SIGTERM" : "code 143", stderr: "" });
       expect(fs.readdirSync(tmp).filter((name) => name.startsWith("paddock-"))).toEqual([]);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -47,6 +47,11 @@ function createDemoFolder(): DemoFolder {
   }
 }
 
+/** Removes the demo's temp folder, retrying a removal that meets a folder not yet empty. */
+function removeDemoFolder(folder: DemoFolder): void {
+  fs.rmSync(folder.parent, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+}
+
 /** Whether a result matches what the step expected. */
 function stepPassed(step: DemoStep, isError: boolean, result: Record<string, unknown>): boolean {
   if (isError) return step.expect === "refused";
@@ -75,9 +80,14 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   const c = createColors(colorEnabled(io.stdoutIsTTY, io.env));
   const folder = createDemoFolder();
   // Interrupted (Ctrl-C, kill): remove the temp folder before going.
+  // The removal may meet a write still in flight on the thread pool (a folder not yet empty): it retries,
+  // and whatever it meets, the process still exits with the signal's code.
   const interrupted = (signal: NodeJS.Signals) => {
-    fs.rmSync(folder.parent, { recursive: true, force: true });
-    process.exit(signal === "SIGINT" ? 130 : 143);
+    try {
+      removeDemoFolder(folder);
+    } finally {
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    }
   };
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
@@ -100,9 +110,10 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
       c,
     );
   } finally {
+    // Removed while the handlers are still in place: a signal now still finds them, not the default exit.
+    removeDemoFolder(folder);
     process.off("SIGINT", interrupted);
     process.off("SIGTERM", interrupted);
-    fs.rmSync(folder.parent, { recursive: true, force: true });
   }
   const removed = !fs.existsSync(folder.parent);
   const good = outcome.failed.length === 0 && removed;
