@@ -12,6 +12,7 @@ import {
   fsync as fsyncCallback,
   openSync,
   type promises as fsp,
+  readlinkSync,
   read as readCallback,
   readSync,
   writeSync,
@@ -33,6 +34,31 @@ const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants
  */
 const SYNC_READ_MAX_BYTES = 65_537;
 
+let procFd: string | undefined;
+
+/**
+ * Where this process's descriptors are in `/proc`: `/proc/<pid>/fd/`, by the
+ * number `/proc/self` links to (the number as that procfs sees it, in a PID
+ * namespace too; fixed for the process's life). A lookup through it follows
+ * one link fewer than through `/proc/self/fd/` (an open of a name at a held
+ * folder: about 0.6 of 5 µs here). `/proc/self/fd/` when the link cannot be
+ * read.
+ *
+ * @returns The folder, with its trailing slash.
+ */
+function procFdFolder(): string {
+  if (procFd === undefined) {
+    let pid = "";
+    try {
+      pid = readlinkSync("/proc/self");
+    } catch {
+      // Not readable here (e.g. a permission model): the longer route.
+    }
+    procFd = /^[1-9][0-9]{0,9}$/.test(pid) ? `/proc/${pid}/fd/` : "/proc/self/fd/";
+  }
+  return procFd;
+}
+
 /** The handle wrappers of {@link nodeHandles}. */
 export interface NodeHandles {
   /** A descriptor as a {@link HostFile}, writable or not. */
@@ -47,7 +73,8 @@ export interface NodeHandles {
  * The handle wrappers of a host's `node:fs` primitives.
  *
  * @param errors The host's error mapping.
- * @param procfs Whether `/proc/self/fd/<fd>` names a held descriptor (Linux).
+ * @param procfs Whether `/proc/self/fd/<fd>` names a held descriptor (Linux); a held folder is then
+ * reached by {@link procFdFolder}.
  * @returns The wrappers.
  */
 export function nodeHandles(errors: NativeErrors, procfs: boolean): NodeHandles {
@@ -120,7 +147,7 @@ export function nodeHandles(errors: NativeErrors, procfs: boolean): NodeHandles 
       const fd = openSync(path, DIR_FLAGS);
       let closed = false;
       return {
-        at: procfs ? `/proc/self/fd/${fd}` : null,
+        at: procfs ? `${procFdFolder()}${fd}` : null,
         stat: () => callSync("fstat", () => toStat(fstatSync(fd))),
         sync: () => fsyncFd(fd),
         close: () => {

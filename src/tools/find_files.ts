@@ -125,11 +125,9 @@ export function createFindFilesTool(
         onProgress: onProgress === undefined
           ? undefined
           : (visited) => onProgress({ progress: visited, message: `${visited} entries visited` }),
-        onEntry: (entry) => {
-          if ((entry.kind === "file" || entry.kind === "symlink") && input.glob.match(entry.path)) {
-            matched.push(entry.path);
-          }
-        },
+        // Tested before the entry's .gitignore rules: most entries fail the glob, and that test is cheaper.
+        wants: (path, _name, kind) => (kind === "file" || kind === "symlink") && input.glob.match(path),
+        onEntry: (entry) => void matched.push(entry.path),
       }).finally(() => start.release());
       matched.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       let truncated = walk.limitReached;

@@ -86,12 +86,10 @@ export async function searchFolder(
           progress: results.files,
           message: `${results.files} files searched, ${results.size} results`,
         }),
-      onEntry: (entry, folder) => {
-        // The glob prunes before anything is opened: a file it rules out is never read.
-        if (entry.kind !== "file") return true;
-        if (glob !== null && !glob.match(byName ? entry.name : entry.path)) return true;
-        return files.add(workspace.childPath(folder, entry.name), entry.path, folder);
-      },
+      // The glob prunes before anything is opened (and before the entry's .gitignore rules, the dearer
+      // test): a file it rules out is never read.
+      wants: (path, name, kind) => kind === "file" && (glob === null || glob.match(byName ? name : path)),
+      onEntry: (entry, folder) => files.add(workspace.childPath(folder, entry.name), entry.path, folder),
     });
     if (!walk.stopped) await files.finish();
     return walk.limitReached;

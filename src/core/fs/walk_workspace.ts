@@ -30,6 +30,14 @@ export interface WalkOptions {
    * @default undefined (entries are only collected)
    */
   onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
+  /**
+   * A test of each entry that is not a folder, by its path (as in
+   * {@link WalkEntry}), name and kind, asked before its `.gitignore` rules:
+   * an entry it refuses is neither collected nor given to `onEntry`. The rules
+   * are the dearer test, and most entries of a glob's walk fail the glob.
+   * @default undefined (every entry)
+   */
+  wants?: (path: string, name: string, kind: EntryKind) => boolean;
   /** Keep the entries for the result (`false`: a visitor sees them and the result's `entries` is empty). @default true */
   collect?: boolean;
   /** Also yield folders (kind `directory`), in walk order, before what they hold. @default false */
@@ -107,7 +115,7 @@ export async function walkWorkspace(
   const includeIgnored = options.includeIgnored ?? false;
   const maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
   const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
-  const { signal, onEntry } = options;
+  const { signal, onEntry, wants } = options;
   const collect = options.collect ?? true;
   const includeFolders = options.includeFolders ?? false;
   const maxDepth = options.maxDepth ?? Infinity;
@@ -173,8 +181,9 @@ export async function walkWorkspace(
       if (kind === "other") {
         kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
       }
-      if (ignores.ignores(entry.name, kind === "directory")) continue;
       const entryPath = pathPrefix + entry.name;
+      if (kind !== "directory" && wants !== undefined && !wants(entryPath, entry.name, kind)) continue;
+      if (ignores.ignores(entry.name, kind === "directory")) continue;
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
         if (collect) entries.push(found);

@@ -92,7 +92,11 @@ export function compileGlob(pattern: string): GlobMatcher {
   const suffix = last.startsWith("*") && !GLOB_SYNTAX.test(last.slice(1)) ? last.slice(1) : "";
 
   let match: (path: string) => boolean;
-  if (suffix !== "" && pattern === `**/*${suffix}`) {
+  if (pattern === "**" || pattern === "**/*") {
+    match = () => true; // any path: `**` takes every folder, `*` every name (dot files match)
+  } else if (pattern === "*") {
+    match = (path) => !path.includes("/");
+  } else if (suffix !== "" && pattern === `**/*${suffix}`) {
     // The commonest glob decides on the suffix alone: `**/` takes any folders, `*` the rest of the name.
     match = (path) => path.endsWith(suffix);
   } else if (suffix !== "" && pattern === `*${suffix}`) {
