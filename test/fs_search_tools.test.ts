@@ -7,6 +7,7 @@ import {
   createListDirectoryTool,
   createReadOnlyTools,
   createReadTool,
+  createWriteTool,
   executeToolCall,
   type FindFilesOutput,
   type GrepContentOutput,
@@ -353,6 +354,44 @@ function findFilesTests(host: TestHost): void {
       }
     });
 
+
+    test("applies one .gitignore text by each file's own folder, in every workspace, and a changed file at the next walk", async () => {
+      // The same text (its parsed rules are kept by content) anchored at two folders, in two workspaces.
+      const text = "/here.txt\n*.tmp\n!keep.tmp\n";
+      const files = [`a/.gitignore=${text}`, `b/c/.gitignore=${text}`, "a/here.txt", "a/x/here.txt", "a/y.tmp"];
+      const more = ["a/keep.tmp", "b/c/here.txt", "b/c/d/here.txt", "b/here.txt", "b/c/z.tmp", "b/c/keep.tmp"];
+      const first = await host.open([...files, ...more]);
+      const second = await host.open([...files, ...more]);
+      try {
+        const expected = [
+          "a/.gitignore",
+          "a/keep.tmp",
+          "a/x/here.txt",
+          "b/c/.gitignore",
+          "b/c/d/here.txt",
+          "b/c/keep.tmp",
+          "b/here.txt",
+        ];
+        for (const { workspace } of [first, second, first]) {
+          expect(await paths({ pattern: "**" }, createFindFilesTool(workspace))).toEqual(expected);
+        }
+        const written = await createWriteTool(first.workspace).execute({ path: "b/c/.gitignore", content: "here.txt\n" });
+        expect(written).not.toHaveProperty("isError");
+        expect(await paths({ pattern: "**" }, createFindFilesTool(first.workspace))).toEqual([
+          "a/.gitignore",
+          "a/keep.tmp",
+          "a/x/here.txt",
+          "b/c/.gitignore",
+          "b/c/keep.tmp",
+          "b/c/z.tmp",
+          "b/here.txt",
+        ]);
+        expect(await paths({ pattern: "**" }, createFindFilesTool(second.workspace))).toEqual(expected);
+      } finally {
+        await first.cleanup();
+        await second.cleanup();
+      }
+    });
     test("reports paths below a folder reached through a link inside as given", async () => {
       const linked = await host.open(SYMLINK_TREE);
       try {

@@ -151,6 +151,13 @@ export const SEARCH_MAX_PATTERN_BYTES = 4_096;
 /** find_files and grep: bytes of one `.gitignore` file read; a larger one is not applied (real ones are a few KiB). */
 export const SEARCH_MAX_IGNORE_FILE_BYTES = 65_536;
 
+/**
+ * find_files and grep: characters of `.gitignore` text whose parsed rules are
+ * kept between walks (process-wide, by content; the oldest go first). The
+ * kernel tree's 306 files hold about 30,000.
+ */
+export const SEARCH_IGNORE_CACHE_CHARS = 1_048_576;
+
 /** grep: bytes of a file searched; larger files are skipped and counted, so memory stays bounded. */
 export const GREP_MAX_FILE_BYTES = 1_048_576;
 
@@ -238,6 +245,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SEARCH_MAX_WALK_ENTRIES,
   SEARCH_MAX_PATTERN_BYTES,
   SEARCH_MAX_IGNORE_FILE_BYTES,
+  SEARCH_IGNORE_CACHE_CHARS,
   GREP_MAX_FILE_BYTES,
   GREP_BINARY_SNIFF_BYTES,
   GREP_MAX_LINE_CHARS,

@@ -4,6 +4,7 @@ import { type IgnorePrefilter, ignorePrefilter, type NamePrefilter } from "./ign
 import { readRegularFile } from "../fs/read_regular_file.ts";
 import { decodeUtf8Lenient } from "../text/utf8.ts";
 import type { Workspace } from "../fs/workspace.ts";
+import { SEARCH_IGNORE_CACHE_CHARS } from "../limits.ts";
 
 /** The rules of one `.gitignore`. */
 export interface IgnoreFrame {
@@ -142,9 +143,44 @@ export async function loadIgnoreFrame(
   const read = await readRegularFile(workspace.host, path, maxBytes).catch(() => null);
   if (read === null || read.kind !== "read") return null;
   const text = decodeUtf8Lenient(read.bytes).replace(/^\uFEFF/, "");
-  return {
-    base: folder.segments.join("/"),
-    rules: ignore({ ignorecase: false }).add(text),
-    may: ignorePrefilter(text),
-  };
+  const parsed = parseIgnore(text);
+  // A walk's own rule set over the shared parsed rules: the results it caches per path stay the walk's.
+  return { base: folder.segments.join("/"), rules: ignore({ ignorecase: false }).add(parsed.rules), may: parsed.may };
+}
+
+interface ParsedIgnore {
+  /** The rules (compiled as they are first used, then kept). */
+  rules: Ignore;
+  may: IgnorePrefilter;
+}
+
+// Parsed `.gitignore` texts by content, oldest first; a hit moves to the end.
+const parsedIgnores = new Map<string, ParsedIgnore>();
+let parsedChars = 0;
+
+/**
+ * The rules and prefilter of one `.gitignore` text: parsed once, then kept
+ * (by content, for every workspace: they depend on nothing else) while the
+ * texts kept stay within {@link SEARCH_IGNORE_CACHE_CHARS}.
+ *
+ * @param text The file's text.
+ * @returns Its parsed rules.
+ */
+function parseIgnore(text: string): ParsedIgnore {
+  const kept = parsedIgnores.get(text);
+  if (kept !== undefined) {
+    parsedIgnores.delete(text);
+    parsedIgnores.set(text, kept);
+    return kept;
+  }
+  const parsed = { rules: ignore({ ignorecase: false }).add(text), may: ignorePrefilter(text) };
+  if (text.length > SEARCH_IGNORE_CACHE_CHARS) return parsed;
+  parsedIgnores.set(text, parsed);
+  parsedChars += text.length;
+  for (const [oldest] of parsedIgnores) {
+    if (parsedChars <= SEARCH_IGNORE_CACHE_CHARS) break;
+    parsedIgnores.delete(oldest);
+    parsedChars -= oldest.length;
+  }
+  return parsed;
 }
