@@ -19,6 +19,12 @@ export interface ByteView {
 export interface ByteSearch {
   /** A view of `bytes` with native searches. */
   view(bytes: Uint8Array): ByteView;
+  /**
+   * Optional: zeroed bytes whose views (and those of their subarrays) cost
+   * nothing (Node's `Buffer`), for the buffer grep reads files into.
+   * @default `new Uint8Array(size)`
+   */
+  alloc?(size: number): Uint8Array;
 }
 
 /**

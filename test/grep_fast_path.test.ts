@@ -95,6 +95,21 @@ describe("findNeedle()", () => {
   );
 });
 
+describe("nodeByteSearch.alloc()", () => {
+  test("gives zeroed bytes whose subarrays are their own views, and finds what is written into them", () => {
+    const bytes = nodeByteSearch.alloc!(64);
+    expect([...bytes]).toEqual(new Array(64).fill(0));
+    bytes.set(encode("EXPORT_SYMBOL_GPL"), 20);
+    const window = bytes.subarray(10, 50);
+    expect(nodeByteSearch.view(window)).toBe(window);
+    expect(findNeedle(window, nodeByteSearch.view(window), needleOf(encode("SYMBOL")), 0)).toBe(17);
+    // A plain Uint8Array still gets a view (a copy-free one) that searches the same bytes.
+    const plain = new Uint8Array(window);
+    expect(nodeByteSearch.view(plain)).not.toBe(plain);
+    expect(findNeedle(plain, nodeByteSearch.view(plain), needleOf(encode("SYMBOL")), 0)).toBe(17);
+  });
+});
+
 // Files that exercise every way bytes and decoded lines differ.
 const FILES: Record<string, string> = {
   plain: "alpha\nbeta use-after-free\ngamma\n",

@@ -11,4 +11,6 @@ import type { ByteSearch } from "../host.ts";
 /** Byte search on `node:buffer`. */
 export const nodeByteSearch: ByteSearch = {
   view: (bytes) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+  // A Buffer's subarrays are Buffers: a file read into it needs no view made.
+  alloc: (size) => Buffer.alloc(size),
 };

@@ -13,6 +13,7 @@ import type { FileSearchSpec } from "../host.ts";
 import { fileSearchRequest, resultsAdded, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
 import { createNodeHost } from "./node.ts";
+import { scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
 
@@ -40,7 +41,7 @@ const host = {
   readSync: readSyncWith(NODE_ERRORS.mapError, WORKER_READ_SYNC_MAX_BYTES),
 };
 const SCRATCH_BYTES = 65_536;
-const scratch = { buffer: new Uint8Array(SCRATCH_BYTES) };
+const scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();
 const given = (workerData as Partial<SearchWorkerData> | null)?.finished;
 // Files finished: the calling thread reads how many of those it sent are left, without a message.
@@ -54,7 +55,7 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
   if (message.kind === "end") {
     requests.delete(message.search);
     // A large file's buffer is not kept between searches.
-    if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) scratch.buffer = new Uint8Array(SCRATCH_BYTES);
+    if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) scratch.buffer = scratchBytes(host, SCRATCH_BYTES);
     return;
   }
   const paths = message.paths.split("\0");

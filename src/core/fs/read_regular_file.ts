@@ -96,7 +96,7 @@ export function readRegularFileSync(
     if (verdict !== null) return null;
     // One byte more than fstat's size, to see a file that grew since.
     const wanted = stat.size + 1;
-    if (wanted > scratch.buffer.length) scratch.buffer = new Uint8Array(2 ** Math.ceil(Math.log2(wanted)));
+    if (wanted > scratch.buffer.length) scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(wanted)));
     return scratch.buffer.subarray(0, wanted);
   });
   if (done === null) return null;
@@ -106,4 +106,17 @@ export function readRegularFileSync(
     return done.bytes.length > maxBytes ? { kind: "too-large", size: done.bytes.length } : null;
   }
   return { kind: "read", bytes: done.bytes };
+}
+
+/**
+ * A read buffer for {@link readRegularFileSync}: the host's native bytes
+ * (`alloc` of its {@link Host.byteSearch}) where it has them, so a search of what is read
+ * into it makes no view per file.
+ *
+ * @param host The host.
+ * @param size Its size.
+ * @returns Zeroed bytes.
+ */
+export function scratchBytes(host: Host, size: number): Uint8Array {
+  return host.byteSearch?.alloc?.(size) ?? new Uint8Array(size);
 }

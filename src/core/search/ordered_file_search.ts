@@ -9,6 +9,10 @@ import {
 } from "../limits.ts";
 import { resultsAdded, searchListedFile } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
+import { scratchBytes } from "../fs/read_regular_file.ts";
+
+/** The read buffer's first size (it grows for a larger file). */
+const SCRATCH_BYTES = 65_536;
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
@@ -76,7 +80,7 @@ interface FolderUse {
 export class OrderedFileSearch {
   #host: Host;
   #options: OrderedFileSearchOptions;
-  #scratch = { buffer: new Uint8Array(65_536) };
+  #scratch: { buffer: Uint8Array };
   #threads: FileSearchThreads | null = null;
   #threadsTried = false;
   #added = 0;
@@ -98,6 +102,7 @@ export class OrderedFileSearch {
   constructor(host: Host, options: OrderedFileSearchOptions) {
     this.#host = host;
     this.#options = options;
+    this.#scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
   }
 
   /** Whether a delivery returned `false`: no more files are wanted. */
@@ -125,7 +130,16 @@ export class OrderedFileSearch {
         this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
         // Results waiting for earlier files already fill one: more would only be held, never shown.
         this.#pendingResults < this.#options.request.cap;
-    if (!here) return this.#addLater(item, threads);
+    if (!here) {
+      if (threads === null) return this.#addAfterFailure(item);
+      this.#use(item.folder);
+      this.#batch.push(item);
+      if (this.#batch.length >= BATCH_FILES) this.#send(threads);
+      if (this.#mustWait()) return this.#waitThenDeliver(threads);
+      // Most files that go to the threads: no promise either.
+      const delivered = this.#deliver();
+      return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+    }
     const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
@@ -140,27 +154,30 @@ export class OrderedFileSearch {
     return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
   }
 
-  async #addLater(item: Item, threads: FileSearchThreads | null): Promise<boolean> {
-    if (threads === null) {
-      await this.#flush(null); // files batched before the threads failed
-      const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-      this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
-    } else {
-      this.#use(item.folder);
-      this.#batch.push(item);
-      if (this.#batch.length >= BATCH_FILES) this.#send(threads);
-      // Bounded: past a bound, wait for the oldest batches (their folders stay held meanwhile).
-      while (
-        (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
-          this.#queue.length - this.#head > GREP_MAX_PENDING_FILES ||
-          // Results in already fill one once the batches before them are back: send no more.
-          this.#pendingResults >= this.#options.request.cap) && !this.#stopped
-      ) {
-        if (this.#inFlight.size === 0) this.#send(threads);
-        if (this.#inFlight.size === 0) break;
-        await this.#oldest();
-        await this.#deliver();
-      }
+  // A file added once the threads have failed, with files batched before that: those go first.
+  async #addAfterFailure(item: Item): Promise<boolean> {
+    await this.#flush(null);
+    const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+    this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
+    await this.#deliver();
+    return !this.#stopped;
+  }
+
+  // Whether a bound is passed, so the walk must wait for the oldest batches before it adds more.
+  #mustWait(): boolean {
+    return (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
+      this.#queue.length - this.#head > GREP_MAX_PENDING_FILES ||
+      // Results in already fill one once the batches before them are back: send no more.
+      this.#pendingResults >= this.#options.request.cap) && !this.#stopped;
+  }
+
+  // Past a bound: waits for the oldest batches (their folders stay held meanwhile), then delivers.
+  async #waitThenDeliver(threads: FileSearchThreads): Promise<boolean> {
+    while (this.#mustWait()) {
+      if (this.#inFlight.size === 0) this.#send(threads);
+      if (this.#inFlight.size === 0) break;
+      await this.#oldest();
+      await this.#deliver();
     }
     await this.#deliver();
     return !this.#stopped;
