@@ -354,7 +354,6 @@ function findFilesTests(host: TestHost): void {
       }
     });
 
-
     test("applies one .gitignore text by each file's own folder, in every workspace, and a changed file at the next walk", async () => {
       // The same text (its parsed rules are kept by content) anchored at two folders, in two workspaces.
       const text = "/here.txt\n*.tmp\n!keep.tmp\n";
@@ -375,7 +374,10 @@ function findFilesTests(host: TestHost): void {
         for (const { workspace } of [first, second, first]) {
           expect(await paths({ pattern: "**" }, createFindFilesTool(workspace))).toEqual(expected);
         }
-        const written = await createWriteTool(first.workspace).execute({ path: "b/c/.gitignore", content: "here.txt\n" });
+        const written = await createWriteTool(first.workspace).execute({
+          path: "b/c/.gitignore",
+          content: "here.txt\n",
+        });
         expect(written).not.toHaveProperty("isError");
         expect(await paths({ pattern: "**" }, createFindFilesTool(first.workspace))).toEqual([
           "a/.gitignore",

@@ -12,8 +12,8 @@ import {
   fsync as fsyncCallback,
   openSync,
   type promises as fsp,
-  readlinkSync,
   read as readCallback,
+  readlinkSync,
   readSync,
   writeSync,
 } from "node:fs";

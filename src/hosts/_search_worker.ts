@@ -55,7 +55,9 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
   if (message.kind === "end") {
     requests.delete(message.search);
     // A large file's buffer is not kept between searches.
-    if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) scratch.buffer = scratchBytes(host, SCRATCH_BYTES);
+    if (requests.size === 0 && scratch.buffer.length > SCRATCH_BYTES) {
+      scratch.buffer = scratchBytes(host, SCRATCH_BYTES);
+    }
     return;
   }
   const paths = message.paths.split("\0");
