@@ -55,11 +55,27 @@ describe("findFolded()", () => {
   test.each([["native", nodeByteSearch], ["portable", portableByteSearch]] as const)(
     "finds an ASCII needle in any ASCII case, and only in ASCII (%s)",
     (_name, search) => {
-      const text = "x Use-After-FREE; use-after-free \u00e9 USE-AFTER-FRE";
+      const text = "x Use-After-FREE; use-after-free \u00e9 USE-AFTER-FRE a->b -A-a x- -x {} -{ {-}- ab-";
       const data = encode(text);
       const lowered = new TextDecoder().decode(data.map((byte) => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte)));
       const view = search.view(data);
-      for (const needle of ["use-after-free", "USE", "-", "e ", "after-fre", "zz"]) {
+      // Needles whose rarest byte is a letter, or no letter: in the middle, first, last, beside another.
+      const needles = [
+        "use-after-free",
+        "USE",
+        "-",
+        "e ",
+        "after-fre",
+        "zz",
+        "-a",
+        "a-",
+        "b-",
+        "-{",
+        "{-}",
+        "}-",
+        "x-",
+      ];
+      for (const needle of needles) {
         const prepared = foldedNeedleOf(needle);
         for (let from = 0; from <= data.length; from++) {
           const bytesLowered = new TextEncoder().encode(lowered);

@@ -68,14 +68,20 @@ export function findNeedle(data: Uint8Array, view: ByteView, needle: Needle, fro
   return -1;
 }
 
-/** An ASCII needle matched in any ASCII case, with the byte to scan for in both cases. */
+/** An ASCII needle matched in any ASCII case, with what to scan for in each case. */
 export interface FoldedNeedle {
   /** The needle, lowercase (ASCII letters only; every other byte as it is). */
   readonly lower: Uint8Array;
-  /** The index of its rarest byte (taking both cases of a letter together). */
+  /** The index in the needle where what is scanned for starts. */
   readonly rare: number;
-  /** That byte in lowercase and in uppercase (the same byte twice when it is no letter). */
-  readonly scan: readonly [number, number];
+  /**
+   * What is scanned for, in its two cases (the same twice when it has one):
+   * the rarest byte (taking both cases of a letter together); when that is no
+   * letter, it and a neighbour, as two bytes, so that each hit the scan hands
+   * back is likelier a match (`-` of `use-after-free` is common in C code as
+   * `->`, `-a` and `-A` are not).
+   */
+  readonly scan: readonly [number | Uint8Array, number | Uint8Array];
 }
 
 const isUpper = (byte: number) => byte >= 0x41 && byte <= 0x5a;
@@ -98,13 +104,24 @@ export function foldedNeedleOf(ascii: string): FoldedNeedle {
   let rare = 0;
   for (let i = 1; i < lower.length; i++) if (rank(lower[i]) > rank(lower[rare])) rare = i;
   const byte = lower[rare];
-  return { lower, rare, scan: [byte, isLower(byte) ? byte & ~0x20 : byte] };
+  if (isLower(byte) || lower.length === 1) return { lower, rare, scan: [byte, isLower(byte) ? byte & ~0x20 : byte] };
+  // No letter: it and the byte after it (or, at the end, before it), that byte in both cases.
+  const at = rare + 1 < lower.length ? rare : rare - 1;
+  const pair = (first: number, second: number) => new Uint8Array([first, second]);
+  const [first, second] = [lower[at], lower[at + 1]];
+  const letter = isLower(first) ? 0 : isLower(second) ? 1 : -1;
+  if (letter < 0) {
+    const only = pair(first, second);
+    return { lower, rare: at, scan: [only, only] };
+  }
+  const upper = letter === 0 ? pair(first & ~0x20, second) : pair(first, second & ~0x20);
+  return { lower, rare: at, scan: [pair(first, second), upper] };
 }
 
 /**
- * Finds an ASCII needle in any ASCII case: a memchr-style scan for its rarest
- * byte in both cases, each hit compared case-insensitively. Bytes outside
- * ASCII never equal an ASCII letter here.
+ * Finds an ASCII needle in any ASCII case: a scan for its rarest byte (or
+ * two bytes, {@link FoldedNeedle.scan}) in both cases, each hit compared
+ * case-insensitively. Bytes outside ASCII never equal an ASCII letter here.
  *
  * @param data The bytes searched.
  * @param view A view of `data`.
