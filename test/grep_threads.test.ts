@@ -6,6 +6,8 @@ import { createMemoryHost, MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "../tes
 import { diskFixture, type Tree } from "./helpers/fixture.ts";
 import { openDescriptorsUnder } from "./helpers/held_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
+import { GREP_SLOW_FILE_MS, GREP_SLOW_FILES } from "../src/core/limits.ts";
+import { inThreadSearchThreads } from "../src/core/search/in_thread_search_threads.ts";
 import { REPO, scriptCommand } from "./helpers/paddock_command.ts";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -258,6 +260,56 @@ describe(`[${runtime}] grep on worker threads`, () => {
     for (const limit of [30, 5_000]) {
       const args = { pattern: "\\d", limit } as const;
       expect(await threaded.execute({ ...args }), `limit ${limit}`).toEqual(await inline.execute({ ...args }));
+    }
+  });
+
+  test("once files searched in the calling thread are slow (a cold page cache), the threads take every later file", async () => {
+    const fixture = await diskFixture(tree());
+    try {
+      // The calling thread's reads, counted; the first `slow` of them take longer than the bound.
+      let here = 0;
+      let slow = 0;
+      const reads: Host = new Proxy(fixture.host, {
+        get(target, key, receiver) {
+          if (key === "searchThreads") {
+            // Batches searched on later turns through the host itself, so its reads are not counted.
+            return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0]) => inThreadSearchThreads(target, spec);
+          }
+          if (key !== "readSync") return Reflect.get(target, key, receiver);
+          const real = target.readSync!;
+          return (...args: Parameters<NonNullable<Host["readSync"]>>) => {
+            if (here++ < slow) {
+              for (const until = performance.now() + GREP_SLOW_FILE_MS + 5; performance.now() < until;);
+            }
+            return real(...args);
+          };
+        },
+      });
+      const workspace = await openWorkspace(fixture.root, { host: reads });
+      const inline = createGrepTool(fixture.workspace, { threads: 0, maxFileBytes: 4_096 });
+      for (const args of CASES) {
+        const expected = await inline.execute({ ...args });
+        // Warm: the first 100 files (of a search that has them: one that stops at a limit may have fewer,
+        // the glob below d03 matches none) are searched here before the threads are asked for.
+        here = 0;
+        slow = 0;
+        const grep = createGrepTool(workspace, { threadsAfterFiles: 100, maxFileBytes: 4_096 });
+        expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
+        const warm = here;
+        if (!("path" in args)) expect(warm).toBeGreaterThanOrEqual("limit" in args ? 2 : 100);
+        // One slow file short of the bound: as warm. At the bound, the slow ones are the only ones
+        // searched here, and the results are the same.
+        here = 0;
+        slow = GREP_SLOW_FILES - 1;
+        expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
+        expect(here).toBe(warm);
+        here = 0;
+        slow = GREP_SLOW_FILES;
+        expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
+        expect(here).toBe(Math.min(warm, GREP_SLOW_FILES));
+      }
+    } finally {
+      fixture.cleanup();
     }
   });
 

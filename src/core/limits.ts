@@ -176,6 +176,24 @@ export const GREP_MAX_THREADS = 4;
 /** grep: files searched in the calling thread before worker threads are asked for, so a small search (or a `limit` met early) never starts one (about 50 ms of work). */
 export const GREP_THREADS_AFTER_FILES = 2_000;
 
+/**
+ * grep: milliseconds past which a file's synchronous search in the calling
+ * thread counts as slow; after {@link GREP_SLOW_FILES} slow ones that thread
+ * searches no more files itself in this call (and starts the worker threads at
+ * once). A cold page cache makes most reads wait for the disk and would stall
+ * the event loop (the kernel tree with the cache dropped: 28 stalls over 50 ms,
+ * the longest 711 ms); warm, a file takes tens of microseconds.
+ */
+export const GREP_SLOW_FILE_MS = 5;
+
+/**
+ * grep: slow files ({@link GREP_SLOW_FILE_MS}) the calling thread searches
+ * before it leaves every later file of the call to the worker threads. More
+ * than one: warm, a large file, a collection or the scheduler makes one file
+ * slow now and then (in 3 of 8 kernel-tree calls, 5–18 ms).
+ */
+export const GREP_SLOW_FILES = 3;
+
 /** grep: files handed to worker threads and not yet merged back, at most; each keeps its folder held (one descriptor), so this bounds descriptors and memory. */
 export const GREP_MAX_QUEUED_FILES = 1_024;
 
@@ -252,6 +270,8 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
+  GREP_SLOW_FILE_MS,
+  GREP_SLOW_FILES,
   GREP_MAX_QUEUED_FILES,
   GREP_MAX_PENDING_FILES,
   MCP_MAX_MESSAGE_BYTES,

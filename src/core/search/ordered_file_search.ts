@@ -5,6 +5,8 @@ import {
   GREP_MAX_PENDING_FILES,
   GREP_MAX_QUEUED_FILES,
   GREP_MAX_THREADS,
+  GREP_SLOW_FILE_MS,
+  GREP_SLOW_FILES,
   GREP_THREADS_AFTER_FILES,
 } from "../limits.ts";
 import { resultsAdded, searchListedFile } from "./search_batch.ts";
@@ -70,7 +72,10 @@ interface FolderUse {
  * folder, and a folder with files in a batch must stay held until the batch
  * has settled: {@link retain} says when the walk may close it. While the
  * threads have work queued, this thread searches the next files itself,
- * between its walk's steps, so every core searches. At most
+ * between its walk's steps, so every core searches — until
+ * {@link GREP_SLOW_FILES} of them have taken longer than
+ * {@link GREP_SLOW_FILE_MS} (a cold page cache: then the threads, started at
+ * once if need be, take every later file). At most
  * {@link GREP_MAX_QUEUED_FILES} files are on the threads at once (each keeps
  * its folder held), and at most {@link GREP_MAX_PENDING_FILES} outcomes wait
  * to be delivered; once the results waiting fill a result, this
@@ -94,6 +99,10 @@ export class OrderedFileSearch {
   #folders = new Map<Folder, FolderUse>();
   #delivering = false;
   #stopped = false;
+  /** Files searched here that took longer than {@link GREP_SLOW_FILE_MS}. */
+  #slowFiles = 0;
+  /** Set at {@link GREP_SLOW_FILES} of them: the threads take the rest. */
+  #slowHere = false;
 
   /**
    * @param host The host whose files are searched.
@@ -126,7 +135,7 @@ export class OrderedFileSearch {
     // Searched here at once: with no threads, or (they have work enough queued) between the walk's steps.
     const here = threads === null
       ? this.#batch.length === 0 // else files batched before the threads failed go first
-      : this.#batch.length === 0 && (threads.queued ?? this.#inFlightFiles) >= HELP_AFTER_FILES &&
+      : !this.#slowHere && this.#batch.length === 0 && (threads.queued ?? this.#inFlightFiles) >= HELP_AFTER_FILES &&
         this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
         // Results waiting for earlier files already fill one: more would only be held, never shown.
         this.#pendingResults < this.#options.request.cap;
@@ -140,7 +149,12 @@ export class OrderedFileSearch {
       const delivered = this.#deliver();
       return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
     }
+    const began = performance.now();
     const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
+    // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
+    if (!(outcome instanceof Promise) && performance.now() - began > GREP_SLOW_FILE_MS) {
+      this.#slowHere = ++this.#slowFiles >= GREP_SLOW_FILES;
+    }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
         this.#settle(item, found);
@@ -230,7 +244,7 @@ export class OrderedFileSearch {
   }
 
   #threadsFor(count: number): FileSearchThreads | null {
-    if (!this.#threadsTried && count > (this.#options.threadsAfter ?? GREP_THREADS_AFTER_FILES)) {
+    if (!this.#threadsTried && (count > (this.#options.threadsAfter ?? GREP_THREADS_AFTER_FILES) || this.#slowHere)) {
       this.#threadsTried = true;
       const wanted = Math.min(this.#options.threads ?? GREP_MAX_THREADS, GREP_MAX_THREADS);
       if (wanted > 0) this.#threads = this.#host.searchThreads?.(this.#options.spec, wanted) ?? null;
