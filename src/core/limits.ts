@@ -178,7 +178,7 @@ export const GREP_THREADS_AFTER_FILES = 2_000;
 
 /**
  * grep: milliseconds past which a file's synchronous search in the calling
- * thread counts as slow; after {@link GREP_SLOW_FILES} slow ones that thread
+ * thread counts as slow; after {@link GREP_SLOW_FILES} slow ones in a row that thread
  * searches no more files itself in this call (and starts the worker threads at
  * once). A cold page cache makes most reads wait for the disk and would stall
  * the event loop (the kernel tree with the cache dropped: 28 stalls over 50 ms,
@@ -187,10 +187,11 @@ export const GREP_THREADS_AFTER_FILES = 2_000;
 export const GREP_SLOW_FILE_MS = 5;
 
 /**
- * grep: slow files ({@link GREP_SLOW_FILE_MS}) the calling thread searches
- * before it leaves every later file of the call to the worker threads. More
- * than one: warm, a large file, a collection or the scheduler makes one file
- * slow now and then (in 3 of 8 kernel-tree calls, 5–18 ms).
+ * grep: slow files ({@link GREP_SLOW_FILE_MS}) in a row the calling thread
+ * searches before it leaves every later file of the call to the worker
+ * threads. In a row, and more than one: warm, a large file, a collection or
+ * the scheduler makes one file slow now and then (in 3 of 8 kernel-tree
+ * calls, 5–18 ms), while a cold cache makes file after file slow.
  */
 export const GREP_SLOW_FILES = 3;
 

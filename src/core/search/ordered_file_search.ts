@@ -73,7 +73,7 @@ interface FolderUse {
  * has settled: {@link retain} says when the walk may close it. While the
  * threads have work queued, this thread searches the next files itself,
  * between its walk's steps, so every core searches — until
- * {@link GREP_SLOW_FILES} of them have taken longer than
+ * {@link GREP_SLOW_FILES} of them in a row have taken longer than
  * {@link GREP_SLOW_FILE_MS} (a cold page cache: then the threads, started at
  * once if need be, take every later file). At most
  * {@link GREP_MAX_QUEUED_FILES} files are on the threads at once (each keeps
@@ -99,9 +99,9 @@ export class OrderedFileSearch {
   #folders = new Map<Folder, FolderUse>();
   #delivering = false;
   #stopped = false;
-  /** Files searched here that took longer than {@link GREP_SLOW_FILE_MS}. */
+  /** Files searched here in a row that took longer than {@link GREP_SLOW_FILE_MS}. */
   #slowFiles = 0;
-  /** Set at {@link GREP_SLOW_FILES} of them: the threads take the rest. */
+  /** Set at {@link GREP_SLOW_FILES} of them in a row: the threads take the rest. */
   #slowHere = false;
 
   /**
@@ -152,8 +152,10 @@ export class OrderedFileSearch {
     const began = performance.now();
     const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
     // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
-    if (!(outcome instanceof Promise) && performance.now() - began > GREP_SLOW_FILE_MS) {
-      this.#slowHere = ++this.#slowFiles >= GREP_SLOW_FILES;
+    if (!(outcome instanceof Promise)) {
+      // In a row: a cold cache makes file after file slow; warm, one large file or a pause now and then.
+      this.#slowFiles = performance.now() - began > GREP_SLOW_FILE_MS ? this.#slowFiles + 1 : 0;
+      this.#slowHere = this.#slowFiles >= GREP_SLOW_FILES;
     }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
