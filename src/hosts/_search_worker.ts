@@ -13,7 +13,7 @@ import type { FileSearchSpec } from "../host.ts";
 import { fileSearchRequest, resultsAdded, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
 import { createNodeHost } from "./node.ts";
-import { scratchBytes } from "../core/fs/read_regular_file.ts";
+import { SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
 
@@ -40,7 +40,6 @@ const host = {
   ...createNodeHost({ syncFileCalls: true }),
   readSync: readSyncWith(NODE_ERRORS.mapError, WORKER_READ_SYNC_MAX_BYTES),
 };
-const SCRATCH_BYTES = 65_536;
 const scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();
 const given = (workerData as Partial<SearchWorkerData> | null)?.finished;

@@ -108,6 +108,9 @@ export function readRegularFileSync(
   return { kind: "read", bytes: done.bytes };
 }
 
+/** The size a search's read buffer starts at ({@link scratchBytes}); it grows for a larger file. */
+export const SCRATCH_BYTES = 65_536;
+
 /**
  * A read buffer for {@link readRegularFileSync}: the host's native bytes
  * (`alloc` of its {@link Host.byteSearch}) where it has them, so a search of what is read

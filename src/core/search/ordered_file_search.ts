@@ -11,10 +11,7 @@ import {
 } from "../limits.ts";
 import { resultsAdded, searchListedFile } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
-import { scratchBytes } from "../fs/read_regular_file.ts";
-
-/** The read buffer's first size (it grows for a larger file). */
-const SCRATCH_BYTES = 65_536;
+import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
