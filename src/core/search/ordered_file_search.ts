@@ -152,7 +152,8 @@ export class OrderedFileSearch {
     if (!(outcome instanceof Promise)) {
       // In a row: a cold cache makes file after file slow; warm, one large file or a pause now and then.
       this.#slowFiles = performance.now() - began > GREP_SLOW_FILE_MS ? this.#slowFiles + 1 : 0;
-      this.#slowHere = this.#slowFiles >= GREP_SLOW_FILES;
+      // Once set it stays (a file searched here while the threads start could clear it otherwise).
+      if (this.#slowFiles >= GREP_SLOW_FILES) this.#slowHere = true;
     }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
