@@ -297,12 +297,12 @@ describe(`[${runtime}] grep on worker threads`, () => {
         expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
         const warm = here;
         if (!("path" in args)) expect(warm).toBeGreaterThanOrEqual("limit" in args ? 2 : 100);
-        // One slow file short of the bound: as warm. At the bound, the slow ones are the only ones
-        // searched here, and the results are the same.
+        // One slow file short of the bound: the same results. (How many files are then searched here is
+        // not asserted: on a loaded machine the next real read may take over the bound too.) At the
+        // bound, the slow ones are the only ones searched here, and the results are the same.
         here = 0;
         slow = GREP_SLOW_FILES - 1;
         expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
-        expect(here).toBe(warm);
         here = 0;
         slow = GREP_SLOW_FILES;
         expect(await grep.execute({ ...args }), JSON.stringify(args)).toEqual(expected);
