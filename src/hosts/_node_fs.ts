@@ -35,7 +35,8 @@ import {
 import { type Host, type HostDirEntry, HostError } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { nodeByteSearch } from "./_node_byte_search.ts";
-import { nodeHandles } from "./_node_handles.ts";
+import { nodeHandles, procFdFolder } from "./_node_handles.ts";
+import { listHeld } from "./_libc_at.ts";
 import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { readSyncWith } from "./_node_read_sync.ts";
 import { kindOf, toStat } from "./_node_stat.ts";
@@ -97,6 +98,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
     if (want === "folder" && !isFolder) throw new HostError("ENOTDIR", "rmdir");
   };
 
+  // A held folder named as its descriptor, listed through it (`_libc_at.ts`); null: the runtime lists the path.
+  const listAt = (path: string): HostDirEntry[] | null => options.procfs ? listHeld(path, procFdFolder()) : null;
+
   const readdirEntries = (entries: { name: string }[]): HostDirEntry[] =>
     entries.map((entry) => ({ name: entry.name, kind: kindOf(entry as unknown as Stats) }));
 
@@ -131,7 +135,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
           removeKind(path, "folder");
           rmdirSync(path);
         }),
-      readdir: (path) => callSync("readdir", () => readdirEntries(readdirSync(path, { withFileTypes: true }))),
+      readdir: (path) =>
+        callSync("readdir", () => listAt(path) ?? readdirEntries(readdirSync(path, { withFileTypes: true }))),
     };
   }
   return {
@@ -159,6 +164,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
         removeKind(path, "folder");
         return fsp.rmdir(path);
       }),
-    readdir: (path) => callSync("readdir", () => readdirEntries(readdirSync(path, { withFileTypes: true }))),
+    readdir: (path) =>
+      callSync("readdir", () => listAt(path) ?? readdirEntries(readdirSync(path, { withFileTypes: true }))),
   };
 }

@@ -20,6 +20,7 @@ import {
 import { type HostDir, HostError, type HostFile } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { toStat } from "./_node_stat.ts";
+import { openAtHeld } from "./_libc_at.ts";
 
 // A folder held open: read-only, O_DIRECTORY (a FIFO, device or file fails
 // with ENOTDIR instead of blocking or opening), O_NOFOLLOW (a link fails with
@@ -46,7 +47,7 @@ let procFd: string | undefined;
  *
  * @returns The folder, with its trailing slash.
  */
-function procFdFolder(): string {
+export function procFdFolder(): string {
   if (procFd === undefined) {
     let pid = "";
     try {
@@ -144,7 +145,7 @@ export function nodeHandles(errors: NativeErrors, procfs: boolean): NodeHandles 
 
   const openDir = (path: string): Promise<HostDir> =>
     callSync("open", () => {
-      const fd = openSync(path, DIR_FLAGS);
+      const fd = procfs ? openAtHeld(path, procFdFolder(), DIR_FLAGS) : openSync(path, DIR_FLAGS);
       let closed = false;
       return {
         at: procfs ? `${procFdFolder()}${fd}` : null,

@@ -4,11 +4,13 @@
  *
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import type { Host, HostStat } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { toStat } from "./_node_stat.ts";
+import { procFdFolder } from "./_node_handles.ts";
+import { openAtHeld } from "./_libc_at.ts";
 
 /**
  * The largest whole-file read {@link Host.readSync} does in one synchronous
@@ -45,7 +47,7 @@ export function readSyncWith(
     refuseLinkWithoutNoFollow(path, true);
     let fd: number;
     try {
-      fd = openSync(path, READ_SYNC_FLAGS);
+      fd = openAtHeld(path, procFdFolder(), READ_SYNC_FLAGS);
     } catch (error) {
       throw mapError(error, "open");
     }

@@ -1,0 +1,256 @@
+/**
+ * `openat(2)` and `getdents64(2)` for the Node host's filesystem (on Node
+ * and Bun), where the runtime can call libc: a name at a held folder opened
+ * relative to the folder's descriptor, and a held folder listed through its
+ * own descriptor, instead of through its `/proc/<pid>/fd/<fd>` link.
+ *
+ * Both routes reach the same thing: the kernel resolves `/proc/<pid>/fd/<fd>`
+ * to the folder the descriptor holds, then looks the name up in it, which is
+ * what `openat(fd, name)` does; a listing of the link opens that folder again
+ * and reads its entries, which is what `getdents64` on the descriptor reads.
+ * The descriptor route skips the walk through `/proc` and the magic link
+ * (which makes the kernel give up its lock-free lookup for the rest of the
+ * path): an open and close of a file at a held folder took 3.3 µs against
+ * 6.6 µs here on Node 20, 2.8 against 5.6 µs on Bun. None of Node, Deno or Bun
+ * has either call in its own API; Node reaches libc through the `koffi`
+ * package (an optional dependency, prebuilt per platform), Bun through
+ * `bun:ffi`. Deno keeps the `/proc` route: its `node:fs` takes only
+ * descriptors it opened itself (a close of another fails with EBADF).
+ *
+ * Linux on x64 and arm64 only (the `O_CLOEXEC` value, the `dirent64` layout
+ * and the `/proc` route are Linux's); anywhere else, or when libc cannot be
+ * reached, everything goes the `/proc` way as before. A failed call is never
+ * reported from its errno: it is done again the `/proc` way, which raises the
+ * runtime's own error (or succeeds, if the name appeared in between), so
+ * error codes are exactly those of the `/proc` route.
+ *
+ * @module
+ */
+import { openSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { EntryKind, HostDirEntry } from "../host.ts";
+
+/** Linux's `O_CLOEXEC` (x64, arm64): the runtimes set it on every descriptor they open; so must this. */
+const O_CLOEXEC = 0o2000000;
+
+/** libc's calls as this runtime reaches them; each returns a negative number on failure. */
+interface Libc {
+  openat(dirfd: number, name: string, flags: number, mode: number): number;
+  /** Reads entries into `into`; the bytes read, 0 at the end. */
+  getdents64(fd: number, into: Uint8Array): number;
+  /** Back to the first entry. */
+  rewind(fd: number): number;
+  /** `bytes` as a string, each byte one character (the bytes are ASCII). */
+  latin1(bytes: Uint8Array, start: number, end: number): string;
+}
+
+declare const Deno: unknown;
+
+let libc: Libc | null | undefined;
+
+// The runtime's way to libc, or null.
+function loadLibc(): Libc | null {
+  if (typeof Deno !== "undefined") return null;
+  if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return null;
+  try {
+    const require = createRequire(import.meta.url);
+    return typeof (globalThis as { Bun?: unknown }).Bun !== "undefined" ? bunLibc(require) : koffiLibc(require);
+  } catch {
+    return null; // no FFI here (the package is missing or cannot load): the /proc route
+  }
+}
+
+// Node's and Bun's Buffer have a latin1Slice (the fastest way from ASCII bytes to a string); else toString.
+const latin1 = (bytes: Uint8Array, start: number, end: number): string =>
+  (bytes as unknown as { latin1Slice?(start: number, end: number): string }).latin1Slice?.(start, end) ??
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1", start, end);
+
+function koffiLibc(require: NodeRequire): Libc {
+  const koffi = require("koffi") as {
+    load(path: string): { func(signature: string): (...args: unknown[]) => number };
+  };
+  const lib = koffi.load("libc.so.6");
+  const openat = lib.func("int openat(int dirfd, const char *path, int flags, int mode)");
+  const getdents64 = lib.func("int getdents64(int fd, void *buf, size_t count)");
+  const lseek = lib.func("int64 lseek(int fd, int64 offset, int whence)");
+  return {
+    openat: (dirfd, name, flags, mode) => openat(dirfd, name, flags, mode),
+    getdents64: (fd, into) => getdents64(fd, into, into.length),
+    rewind: (fd) => lseek(fd, 0, 0),
+    latin1,
+  };
+}
+
+function bunLibc(require: NodeRequire): Libc {
+  const ffi = require("bun:ffi") as {
+    dlopen(path: string, symbols: Record<string, { args: string[]; returns: string }>): {
+      symbols: {
+        openat(dirfd: number, path: Uint8Array, flags: number, mode: number): number;
+        getdents64(fd: number, buffer: Uint8Array, count: number): number;
+        lseek(fd: number, offset: number, whence: number): number;
+      };
+    };
+  };
+  const { symbols } = ffi.dlopen("libc.so.6", {
+    openat: { args: ["i32", "ptr", "i32", "u32"], returns: "i32" },
+    getdents64: { args: ["i32", "ptr", "u64"], returns: "i32" },
+    lseek: { args: ["i32", "i64", "i32"], returns: "i64_fast" },
+  });
+  return {
+    openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
+    getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
+    rewind: (fd) => symbols.lseek(fd, 0, 0),
+    latin1,
+  };
+}
+
+const encoder = new TextEncoder();
+let nameBytes = new Uint8Array(1024);
+
+// A NUL-terminated UTF-8 copy of `text` (which holds no NUL: checked by the caller), valid until the next call.
+function cString(text: string): Uint8Array {
+  if (text.length * 3 + 1 > nameBytes.length) nameBytes = new Uint8Array(text.length * 3 + 1);
+  const { written } = encoder.encodeInto(text, nameBytes);
+  nameBytes[written] = 0;
+  return nameBytes;
+}
+
+function loaded(): Libc | null {
+  if (libc === undefined) libc = loadLibc();
+  return libc;
+}
+
+/**
+ * Which way names at held folders are opened and held folders listed in this
+ * runtime and thread: `openat` (libc reached, see the module) or `proc`
+ * (through `/proc/<pid>/fd/<fd>`).
+ *
+ * @returns The route.
+ */
+export function libcAtRoute(): "openat" | "proc" {
+  return loaded() === null ? "proc" : "openat";
+}
+
+/**
+ * Opens `path` as `openSync(path, flags, mode)` does; a path that is one
+ * name at a held folder (`<procFdFolder><fd>/<name>`, the name without `/`)
+ * is opened with `openat` on that descriptor where the runtime can (see the module).
+ *
+ * @param path The path.
+ * @param procFdFolder The host's `/proc/<pid>/fd/` (with its trailing slash).
+ * @param flags The open flags (`O_CLOEXEC` is added).
+ * @param mode The mode of a created file.
+ * @returns The descriptor.
+ * @throws The runtime's own error of `openSync`, when the open fails.
+ */
+export function openAtHeld(path: string, procFdFolder: string, flags: number, mode = 0o666): number {
+  if (path.startsWith(procFdFolder)) {
+    const calls = loaded();
+    const end = calls === null ? -1 : descriptorEnd(path, procFdFolder.length);
+    if (end > 0 && path.charCodeAt(end) === SLASH && isPlainName(path, end + 1)) {
+      const fd = calls!.openat(
+        Number(path.slice(procFdFolder.length, end)),
+        path.slice(end + 1),
+        flags | O_CLOEXEC,
+        mode,
+      );
+      if (fd >= 0) return fd;
+    }
+  }
+  return openSync(path, flags, mode);
+}
+
+const DIRENT_KINDS: Record<number, EntryKind> = {
+  1: "fifo",
+  2: "char-device",
+  4: "directory",
+  6: "block-device",
+  8: "file",
+  10: "symlink",
+  12: "socket",
+};
+const decoder = new TextDecoder();
+let entryBytes: Uint8Array | undefined;
+
+/**
+ * The entries of a held folder named as its descriptor
+ * (`<procFdFolder><fd>`, nothing after it), read with `getdents64` on that
+ * descriptor where the runtime can (see the module), then rewound (a folder is
+ * held only by the walk that opened it, and listed on one thread): what
+ * listing the path gives (`.` and `..` left out, names decoded as UTF-8 with
+ * U+FFFD for invalid bytes, kinds from the listing), in the listing's order.
+ *
+ * @param path The path.
+ * @param procFdFolder The host's `/proc/<pid>/fd/` (with its trailing slash).
+ * @returns The entries, or `null`: list `path` the runtime's way.
+ */
+export function listHeld(path: string, procFdFolder: string): HostDirEntry[] | null {
+  if (!path.startsWith(procFdFolder)) return null;
+  const calls = loaded();
+  if (calls === null || descriptorEnd(path, procFdFolder.length) !== path.length) return null;
+  const fd = Number(path.slice(procFdFolder.length));
+  entryBytes ??= Buffer.alloc(32_768);
+  const bytes = entryBytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries: HostDirEntry[] = [];
+  // A held folder's own offset is at its start: it is only ever read here, and rewound after.
+  let moved = false;
+  try {
+    for (;;) {
+      const count = calls.getdents64(fd, bytes);
+      if (count < 0) return null;
+      if (count === 0) return entries;
+      moved = true;
+      // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-terminated).
+      for (let at = 0; at < count;) {
+        const length = view.getUint16(at + 16, true);
+        const type = bytes[at + 18];
+        const start = at + 19;
+        let end = start;
+        let ascii = true;
+        while (bytes[end] !== 0) {
+          if (bytes[end] >= 0x80) ascii = false;
+          end++;
+        }
+        at += length;
+        if (bytes[start] === DOT && (end === start + 1 || (end === start + 2 && bytes[start + 1] === DOT))) continue;
+        const name = ascii ? calls.latin1(bytes, start, end) : decoder.decode(bytes.subarray(start, end));
+        entries.push({ name, kind: DIRENT_KINDS[type] ?? "other" });
+      }
+    }
+  } finally {
+    if (moved) calls.rewind(fd);
+  }
+}
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
+/**
+ * Where the descriptor written at `from` ends: its digits as the route writes
+ * them (no leading zero, at most ten, at most 2^31 - 1). -1 when there are none.
+ */
+function descriptorEnd(path: string, from: number): number {
+  let value = 0;
+  let at = from;
+  for (; at < path.length; at++) {
+    const code = path.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) break;
+    if (at > from && value === 0) return -1; // a leading zero
+    value = value * 10 + (code - 0x30);
+    if (at - from >= 10 || value > 0x7fffffff) return -1;
+  }
+  return at === from ? -1 : at;
+}
+
+/**
+ * Whether `path` from `from` on is one plain name: not empty, no `/`
+ * (openat ignores the descriptor for a name that starts with one, where the
+ * /proc route stays below it), not `.` or `..`, no NUL (it would end the C
+ * string early). Anything else goes the /proc way.
+ */
+function isPlainName(path: string, from: number): boolean {
+  const length = path.length - from;
+  if (length <= 0 || path.indexOf("/", from) >= 0 || path.indexOf("\0", from) >= 0) return false;
+  return !(path.charCodeAt(from) === DOT && (length === 1 || (length === 2 && path.charCodeAt(from + 1) === DOT)));
+}

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { libcAtRoute, listHeld, openAtHeld } from "../src/hosts/_libc_at.ts";
+import { procFdFolder } from "../src/hosts/_node_handles.ts";
+import { runtime } from "./helpers/runtime.ts";
+
+// openAtHeld must open exactly what the /proc route opens (same object, same
+// refusals with the same codes), never anything the /proc route would not
+// reach, set close-on-exec, and leave no descriptor behind; listHeld must list
+// exactly what listing the /proc route lists.
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+const FILE = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+const FOLDER = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
+const PREFIX = procFdFolder();
+
+let root: string;
+let held: number;
+const outside = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-openat-outside-"));
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-openat-"));
+  fs.writeFileSync(path.join(root, "f.txt"), "inside\n");
+  fs.mkdirSync(path.join(root, "sub"));
+  fs.writeFileSync(path.join(root, "sub", "g.txt"), "deeper\n");
+  fs.writeFileSync(path.join(outside, "secret.txt"), "outside\n");
+  fs.symlinkSync(path.join(outside, "secret.txt"), path.join(root, "link"));
+  fs.symlinkSync(outside, path.join(root, "folder-link"));
+  fs.writeFileSync(path.join(root, "\uFFFD"), "replacement\n");
+  // Names that are not valid UTF-8 (as bytes: Node decodes each bad byte as U+FFFD).
+  fs.writeFileSync(Buffer.from(`${root}/bad-\xff\xfe-name`, "latin1"), "bad\n");
+  fs.writeFileSync(Buffer.from(`${root}/caf\xc3\xa9-\xe2\x82`, "latin1"), "cut\n");
+  execFileSync("mkfifo", [path.join(root, "fifo")]);
+  held = fs.openSync(root, FOLDER);
+});
+
+afterAll(() => {
+  fs.closeSync(held);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(outside, { recursive: true, force: true });
+});
+
+const at = (name: string) => `${PREFIX}${held}/${name}`;
+const identity = (fd: number) => {
+  const stat = fs.fstatSync(fd);
+  return `${stat.dev}:${stat.ino}`;
+};
+const codeOf = (open: () => number): string => {
+  try {
+    fs.closeSync(open());
+    return "opened";
+  } catch (error) {
+    return String((error as { code?: unknown }).code);
+  }
+};
+const descriptors = () => fs.readdirSync("/proc/self/fd").length;
+
+describe(`[${runtime}] openat at a held folder`, () => {
+  test("the route: openat on Node (koffi) and Bun (bun:ffi), /proc on Deno (its node:fs takes only its own descriptors)", () => {
+    expect(libcAtRoute()).toBe(runtime === "deno" ? "proc" : "openat");
+  });
+
+  test.each([
+    ["a file", "f.txt", FILE],
+    ["a folder", "sub", FOLDER],
+    ["a name that is U+FFFD", "\uFFFD", FILE],
+  ])("%s: the same object as the /proc route, close-on-exec", (_label, name, flags) => {
+    const viaOpenAt = openAtHeld(at(name), PREFIX, flags);
+    const viaProc = fs.openSync(at(name), flags);
+    try {
+      expect(identity(viaOpenAt)).toBe(identity(viaProc));
+      const fdFlags = /flags:\s+([0-7]+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${viaOpenAt}`, "utf8"))![1];
+      expect(Number.parseInt(fdFlags, 8) & 0o2000000).toBe(0o2000000);
+    } finally {
+      fs.closeSync(viaOpenAt);
+      fs.closeSync(viaProc);
+    }
+  });
+
+  test.each([
+    ["a link, no-follow", "link", FILE, "ELOOP"],
+    ["a link to a folder, as a folder (O_DIRECTORY with O_NOFOLLOW: ENOTDIR)", "folder-link", FOLDER, "ENOTDIR"],
+    ["a missing name", "missing", FILE, "ENOENT"],
+    ["a file as a folder", "f.txt", FOLDER, "ENOTDIR"],
+  ])("%s: refused with the /proc route's code", (_label, name, flags, code) => {
+    const before = descriptors();
+    expect(codeOf(() => openAtHeld(at(name), PREFIX, flags))).toBe(code);
+    expect(codeOf(() => fs.openSync(at(name), flags))).toBe(code);
+    expect(descriptors()).toBe(before);
+  });
+
+  // Paths that are not one plain name at the folder go the /proc way, whose
+  // answer is the reference: never an object the /proc route would not open.
+  test.each([
+    ["a leading slash (openat would ignore the folder)", `/${path.join(outside, "secret.txt").slice(1)}`],
+    ["a doubled slash to an absolute path", `/${outside.slice(1)}/secret.txt`],
+    ["two names", "sub/g.txt"],
+    ["a dot", "."],
+    ["two dots", ".."],
+    ["a NUL byte", "f.txt\0x"],
+  ])("%s: exactly what the /proc route gives", (_label, rest) => {
+    const pathAt = `${PREFIX}${held}/${rest}`;
+    const viaProc = (() => {
+      try {
+        const fd = fs.openSync(pathAt, O_RDONLY | O_NONBLOCK);
+        try {
+          return identity(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } catch (error) {
+        return String((error as { code?: unknown }).code ?? (error as Error).name);
+      }
+    })();
+    const viaOpenAt = (() => {
+      try {
+        const fd = openAtHeld(pathAt, PREFIX, O_RDONLY | O_NONBLOCK);
+        try {
+          return identity(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } catch (error) {
+        return String((error as { code?: unknown }).code ?? (error as Error).name);
+      }
+    })();
+    expect(viaOpenAt).toBe(viaProc);
+    const secret = fs.openSync(path.join(outside, "secret.txt"), O_RDONLY);
+    try {
+      expect(viaOpenAt).not.toBe(identity(secret));
+    } finally {
+      fs.closeSync(secret);
+    }
+  });
+
+  test.each([
+    ["a leading zero", (fd: number) => `0${fd}`],
+    ["no digits", () => ""],
+    ["a sign", (fd: number) => `+${fd}`],
+    ["eleven digits", () => "12345678901"],
+  ])("a descriptor written with %s goes the /proc way", (_label, write) => {
+    const pathAt = `${PREFIX}${write(held)}/f.txt`;
+    const proc = codeOf(() => fs.openSync(pathAt, FILE));
+    expect(codeOf(() => openAtHeld(pathAt, PREFIX, FILE))).toBe(proc);
+  });
+
+  test("a path outside /proc is opened as openSync opens it", () => {
+    const fd = openAtHeld(path.join(root, "f.txt"), PREFIX, FILE);
+    try {
+      expect(fs.readFileSync(fd, "utf8")).toBe("inside\n");
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  const kinds = (entries: { name: string; kind: string }[]) =>
+    entries.map(({ name, kind }) => `${name}:${kind}`).sort();
+  const runtimeListing = (at: string) =>
+    fs.readdirSync(at, { withFileTypes: true }).map((entry) => ({
+      name: entry.name,
+      kind: entry.isFile()
+        ? "file"
+        : entry.isDirectory()
+        ? "directory"
+        : entry.isSymbolicLink()
+        ? "symlink"
+        : entry.isFIFO()
+        ? "fifo"
+        : "other",
+    }));
+
+  test("a held folder is listed as the runtime lists its /proc route: names (invalid UTF-8 too), kinds, no . or ..", () => {
+    const listed = listHeld(`${PREFIX}${held}`, PREFIX);
+    if (runtime === "deno") {
+      expect(listed).toBeNull();
+      return;
+    }
+    expect(listed).not.toBeNull();
+    expect(kinds(listed!)).toEqual(kinds(runtimeListing(`${PREFIX}${held}`)));
+    expect(listed!.map((entry) => entry.name)).toContain("bad-\uFFFD\uFFFD-name");
+    expect(listed!.find((entry) => entry.name === "fifo")?.kind).toBe("fifo");
+    // Listed again from the start: the descriptor is rewound.
+    expect(kinds(listHeld(`${PREFIX}${held}`, PREFIX)!)).toEqual(kinds(listed!));
+  });
+
+  test("a large folder (more than one read of entries) is listed whole", () => {
+    const big = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-openat-big-"));
+    const fd = fs.openSync(big, FOLDER);
+    try {
+      for (let i = 0; i < 1500; i++) fs.writeFileSync(path.join(big, `entry-with-a-long-name-${i}.txt`), "");
+      const listed = listHeld(`${PREFIX}${fd}`, PREFIX);
+      if (runtime === "deno") return expect(listed).toBeNull();
+      expect(listed).toHaveLength(1500);
+      expect(kinds(listed!)).toEqual(kinds(runtimeListing(`${PREFIX}${fd}`)));
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(big, { recursive: true, force: true });
+    }
+  });
+
+  test.each([
+    ["a name after the descriptor", (fd: number) => `${fd}/sub`],
+    ["a trailing slash", (fd: number) => `${fd}/`],
+    ["a leading zero", (fd: number) => `0${fd}`],
+  ])("a listing with %s is left to the runtime", (_label, write) => {
+    expect(listHeld(`${PREFIX}${write(held)}`, PREFIX)).toBeNull();
+  });
+
+  test("a descriptor that is a file is left to the runtime, which refuses it", () => {
+    const file = fs.openSync(path.join(root, "f.txt"), FILE);
+    try {
+      expect(listHeld(`${PREFIX}${file}`, PREFIX)).toBeNull();
+    } finally {
+      fs.closeSync(file);
+    }
+  });
+
+  test("a thousand opens and refusals leave no descriptor open", () => {
+    const before = descriptors();
+    for (let i = 0; i < 500; i++) {
+      fs.closeSync(openAtHeld(at("f.txt"), PREFIX, FILE));
+      expect(codeOf(() => openAtHeld(at("link"), PREFIX, FILE))).toBe("ELOOP");
+    }
+    expect(descriptors()).toBe(before);
+  });
+});
