@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { libcAtRoute } from "../../src/hosts/_libc_at.ts";
 import { median } from "./row.ts";
 import { TREE_CASES, type TreeCase } from "./tree_cases.ts";
 
@@ -28,6 +29,8 @@ export interface TreeBenchOptions {
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Whether this Node reaches libc's openat (the `koffi` package): then the floor has an openat row, Paddock's route. */
+const OPENAT = libcAtRoute() === "openat";
 const TSX = path.join(HERE, "../../node_modules/.bin/tsx");
 
 /**
@@ -52,23 +55,27 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
   if (missing.length > 0) throw new Error(`baselines not installed: ${missing.join(", ")}`);
   const runs = new Map<
     string,
-    { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[]; floor: Run[]; plain: Run[] }
+    { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[]; floor: Run[]; proc: Run[]; plain: Run[] }
   >();
   for (const entry of cases) {
-    runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [], floor: [], plain: [] });
+    runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [], floor: [], proc: [], plain: [] });
   }
   for (let round = 0; round < rounds; round++) {
     for (const entry of cases) {
       const into = runs.get(entry.name)!;
-      const sides: ("paddock" | "fast" | "classic" | "ordered" | "floor" | "plain")[] = ["paddock", "fast", "classic"];
+      const sides: ("paddock" | "fast" | "classic" | "ordered" | "floor" | "proc" | "plain")[] = [
+        "paddock",
+        "fast",
+        "classic",
+      ];
       if (entry.ordered !== undefined) sides.push("ordered");
-      if (entry.floor !== undefined) sides.push("floor", "plain");
+      if (entry.floor !== undefined) sides.push(...(OPENAT ? ["floor" as const] : []), "proc", "plain");
       const order = sides.map((_, i, all) => all[(i + round) % all.length]);
       for (const side of order) {
         process.stderr.write(`  round ${round + 1}/${rounds} ${entry.name} ${side}…\n`);
         if (side === "paddock") into.paddock.push(await runPaddock(tree, entry));
-        else if (side === "floor" || side === "plain") {
-          into[side].push(await runFloor(tree, entry.floor!, side === "floor" ? "proc" : "plain"));
+        else if (side === "floor" || side === "proc" || side === "plain") {
+          into[side].push(await runFloor(tree, entry.floor!, side === "floor" ? "openat" : side));
         } else {
           const command = side === "fast"
             ? entry.fast.replace(/^fdfind /, `${fd} `)
@@ -85,11 +92,11 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
     "",
-    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | bare node:fs loop, CPU: race-free · plain paths | its CPU on 2 cores ÷ rg/fd | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
+    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | bare node:fs loop, CPU: openat · /proc · plain paths | its CPU on 2 cores ÷ rg/fd: openat · plain | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const entry of cases) {
-    const { paddock, fast, classic, ordered, floor, plain } = runs.get(entry.name)!;
+    const { paddock, fast, classic, ordered, floor, proc, plain } = runs.get(entry.name)!;
     const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
     const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
     const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
@@ -105,10 +112,16 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     lines.push(
       `| ${entry.label} | ${time(paddock)} | ${time(fast)} | ${time(classic)} | ${ratio(fast)} | ${ratio(classic)} | ${
         ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(ordered)})`
-      } | ${floor.length === 0 ? "—" : `${seconds(cpu(floor))} · ${seconds(cpu(plain))}`} | ${
-        floor.length === 0
+      } | ${
+        plain.length === 0
           ? "—"
-          : `${(cpu(floor) / 2 / wall(fast)).toFixed(2)}× · ${(cpu(plain) / 2 / wall(fast)).toFixed(2)}×`
+          : `${floor.length === 0 ? "—" : seconds(cpu(floor))} · ${seconds(cpu(proc))} · ${seconds(cpu(plain))}`
+      } | ${
+        plain.length === 0
+          ? "—"
+          : `${floor.length === 0 ? "—" : `${(cpu(floor) / 2 / wall(fast)).toFixed(2)}×`} · ${
+            (cpu(plain) / 2 / wall(fast)).toFixed(2)
+          }×`
       } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
         Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
       } |`,
@@ -122,7 +135,8 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "Paddock returns; plain rg's first 100 are whichever of its threads found first.",
     "Bare node:fs loop (`tree_floor.ts`): only the system calls the case cannot do without, one thread, no .gitignore,",
     "no matching, no results: every file opened, fstat'ed, read and closed (grep), or every folder listed (find_files);",
-    "race-free reaches each name at its held folder (`/proc/self/fd/<fd>/<name>`) as Paddock does, plain paths do not.",
+    "openat reaches each name at its held folder's descriptor (libc's openat and getdents64), as Paddock does on Node and",
+    "Bun; /proc the same through `/proc/self/fd/<fd>/<name>` (Paddock's route on Deno); plain paths are not race-free.",
     "Its CPU on 2 cores ÷ rg/fd: half that CPU over ripgrep's / fd's wall time, the best ratio a search in this",
     "runtime could reach with both cores busy all the time.",
   );
@@ -149,7 +163,7 @@ function runPaddock(tree: string, entry: TreeCase): Promise<Run> {
   });
 }
 
-function runFloor(tree: string, work: "read" | "list", route: "proc" | "plain"): Promise<Run> {
+function runFloor(tree: string, work: "read" | "list", route: "openat" | "proc" | "plain"): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [path.join(HERE, "tree_floor.ts"), tree, work, route], {
       stdio: ["ignore", "pipe", "inherit"],

@@ -5,17 +5,33 @@
 //           closed (what a grep that reads every file must do);
 //   `list`: every folder opened and listed (what find_files must do).
 // `route` is how names are reached:
-//   `proc`:  as Paddock's race-free walk reaches them, one name at a held folder
-//            (`/proc/self/fd/<fd>/<name>`, each folder opened no-follow, O_DIRECTORY);
+//   `openat`: as Paddock's race-free walk reaches them on Node, one name at a held
+//            folder's descriptor (libc's `openat`, and `getdents64` for a listing, through
+//            `src/hosts/_libc_at.ts`; each folder opened no-follow, O_DIRECTORY);
+//   `proc`:  the same through the folder's `/proc/self/fd/<fd>/<name>` (Paddock's route on Deno,
+//            and on Node without `koffi`);
 //   `plain`: by whole paths, as a tool that follows no handle does (not race-free).
-// `tsx scripts/bench/tree_floor.ts <tree> <read|list> <proc|plain>` warms up once,
+// `tsx scripts/bench/tree_floor.ts <tree> <read|list> <openat|proc|plain>` warms up once,
 // then prints one JSON line for the measured pass.
 import * as fs from "node:fs";
+import { libcAtRoute, listHeld, openAtHeld } from "../../src/hosts/_libc_at.ts";
+import { procFdFolder } from "../../src/hosts/_node_handles.ts";
 
 const [tree, work, route] = process.argv.slice(2);
-if (!["read", "list"].includes(work) || !["proc", "plain"].includes(route)) {
-  throw new Error("usage: tree_floor.ts <tree> <read|list> <proc|plain>");
+if (!["read", "list"].includes(work) || !["openat", "proc", "plain"].includes(route)) {
+  throw new Error("usage: tree_floor.ts <tree> <read|list> <openat|proc|plain>");
 }
+if (route === "openat" && libcAtRoute() !== "openat") throw new Error("no openat in this runtime (koffi missing?)");
+const PREFIX = procFdFolder();
+const held = (fd: number) => route === "openat" ? `${PREFIX}${fd}` : `/proc/self/fd/${fd}`;
+const open = (path: string, flags: number) =>
+  route === "openat" ? openAtHeld(path, PREFIX, flags) : fs.openSync(path, flags);
+const list = (at: string) =>
+  (route === "openat" ? listHeld(at, PREFIX) : null) ??
+    fs.readdirSync(at, { withFileTypes: true }).map((entry) => ({
+      name: entry.name,
+      kind: entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other",
+    }));
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
 const FILE_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 const FOLDER_FLAGS = O_RDONLY | O_NOFOLLOW | O_DIRECTORY;
@@ -24,25 +40,25 @@ let buffer = Buffer.allocUnsafe(1 << 20);
 // Lists the folder reached as `at` and everything below; returns the files seen.
 function visit(at: string): number {
   let files = 0;
-  for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+  for (const entry of list(at)) {
     if (entry.name === ".git") continue;
     const path = `${at}/${entry.name}`;
-    if (entry.isDirectory()) {
+    if (entry.kind === "directory") {
       if (route === "plain") {
         files += visit(path);
         continue;
       }
-      const fd = fs.openSync(path, FOLDER_FLAGS);
+      const fd = open(path, FOLDER_FLAGS);
       try {
         fs.fstatSync(fd);
-        files += visit(`/proc/self/fd/${fd}`);
+        files += visit(held(fd));
       } finally {
         fs.closeSync(fd);
       }
-    } else if (entry.isFile()) {
+    } else if (entry.kind === "file") {
       files++;
       if (work === "list") continue;
-      const fd = fs.openSync(path, FILE_FLAGS);
+      const fd = open(path, FILE_FLAGS);
       try {
         const size = fs.fstatSync(fd).size;
         if (size + 1 > buffer.length) buffer = Buffer.allocUnsafe(size + 1);
@@ -59,7 +75,7 @@ function pass(): number {
   if (route === "plain") return visit(tree);
   const fd = fs.openSync(tree, FOLDER_FLAGS);
   try {
-    return visit(`/proc/self/fd/${fd}`);
+    return visit(held(fd));
   } finally {
     fs.closeSync(fd);
   }
