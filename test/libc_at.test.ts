@@ -3,7 +3,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { libcAtRoute, listHeld, openAtHeld } from "../src/hosts/_libc_at.ts";
+import { libcAtRoute, listHeld, openAtHeld, readHeld, readsHeldFiles } from "../src/hosts/_libc_at.ts";
+import { toStat } from "../src/hosts/_node_stat.ts";
 import { procFdFolder } from "../src/hosts/_node_handles.ts";
 import { runtime } from "./helpers/runtime.ts";
 
@@ -58,8 +59,9 @@ const codeOf = (open: () => number): string => {
 const descriptors = () => fs.readdirSync("/proc/self/fd").length;
 
 describe(`[${runtime}] openat at a held folder`, () => {
-  test("the route: openat on Node (koffi) and Bun (bun:ffi), /proc on Deno (its node:fs takes only its own descriptors)", () => {
-    expect(libcAtRoute()).toBe(runtime === "deno" ? "proc" : "openat");
+  test("the route: libc on Node (koffi), Bun (bun:ffi) and Deno -A (Deno.dlopen); files read through libc alone on Deno (its node:fs takes only its own descriptors)", () => {
+    expect(libcAtRoute()).toBe("openat");
+    expect(readsHeldFiles()).toBe(runtime === "deno");
   });
 
   test.each([
@@ -157,6 +159,7 @@ describe(`[${runtime}] openat at a held folder`, () => {
 
   const kinds = (entries: { name: string; kind: string }[]) =>
     entries.map(({ name, kind }) => `${name}:${kind}`).sort();
+  // The runtime's listing, its kinds as the walk settles them: one it cannot tell ("other": Deno's FIFOs) by lstat.
   const runtimeListing = (at: string) =>
     fs.readdirSync(at, { withFileTypes: true }).map((entry) => ({
       name: entry.name,
@@ -166,17 +169,13 @@ describe(`[${runtime}] openat at a held folder`, () => {
         ? "directory"
         : entry.isSymbolicLink()
         ? "symlink"
-        : entry.isFIFO()
+        : entry.isFIFO() || fs.lstatSync(`${at}/${entry.name}`).isFIFO()
         ? "fifo"
         : "other",
     }));
 
   test("a held folder is listed as the runtime lists its /proc route: names (invalid UTF-8 too), kinds, no . or ..", () => {
     const listed = listHeld(`${PREFIX}${held}`, PREFIX);
-    if (runtime === "deno") {
-      expect(listed).toBeNull();
-      return;
-    }
     expect(listed).not.toBeNull();
     expect(kinds(listed!)).toEqual(kinds(runtimeListing(`${PREFIX}${held}`)));
     expect(listed!.map((entry) => entry.name)).toContain("bad-\uFFFD\uFFFD-name");
@@ -191,7 +190,6 @@ describe(`[${runtime}] openat at a held folder`, () => {
     try {
       for (let i = 0; i < 1500; i++) fs.writeFileSync(path.join(big, `entry-with-a-long-name-${i}.txt`), "");
       const listed = listHeld(`${PREFIX}${fd}`, PREFIX);
-      if (runtime === "deno") return expect(listed).toBeNull();
       expect(listed).toHaveLength(1500);
       expect(kinds(listed!)).toEqual(kinds(runtimeListing(`${PREFIX}${fd}`)));
     } finally {
@@ -215,6 +213,53 @@ describe(`[${runtime}] openat at a held folder`, () => {
     } finally {
       fs.closeSync(file);
     }
+  });
+
+  const readWhole = (name: string, maxBytes = 1 << 20) => {
+    let seen: ReturnType<typeof toStat> | undefined;
+    const scratch = new Uint8Array(4096);
+    const done = readHeld(at(name), PREFIX, FILE, maxBytes, (stat) => {
+      seen = stat;
+      return stat.kind === "file" ? scratch.subarray(0, stat.size + 1) : null;
+    });
+    return { done, seen };
+  };
+
+  test.each(["f.txt", "\uFFFD", "sub"])("%s read through libc alone: the bytes, and the stat node:fs gives", (name) => {
+    const before = descriptors();
+    const { done, seen } = readWhole(name);
+    expect(descriptors()).toBe(before);
+    const fd = fs.openSync(at(name), FILE);
+    try {
+      const expected = toStat(fs.fstatSync(fd));
+      expect(done).toBeDefined();
+      expect(seen).toBe(done!.stat);
+      const { mtimeMs, birthtimeMs, ...exact } = done!.stat;
+      const { mtimeMs: wantMtime, birthtimeMs: wantBirth, ...wantExact } = expected;
+      expect(exact).toEqual(wantExact);
+      expect(Math.abs(mtimeMs - wantMtime)).toBeLessThan(1);
+      expect(Math.abs((birthtimeMs ?? 0) - (wantBirth ?? 0))).toBeLessThan(1);
+      if (expected.kind === "file") expect(Buffer.from(done!.bytes).equals(fs.readFileSync(fd))).toBe(true);
+      else expect(done!.bytes).toHaveLength(0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  test("a FIFO is stat'ed, not read, and never blocks", () => {
+    const { done } = readWhole("fifo");
+    expect(done?.stat.kind).toBe("fifo");
+    expect(done?.bytes).toHaveLength(0);
+  });
+
+  test("a file of maxBytes or more is declined unread; a link, a missing name and a path with two names are left to the runtime", () => {
+    expect(readWhole("f.txt", 7).done).toBeNull(); // "inside\n" is 7 bytes
+    expect(readWhole("f.txt", 8).done).toBeDefined();
+    const before = descriptors();
+    expect(readWhole("link").done).toBeUndefined();
+    expect(readWhole("missing").done).toBeUndefined();
+    expect(readHeld(`${PREFIX}${held}/sub/g.txt`, PREFIX, FILE, 1 << 20, () => new Uint8Array(16))).toBeUndefined();
+    expect(descriptors()).toBe(before);
   });
 
   test("a thousand opens and refusals leave no descriptor open", () => {

@@ -26,9 +26,10 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { openSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { EntryKind, HostDirEntry } from "../host.ts";
+import type { EntryKind, HostDirEntry, HostStat } from "../host.ts";
 
 /** Linux's `O_CLOEXEC` (x64, arm64): the runtimes set it on every descriptor they open; so must this. */
 const O_CLOEXEC = 0o2000000;
@@ -42,17 +43,37 @@ interface Libc {
   rewind(fd: number): number;
   /** `bytes` as a string, each byte one character (the bytes are ASCII). */
   latin1(bytes: Uint8Array, start: number, end: number): string;
+  /**
+   * Whether a descriptor from {@link Libc.openat} may be handed to the runtime's `node:fs` (Node, Bun);
+   * where not (Deno), a file opened here is read and closed here too.
+   */
+  sharesDescriptors: boolean;
+  /** `statx(fd, "", AT_EMPTY_PATH, mask, into)`. */
+  statx(fd: number, into: Uint8Array): number;
+  /** `pread(fd, into, into.length, position)`. */
+  pread(fd: number, into: Uint8Array, position: number): number;
+  close(fd: number): number;
 }
 
-declare const Deno: unknown;
+declare const Deno: {
+  build: { os: string; arch: string };
+  permissions: { querySync?(descriptor: { name: "ffi" }): { state: string } };
+  dlopen(path: string, symbols: Record<string, { parameters: string[]; result: string }>): {
+    symbols: Record<string, (...args: unknown[]) => number>;
+  };
+} | undefined;
 
 let libc: Libc | null | undefined;
 
 // The runtime's way to libc, or null.
 function loadLibc(): Libc | null {
-  if (typeof Deno !== "undefined") return null;
-  if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return null;
   try {
+    if (typeof Deno !== "undefined") {
+      return Deno.build.os === "linux" && (Deno.build.arch === "x86_64" || Deno.build.arch === "aarch64")
+        ? denoLibc(Deno)
+        : null;
+    }
+    if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return null;
     const require = createRequire(import.meta.url);
     return typeof (globalThis as { Bun?: unknown }).Bun !== "undefined" ? bunLibc(require) : koffiLibc(require);
   } catch {
@@ -73,11 +94,18 @@ function koffiLibc(require: NodeRequire): Libc {
   const openat = lib.func("int openat(int dirfd, const char *path, int flags, int mode)");
   const getdents64 = lib.func("int getdents64(int fd, void *buf, size_t count)");
   const lseek = lib.func("int64 lseek(int fd, int64 offset, int whence)");
+  const statx = lib.func("int statx(int dirfd, const char *path, int flags, unsigned int mask, void *buf)");
+  const pread = lib.func("int pread(int fd, void *buf, size_t count, int64 offset)");
+  const close = lib.func("int close(int fd)");
   return {
     openat: (dirfd, name, flags, mode) => openat(dirfd, name, flags, mode),
     getdents64: (fd, into) => getdents64(fd, into, into.length),
     rewind: (fd) => lseek(fd, 0, 0),
     latin1,
+    sharesDescriptors: true,
+    statx: (fd, into) => statx(fd, "", AT_EMPTY_PATH, STATX_WANTED, into),
+    pread: (fd, into, position) => pread(fd, into, into.length, position),
+    close: (fd) => close(fd),
   };
 }
 
@@ -88,6 +116,9 @@ function bunLibc(require: NodeRequire): Libc {
         openat(dirfd: number, path: Uint8Array, flags: number, mode: number): number;
         getdents64(fd: number, buffer: Uint8Array, count: number): number;
         lseek(fd: number, offset: number, whence: number): number;
+        statx(dirfd: number, path: Uint8Array, flags: number, mask: number, into: Uint8Array): number;
+        pread(fd: number, into: Uint8Array, count: number, offset: number): number;
+        close(fd: number): number;
       };
     };
   };
@@ -95,14 +126,52 @@ function bunLibc(require: NodeRequire): Libc {
     openat: { args: ["i32", "ptr", "i32", "u32"], returns: "i32" },
     getdents64: { args: ["i32", "ptr", "u64"], returns: "i32" },
     lseek: { args: ["i32", "i64", "i32"], returns: "i64_fast" },
+    statx: { args: ["i32", "ptr", "i32", "u32", "ptr"], returns: "i32" },
+    pread: { args: ["i32", "ptr", "u64", "i64"], returns: "i32" },
+    close: { args: ["i32"], returns: "i32" },
   });
   return {
     openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
     getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
     rewind: (fd) => symbols.lseek(fd, 0, 0),
     latin1,
+    sharesDescriptors: true,
+    statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
+    pread: (fd, into, position) => symbols.pread(fd, into, into.length, position),
+    close: (fd) => symbols.close(fd),
   };
 }
+
+// Deno: with the FFI permission only (the handles route needs --allow-all anyway). Its `node:fs` takes only
+// descriptors it opened itself (a close of another fails with EBADF), so a file opened here is read and closed
+// here (`readHeld`), and `openAtHeld` leaves its opens to `node:fs`.
+function denoLibc(deno: NonNullable<typeof Deno>): Libc | null {
+  if (deno.permissions.querySync?.({ name: "ffi" }).state !== "granted") return null;
+  const { symbols } = deno.dlopen("libc.so.6", {
+    openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
+    getdents64: { parameters: ["i32", "buffer", "usize"], result: "i32" },
+    lseek: { parameters: ["i32", "i64", "i32"], result: "i32" },
+    statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
+    pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "i32" },
+    close: { parameters: ["i32"], result: "i32" },
+  });
+  return {
+    openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
+    getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
+    rewind: (fd) => symbols.lseek(fd, 0, 0),
+    latin1,
+    sharesDescriptors: false,
+    statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
+    pread: (fd, into, position) => symbols.pread(fd, into, into.length, position),
+    close: (fd) => symbols.close(fd),
+  };
+}
+
+const AT_EMPTY_PATH = 0x1000;
+/** STATX_TYPE | MODE | NLINK | UID | GID | ATIME | MTIME | CTIME | INO | SIZE | BLOCKS (STATX_BASIC_STATS), BTIME. */
+const STATX_WANTED = 0x7ff | 0x800;
+const STATX_BTIME = 0x800;
+const EMPTY = new Uint8Array(1);
 
 const encoder = new TextEncoder();
 let nameBytes = new Uint8Array(1024);
@@ -132,6 +201,17 @@ export function libcAtRoute(): "openat" | "proc" {
 }
 
 /**
+ * Whether {@link readHeld} is the way this runtime reads a name at a held
+ * folder: libc is reached but its descriptors cannot go to `node:fs` (Deno).
+ *
+ * @returns Whether to read with {@link readHeld} first.
+ */
+export function readsHeldFiles(): boolean {
+  const calls = loaded();
+  return calls !== null && !calls.sharesDescriptors;
+}
+
+/**
  * Opens `path` as `openSync(path, flags, mode)` does; a path that is one
  * name at a held folder (`<procFdFolder><fd>/<name>`, the name without `/`)
  * is opened with `openat` on that descriptor where the runtime can (see the module).
@@ -146,7 +226,7 @@ export function libcAtRoute(): "openat" | "proc" {
 export function openAtHeld(path: string, procFdFolder: string, flags: number, mode = 0o666): number {
   if (path.startsWith(procFdFolder)) {
     const calls = loaded();
-    const end = calls === null ? -1 : descriptorEnd(path, procFdFolder.length);
+    const end = calls === null || !calls.sharesDescriptors ? -1 : descriptorEnd(path, procFdFolder.length);
     if (end > 0 && path.charCodeAt(end) === SLASH && isPlainName(path, end + 1)) {
       const fd = calls!.openat(
         Number(path.slice(procFdFolder.length, end)),
@@ -253,4 +333,98 @@ function isPlainName(path: string, from: number): boolean {
   const length = path.length - from;
   if (length <= 0 || path.indexOf("/", from) >= 0 || path.indexOf("\0", from) >= 0) return false;
   return !(path.charCodeAt(from) === DOT && (length === 1 || (length === 2 && path.charCodeAt(from + 1) === DOT)));
+}
+
+/** What {@link readHeld} read: the file's stat and its bytes (a view of the buffer `into` gave). */
+export interface HeldRead {
+  stat: HostStat;
+  bytes: Uint8Array;
+}
+
+const S_IFMT = 0o170000;
+const FILE_KINDS: Record<number, EntryKind> = {
+  0o010000: "fifo",
+  0o020000: "char-device",
+  0o040000: "directory",
+  0o060000: "block-device",
+  0o100000: "file",
+  0o120000: "symlink",
+  0o140000: "socket",
+};
+const NOTHING = new Uint8Array(0);
+let statBytes: Uint8Array | undefined;
+
+/**
+ * Opens, stats, reads and closes one name at a held folder entirely through
+ * libc (`openat`, `statx`, `pread`, `close`), as {@link Host.readSync} does
+ * through the runtime: for a runtime whose `node:fs` cannot take a
+ * descriptor opened here (Deno). The same steps in the same order: `into`
+ * sees the stat before anything is read (its `null` reads nothing); a file of
+ * `maxBytes` or more, or a buffer longer than that, is declined.
+ *
+ * @param path One name at a held folder (`<procFdFolder><fd>/<name>`).
+ * @param procFdFolder The host's `/proc/<pid>/fd/`.
+ * @param flags The open flags (`O_CLOEXEC` is added).
+ * @param maxBytes The largest read done.
+ * @param into Gives the buffer to read into, from the stat.
+ * @returns What was read; `null` when declined (read the long way); `undefined`
+ * when not done here (no libc, not one name at a held folder, or a call failed):
+ * read it the runtime's way, which gives the runtime's own error.
+ */
+export function readHeld(
+  path: string,
+  procFdFolder: string,
+  flags: number,
+  maxBytes: number,
+  into: (stat: HostStat) => Uint8Array | null,
+): HeldRead | null | undefined {
+  const calls = loaded();
+  if (calls === null || !path.startsWith(procFdFolder)) return undefined;
+  const end = descriptorEnd(path, procFdFolder.length);
+  if (end < 0 || path.charCodeAt(end) !== SLASH || !isPlainName(path, end + 1)) return undefined;
+  const fd = calls.openat(Number(path.slice(procFdFolder.length, end)), path.slice(end + 1), flags | O_CLOEXEC, 0);
+  if (fd < 0) return undefined;
+  try {
+    statBytes ??= new Uint8Array(256);
+    if (calls.statx(fd, statBytes) !== 0) return undefined;
+    const stat = statOf(statBytes);
+    if (stat.kind === "file" && stat.size >= maxBytes) return null;
+    const buffer = into(stat);
+    if (buffer === null) return { stat, bytes: NOTHING };
+    if (buffer.length > maxBytes) return null;
+    let length = 0;
+    while (length < buffer.length) {
+      const count = calls.pread(fd, buffer.subarray(length), length);
+      if (count < 0) return undefined;
+      length += count;
+      // The end: nothing more, or a short read that reached the size statx gave.
+      if (count === 0 || (length < buffer.length && length >= stat.size)) break;
+    }
+    return { stat, bytes: buffer.subarray(0, length) };
+  } finally {
+    calls.close(fd);
+  }
+}
+
+// struct statx (the same on every Linux architecture): u32 stx_mask @0, u16 stx_mode @28, u64 stx_ino @32,
+// u64 stx_size @40, struct statx_timestamp (s64 tv_sec, u32 tv_nsec, s32) stx_btime @80, stx_mtime @112,
+// u32 stx_dev_major @136, u32 stx_dev_minor @140.
+function statOf(bytes: Uint8Array): HostStat {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const mask = view.getUint32(0, true);
+  const mode = view.getUint16(28, true);
+  const major = view.getUint32(136, true);
+  const minor = view.getUint32(140, true);
+  const ms = (at: number) => Number(view.getBigInt64(at, true)) * 1000 + view.getUint32(at + 8, true) / 1e6;
+  return {
+    kind: FILE_KINDS[mode & S_IFMT] ?? "other",
+    size: Number(view.getBigUint64(40, true)),
+    mode: mode & 0o7777,
+    // st_dev as glibc's makedev builds it from statx's two numbers, which is what node:fs reports.
+    dev: (major & 0xfff) * 0x100 + (major - (major & 0xfff)) * 0x100000000 + (minor & 0xff) +
+      (minor - (minor & 0xff)) * 0x1000,
+    ino: Number(view.getBigUint64(32, true)),
+    mtimeMs: ms(112),
+    birthtimeMs: mask & STATX_BTIME ? ms(80) : 0,
+  };
 }
