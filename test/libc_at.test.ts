@@ -57,6 +57,20 @@ const codeOf = (open: () => number): string => {
   }
 };
 const descriptors = () => fs.readdirSync("/proc/self/fd").length;
+// What an open reaches (its identity, then closed) or the code it fails with.
+const identityOrCode = (open: () => number): string => {
+  let fd: number;
+  try {
+    fd = open();
+  } catch (error) {
+    return String((error as { code?: unknown }).code ?? (error as Error).name);
+  }
+  try {
+    return identity(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+};
 
 describe(`[${runtime}] openat at a held folder`, () => {
   test("the route: libc on Node (koffi), Bun (bun:ffi) and Deno -A (Deno.dlopen); files read through libc alone on Deno (its node:fs takes only its own descriptors)", () => {
@@ -104,30 +118,8 @@ describe(`[${runtime}] openat at a held folder`, () => {
     ["a NUL byte", "f.txt\0x"],
   ])("%s: exactly what the /proc route gives", (_label, rest) => {
     const pathAt = `${PREFIX}${held}/${rest}`;
-    const viaProc = (() => {
-      try {
-        const fd = fs.openSync(pathAt, O_RDONLY | O_NONBLOCK);
-        try {
-          return identity(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-      } catch (error) {
-        return String((error as { code?: unknown }).code ?? (error as Error).name);
-      }
-    })();
-    const viaOpenAt = (() => {
-      try {
-        const fd = openAtHeld(pathAt, PREFIX, O_RDONLY | O_NONBLOCK);
-        try {
-          return identity(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-      } catch (error) {
-        return String((error as { code?: unknown }).code ?? (error as Error).name);
-      }
-    })();
+    const viaProc = identityOrCode(() => fs.openSync(pathAt, O_RDONLY | O_NONBLOCK));
+    const viaOpenAt = identityOrCode(() => openAtHeld(pathAt, PREFIX, O_RDONLY | O_NONBLOCK));
     expect(viaOpenAt).toBe(viaProc);
     const secret = fs.openSync(path.join(outside, "secret.txt"), O_RDONLY);
     try {

@@ -109,37 +109,53 @@ function koffiLibc(require: NodeRequire): Libc {
   };
 }
 
-function bunLibc(require: NodeRequire): Libc {
-  const ffi = require("bun:ffi") as {
-    dlopen(path: string, symbols: Record<string, { args: string[]; returns: string }>): {
-      symbols: {
-        openat(dirfd: number, path: Uint8Array, flags: number, mode: number): number;
-        getdents64(fd: number, buffer: Uint8Array, count: number): number;
-        lseek(fd: number, offset: number, whence: number): number;
-        statx(dirfd: number, path: Uint8Array, flags: number, mask: number, into: Uint8Array): number;
-        pread(fd: number, into: Uint8Array, count: number, offset: number): number;
-        close(fd: number): number;
-      };
-    };
-  };
-  const { symbols } = ffi.dlopen("libc.so.6", {
-    openat: { args: ["i32", "ptr", "i32", "u32"], returns: "i32" },
-    getdents64: { args: ["i32", "ptr", "u64"], returns: "i32" },
-    lseek: { args: ["i32", "i64", "i32"], returns: "i64_fast" },
-    statx: { args: ["i32", "ptr", "i32", "u32", "ptr"], returns: "i32" },
-    pread: { args: ["i32", "ptr", "u64", "i64"], returns: "i32" },
-    close: { args: ["i32"], returns: "i32" },
-  });
+/** The symbols as `bun:ffi` and `Deno.dlopen` give them: strings go in as NUL-terminated bytes. */
+interface ByteSymbols {
+  openat(dirfd: number, path: Uint8Array, flags: number, mode: number): number;
+  getdents64(fd: number, buffer: Uint8Array, count: number): number;
+  lseek(fd: number, offset: number, whence: number): number;
+  statx(dirfd: number, path: Uint8Array, flags: number, mask: number, into: Uint8Array): number;
+  pread(fd: number, into: Uint8Array, count: number, offset: number): number;
+  close(fd: number): number;
+}
+
+// The argument and result types of ByteSymbols, in one runtime's words: [i32, pointer, u64 / usize, i64, lseek's result].
+function byteSymbolTypes(i32: string, pointer: string, size: string, i64: string, offset: string) {
+  return {
+    openat: [[i32, pointer, i32, "u32"], i32],
+    getdents64: [[i32, pointer, size], i32],
+    lseek: [[i32, i64, i32], offset],
+    statx: [[i32, pointer, i32, "u32", pointer], i32],
+    pread: [[i32, pointer, size, i64], i32],
+    close: [[i32], i32],
+  } as const;
+}
+
+function libcOf(symbols: ByteSymbols, sharesDescriptors: boolean): Libc {
   return {
     openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
     getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
     rewind: (fd) => symbols.lseek(fd, 0, 0),
     latin1,
-    sharesDescriptors: true,
+    sharesDescriptors,
     statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
     pread: (fd, into, position) => symbols.pread(fd, into, into.length, position),
     close: (fd) => symbols.close(fd),
   };
+}
+
+function bunLibc(require: NodeRequire): Libc {
+  const ffi = require("bun:ffi") as {
+    dlopen(path: string, symbols: Record<string, { args: readonly string[]; returns: string }>): {
+      symbols: ByteSymbols;
+    };
+  };
+  const types = Object.entries(byteSymbolTypes("i32", "ptr", "u64", "i64", "i64_fast"));
+  const { symbols } = ffi.dlopen(
+    "libc.so.6",
+    Object.fromEntries(types.map(([name, [args, returns]]) => [name, { args, returns }])),
+  );
+  return libcOf(symbols, true);
 }
 
 // Deno: with the FFI permission only (the handles route needs --allow-all anyway). Its `node:fs` takes only
@@ -147,24 +163,12 @@ function bunLibc(require: NodeRequire): Libc {
 // here (`readHeld`), and `openAtHeld` leaves its opens to `node:fs`.
 function denoLibc(deno: NonNullable<typeof Deno>): Libc | null {
   if (deno.permissions.querySync?.({ name: "ffi" }).state !== "granted") return null;
-  const { symbols } = deno.dlopen("libc.so.6", {
-    openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
-    getdents64: { parameters: ["i32", "buffer", "usize"], result: "i32" },
-    lseek: { parameters: ["i32", "i64", "i32"], result: "i32" },
-    statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
-    pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "i32" },
-    close: { parameters: ["i32"], result: "i32" },
-  });
-  return {
-    openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
-    getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
-    rewind: (fd) => symbols.lseek(fd, 0, 0),
-    latin1,
-    sharesDescriptors: false,
-    statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
-    pread: (fd, into, position) => symbols.pread(fd, into, into.length, position),
-    close: (fd) => symbols.close(fd),
-  };
+  const types = Object.entries(byteSymbolTypes("i32", "buffer", "usize", "i64", "i32"));
+  const { symbols } = deno.dlopen(
+    "libc.so.6",
+    Object.fromEntries(types.map(([name, [parameters, result]]) => [name, { parameters: [...parameters], result }])),
+  );
+  return libcOf(symbols as unknown as ByteSymbols, false);
 }
 
 const AT_EMPTY_PATH = 0x1000;
