@@ -1,6 +1,6 @@
 /**
- * `openat(2)` and `getdents64(2)` for the Node host's filesystem (on Node
- * and Bun), where the runtime can call libc: a name at a held folder opened
+ * libc's `openat(2)` and `getdents64(2)` for the Node and Deno hosts'
+ * filesystem, where the runtime can call libc: a name at a held folder opened
  * relative to the folder's descriptor, and a held folder listed through its
  * own descriptor, instead of through its `/proc/<pid>/fd/<fd>` link.
  *
@@ -14,8 +14,10 @@
  * 6.6 µs here on Node 20, 2.8 against 5.6 µs on Bun. None of Node, Deno or Bun
  * has either call in its own API; Node reaches libc through the `koffi`
  * package (an optional dependency, prebuilt per platform), Bun through
- * `bun:ffi`. Deno keeps the `/proc` route: its `node:fs` takes only
- * descriptors it opened itself (a close of another fails with EBADF).
+ * `bun:ffi`, Deno through `Deno.dlopen` (with `--allow-ffi`; never asked
+ * for). Deno's `node:fs` takes only descriptors it opened itself (a close of
+ * another fails with EBADF), so on Deno {@link openAtHeld} leaves every open
+ * to `node:fs`, and grep's files are read through libc alone ({@link readHeld}).
  *
  * Linux on x64 and arm64 only (the `O_CLOEXEC` value, the `dirent64` layout
  * and the `/proc` route are Linux's); anywhere else, or when libc cannot be
