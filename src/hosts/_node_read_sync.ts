@@ -46,7 +46,7 @@ export function readSyncWith(
   return (path, into) => {
     refuseLinkWithoutNoFollow(path, true);
     if (readsHeldFiles()) {
-      // Deno: a name at a held folder read through libc alone (`_libc_at.ts`); else the steps below.
+      // A name at a held folder read through libc alone (`_libc_at.ts`); else the steps below.
       const done = readHeld(path, procFdFolder(), READ_SYNC_FLAGS, maxBytes, into);
       if (done !== undefined) return done;
     }
