@@ -180,7 +180,9 @@ const STATX_BTIME = 0x800;
 const EMPTY = new Uint8Array(1);
 
 const encoder = new TextEncoder();
-let nameBytes = new Uint8Array(1024);
+/** The first size of the buffer a name is passed to libc in (a longer name gets a larger one). */
+const NAME_BUFFER_BYTES = 1024;
+let nameBytes = new Uint8Array(NAME_BUFFER_BYTES);
 
 // A NUL-terminated UTF-8 copy of `text` (which holds no NUL: checked by the caller), valid until the next call.
 function cString(text: string): Uint8Array {
@@ -207,19 +209,6 @@ export function libcAtRoute(): "openat" | "proc" {
 }
 
 /**
- * Whether {@link readHeld} is the way this runtime reads a name at a held
- * folder: wherever libc is reached. On Deno it is the only way (its
- * `node:fs` cannot take the descriptor); on Node and Bun it also skips the
- * runtime's `Stats` object (four `Date`s per file): a regex grep of the
- * kernel tree 662 → 625 ms, a literal one 656 → 644 ms (in-process A/B, 9 rounds).
- *
- * @returns Whether to read with {@link readHeld} first.
- */
-export function readsHeldFiles(): boolean {
-  return loaded() !== null;
-}
-
-/**
  * Opens `path` as `openSync(path, flags, mode)` does; a path that is one
  * name at a held folder (`<procFdFolder><fd>/<name>`, the name without `/`)
  * is opened with `openat` on that descriptor where the runtime can (see the module).
@@ -232,18 +221,16 @@ export function readsHeldFiles(): boolean {
  * @throws The runtime's own error of `openSync`, when the open fails.
  */
 export function openAtHeld(path: string, procFdFolder: string, flags: number, mode = 0o666): number {
-  if (path.startsWith(procFdFolder)) {
-    const calls = loaded();
-    const end = calls === null || !calls.sharesDescriptors ? -1 : descriptorEnd(path, procFdFolder.length);
-    if (end > 0 && path.charCodeAt(end) === SLASH && isPlainName(path, end + 1)) {
-      const fd = calls!.openat(
-        Number(path.slice(procFdFolder.length, end)),
-        path.slice(end + 1),
-        flags | O_CLOEXEC,
-        mode,
-      );
-      if (fd >= 0) return fd;
-    }
+  const calls = loaded();
+  const name = calls === null || !calls.sharesDescriptors ? -1 : heldNameAt(path, procFdFolder);
+  if (name > 0) {
+    const fd = calls!.openat(
+      Number(path.slice(procFdFolder.length, name - 1)),
+      path.slice(name),
+      flags | O_CLOEXEC,
+      mode,
+    );
+    if (fd >= 0) return fd;
   }
   return openSync(path, flags, mode);
 }
@@ -258,6 +245,8 @@ const DIRENT_KINDS: Record<number, EntryKind> = {
   12: "socket",
 };
 const decoder = new TextDecoder();
+/** The buffer one `getdents64` call fills: a few hundred entries; a larger folder takes several calls. */
+const LISTING_BUFFER_BYTES = 32_768;
 let entryBytes: Uint8Array | undefined;
 
 /**
@@ -277,7 +266,7 @@ export function listHeld(path: string, procFdFolder: string): HostDirEntry[] | n
   const calls = loaded();
   if (calls === null || descriptorEnd(path, procFdFolder.length) !== path.length) return null;
   const fd = Number(path.slice(procFdFolder.length));
-  entryBytes ??= Buffer.alloc(32_768);
+  entryBytes ??= Buffer.alloc(LISTING_BUFFER_BYTES);
   const bytes = entryBytes;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries: HostDirEntry[] = [];
@@ -332,6 +321,17 @@ function descriptorEnd(path: string, from: number): number {
 }
 
 /**
+ * Where the name starts in `path` when it is `<procFdFolder><fd>/<name>`
+ * with the descriptor as {@link descriptorEnd} reads it and one plain name
+ * ({@link isPlainName}); else -1 (the /proc way).
+ */
+function heldNameAt(path: string, procFdFolder: string): number {
+  if (!path.startsWith(procFdFolder)) return -1;
+  const end = descriptorEnd(path, procFdFolder.length);
+  return end > 0 && path.charCodeAt(end) === SLASH && isPlainName(path, end + 1) ? end + 1 : -1;
+}
+
+/**
  * Whether `path` from `from` on is one plain name: not empty, no `/`
  * (openat ignores the descriptor for a name that starts with one, where the
  * /proc route stays below it), not `.` or `..`, no NUL (it would end the C
@@ -360,6 +360,8 @@ const FILE_KINDS: Record<number, EntryKind> = {
   0o140000: "socket",
 };
 const NOTHING = new Uint8Array(0);
+/** struct statx is 256 bytes. */
+const STATX_BYTES = 256;
 let statBytes: Uint8Array | undefined;
 
 /**
@@ -387,13 +389,12 @@ export function readHeld(
   into: (stat: HostStat) => Uint8Array | null,
 ): HeldRead | null | undefined {
   const calls = loaded();
-  if (calls === null || !path.startsWith(procFdFolder)) return undefined;
-  const end = descriptorEnd(path, procFdFolder.length);
-  if (end < 0 || path.charCodeAt(end) !== SLASH || !isPlainName(path, end + 1)) return undefined;
-  const fd = calls.openat(Number(path.slice(procFdFolder.length, end)), path.slice(end + 1), flags | O_CLOEXEC, 0);
+  const name = heldNameAt(path, procFdFolder);
+  if (calls === null || name < 0) return undefined;
+  const fd = calls.openat(Number(path.slice(procFdFolder.length, name - 1)), path.slice(name), flags | O_CLOEXEC, 0);
   if (fd < 0) return undefined;
   try {
-    statBytes ??= new Uint8Array(256);
+    statBytes ??= new Uint8Array(STATX_BYTES);
     if (calls.statx(fd, statBytes) !== 0) return undefined;
     const stat = statOf(statBytes);
     if (stat.kind === "file" && stat.size >= maxBytes) return null;

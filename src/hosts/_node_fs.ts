@@ -103,6 +103,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
 
   const readdirEntries = (entries: { name: string }[]): HostDirEntry[] =>
     entries.map((entry) => ({ name: entry.name, kind: kindOf(entry as unknown as Stats) }));
+  // The same in both modes: a listing is one synchronous step.
+  const readdir = (path: string): Promise<HostDirEntry[]> =>
+    callSync("readdir", () => listAt(path) ?? readdirEntries(readdirSync(path, { withFileTypes: true })));
 
   const base = {
     realpath: (path: string) => callSync("realpath", () => realpathSync.native(path)),
@@ -135,8 +138,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
           removeKind(path, "folder");
           rmdirSync(path);
         }),
-      readdir: (path) =>
-        callSync("readdir", () => listAt(path) ?? readdirEntries(readdirSync(path, { withFileTypes: true }))),
+      readdir,
     };
   }
   return {
@@ -164,7 +166,6 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
         removeKind(path, "folder");
         return fsp.rmdir(path);
       }),
-    readdir: (path) =>
-      callSync("readdir", () => listAt(path) ?? readdirEntries(readdirSync(path, { withFileTypes: true }))),
+    readdir,
   };
 }

@@ -10,7 +10,7 @@ import type { NativeErrors } from "./_native_errors.ts";
 import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { toStat } from "./_node_stat.ts";
 import { procFdFolder } from "./_node_handles.ts";
-import { openAtHeld, readHeld, readsHeldFiles } from "./_libc_at.ts";
+import { openAtHeld, readHeld } from "./_libc_at.ts";
 
 /**
  * The largest whole-file read {@link Host.readSync} does in one synchronous
@@ -45,11 +45,9 @@ export function readSyncWith(
 ): NonNullable<Host["readSync"]> {
   return (path, into) => {
     refuseLinkWithoutNoFollow(path, true);
-    if (readsHeldFiles()) {
-      // A name at a held folder read through libc alone (`_libc_at.ts`); else the steps below.
-      const done = readHeld(path, procFdFolder(), READ_SYNC_FLAGS, maxBytes, into);
-      if (done !== undefined) return done;
-    }
+    // A name at a held folder read through libc alone where the runtime reaches it (`_libc_at.ts`); else the steps below.
+    const done = readHeld(path, procFdFolder(), READ_SYNC_FLAGS, maxBytes, into);
+    if (done !== undefined) return done;
     let fd: number;
     try {
       fd = openAtHeld(path, procFdFolder(), READ_SYNC_FLAGS);
