@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { Host, HostStat } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { toStat } from "./_node_stat.ts";
 import { procFdFolder } from "./_node_handles.ts";
-import { openAtHeld, readHeld } from "./_libc_at.ts";
+import { readHeld } from "./_libc_at.ts";
 
 /**
  * The largest whole-file read {@link Host.readSync} does in one synchronous
@@ -50,7 +50,9 @@ export function readSyncWith(
     if (done !== undefined) return done;
     let fd: number;
     try {
-      fd = openAtHeld(path, procFdFolder(), READ_SYNC_FLAGS);
+      // Here only when libc is not reached, the path is not one name at a held folder, or libc's openat
+      // already failed: the runtime's own open, whose error is the one reported.
+      fd = openSync(path, READ_SYNC_FLAGS);
     } catch (error) {
       throw mapError(error, "open");
     }

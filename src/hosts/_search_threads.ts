@@ -41,8 +41,6 @@ const runtimeOf = globalThis as { Deno?: unknown; Bun?: unknown };
 const here = import.meta.url;
 const workerUrl = new URL(here.endsWith(".ts") ? "./_search_worker.ts" : "./_search_worker.js", here);
 
-// `trackUnmanagedFds: false`: a worker closes every descriptor it opens itself (each file, at once), and some
-// it opens with `openat` (`_open_at.ts`), which Node does not see opened: tracked, each close of one warns.
 function startWorker(workerData: SearchWorkerData): Worker {
   // Node runs the TypeScript sources (tests, the bench) only through a loader: register tsx first.
   if (workerUrl.pathname.endsWith(".ts") && runtimeOf.Deno === undefined && runtimeOf.Bun === undefined) {
@@ -57,9 +55,9 @@ function startWorker(workerData: SearchWorkerData): Worker {
     const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${
       JSON.stringify(workerUrl.href)
     }); });`;
-    return new Worker(bootstrap, { eval: true, workerData, trackUnmanagedFds: false });
+    return new Worker(bootstrap, { eval: true, workerData });
   }
-  return new Worker(workerUrl, { workerData, trackUnmanagedFds: false });
+  return new Worker(workerUrl, { workerData });
 }
 
 function addThread(): void {
