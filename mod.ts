@@ -30,6 +30,14 @@ registerDefaultHost(createAutoHost);
 export { openWorkspace } from "./src/core/fs/open_workspace.ts";
 export type { WorkspaceOptions } from "./src/core/fs/open_workspace.ts";
 export { Workspace } from "./src/core/fs/workspace.ts";
+export {
+  assertChangeAllowed,
+  declareProtectedPaths,
+  protectedPathsInForce,
+  protectionDeclared,
+} from "./src/core/fs/change_policy.ts";
+export type { ChangeCheckOptions, ProtectionOwner } from "./src/core/fs/change_policy.ts";
+export { DEFAULT_PROTECTED_PATHS } from "./src/core/fs/protected_paths.ts";
 export type { Confinement, Folder, FolderLookup } from "./src/core/fs/workspace.ts";
 
 // Errors and limits.
@@ -42,7 +50,7 @@ export { defineTool } from "./src/tools/define_tool.ts";
 export { DeferredWorkspace } from "./src/tools/workspace_source.ts";
 export type { AnyTool, BaseToolOptions, JsonSchema, Tool, ToolExecuteOptions, ToolProgress } from "./src/tools/tool.ts";
 export type { ToolArgumentsSchema, ToolDefinition } from "./src/tools/define_tool.ts";
-export type { WorkspaceSource } from "./src/tools/workspace_source.ts";
+export type { DeferredWorkspaceOptions, WorkspaceSource } from "./src/tools/workspace_source.ts";
 export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools.ts";
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { createReadTool } from "./src/tools/read_file.ts";

@@ -84,7 +84,8 @@ export function registryOf(
   const tools: AnyTool[] = createCodingTools(workspace, {
     nodeProcess: options.nodeProcess === false ? false : nodeProcess,
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
-    protectedPaths: shell?.allow !== undefined,
+    // With an allow list the defaults are declared for the workspace; without one nothing is (no opt-out).
+    ...(shell?.allow !== undefined ? { protectedPaths: true } : {}),
   });
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.

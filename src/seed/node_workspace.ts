@@ -14,6 +14,8 @@ export interface NodeWorkspaceOptions {
   inheritEnv?: string[];
   /** The shell program of {@link NodeWorkspace.exec}. @default "/bin/sh" ("cmd.exe" on Windows) */
   shell?: string;
+  /** Paths no tool may change in this folder (`PROTECTED_PATH`; see `DEFAULT_PROTECTED_PATHS`). @default [] */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export class NodeWorkspace extends DeferredWorkspace implements ShellProvider {
    * @param options The root folder, the commands' environment and shell.
    */
   constructor(options: NodeWorkspaceOptions) {
-    super(options.root);
+    super(options.root, { protectedPaths: options.protectedPaths });
     this.env = Object.freeze({ ...(options.env ?? {}) });
     this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
     this.shell = options.shell;
@@ -61,7 +63,11 @@ export class NodeWorkspace extends DeferredWorkspace implements ShellProvider {
    * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` when the root is missing or not a folder.
    */
   override open(): Promise<Workspace> {
-    return this.workspace ??= openWorkspace(this.root, { env: { ...this.env }, inheritEnv: [...this.inheritEnv] })
+    return this.workspace ??= openWorkspace(this.root, {
+      env: { ...this.env },
+      inheritEnv: [...this.inheritEnv],
+      protectedPaths: this.protectedPaths,
+    })
       .catch((error) => {
         this.workspace = undefined;
         throw error;

@@ -66,6 +66,8 @@ export interface MemoryWorkspaceOptions {
   env?: Record<string, string>;
   /** Parent variables passed through to child processes. @default [] */
   inheritEnv?: string[];
+  /** Paths no tool may change (`PROTECTED_PATH`; see `DEFAULT_PROTECTED_PATHS`). @default [] */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -110,6 +112,7 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
     super(host, MEMORY_WORKSPACE_ROOT, MEMORY_WORKSPACE_ROOT, host.lstatSync(MEMORY_WORKSPACE_ROOT), {
       env: options.env,
       inheritEnv: options.inheritEnv,
+      protectedPaths: options.protectedPaths,
     });
     this.script = options.exec ?? {};
     for (const [key, content] of Object.entries(options.files ?? {})) {

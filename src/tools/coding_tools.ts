@@ -1,4 +1,5 @@
 import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
+import { declareProtectedPaths } from "../core/fs/change_policy.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createDirectoryTreeTool, type DirectoryTreeToolOptions } from "./directory_tree.ts";
@@ -56,8 +57,11 @@ export interface CodingToolsOptions {
    * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`), and
    * `node_process` may not write (its runtime's write list, its sandbox): the
    * files that make allowed commands run code. `true` is
-   * `DEFAULT_PROTECTED_PATHS`; a tool's own `protectedPaths` wins.
-   * @default true when `shell` has an `allow` list, else false
+   * `DEFAULT_PROTECTED_PATHS`; a list is declared for the workspace
+   * (`declareProtectedPaths`), so tools made later over the same folder refuse
+   * it too; `false` is the explicit opt-out for these tools (and the shell
+   * declares nothing). A tool's own `protectedPaths` wins.
+   * @default what the `shell` declares: `DEFAULT_PROTECTED_PATHS` with an `allow` list, else nothing
    */
   protectedPaths?: readonly string[] | boolean;
 }
@@ -80,8 +84,17 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   // A root path is opened once, on first use, and shared by every tool.
   const workspace = typeof source === "string" ? new DeferredWorkspace(source) : source;
   // With an allow list, a write to .git/config or package.json would turn an allowed command into any command.
-  const asked = options.protectedPaths ?? options.shell?.allow !== undefined;
-  const guard = { protectedPaths: asked === true ? DEFAULT_PROTECTED_PATHS : asked === false ? [] : asked };
+  // The protection is declared on the workspace (change_policy.ts decides for every tool over its folder);
+  // only the explicit opt-out is handed to the tools themselves.
+  const asked = options.protectedPaths;
+  const list = asked === true
+    ? DEFAULT_PROTECTED_PATHS
+    : asked === false
+    ? []
+    : asked ?? options.shell?.protectedPaths ?? (options.shell?.allow !== undefined ? DEFAULT_PROTECTED_PATHS : []);
+  declareProtectedPaths(workspace, list); // before node_process is made, so its description says so
+  const guard = asked === false ? { protectedPaths: [] } : {};
+  const shellOptions = options.shell === undefined ? undefined : { protectedPaths: list, ...options.shell };
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
   if (options.write !== false) tools.push(createWriteTool(workspace, { ...guard, ...options.write }));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, { ...guard, ...options.nodeProcess }));
@@ -97,7 +110,7 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.readMedia !== false) tools.push(createReadMediaFileTool(workspace, options.readMedia));
   if (options.directoryTree !== false) tools.push(createDirectoryTreeTool(workspace, options.directoryTree));
   if (options.fileInfo !== false) tools.push(createFileInfoTool(workspace, options.fileInfo));
-  if (options.shell !== undefined) tools.push(createShellTool(workspace, options.shell));
+  if (shellOptions !== undefined) tools.push(createShellTool(workspace, shellOptions));
   return tools;
 }
 

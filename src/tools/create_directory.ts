@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
@@ -12,8 +13,10 @@ import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 /** Options of {@link createDirectoryTool}. */
 export interface CreateDirectoryToolOptions extends BaseToolOptions {
   /**
-   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
-   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   * Paths this tool refuses to change (`PROTECTED_PATH`), replacing what is
+   * in force for the workspace; `[]` protects nothing (see `DEFAULT_PROTECTED_PATHS`).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`:
+   *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
 }
@@ -67,7 +70,6 @@ export function createDirectoryTool(
   options: CreateDirectoryToolOptions = {},
 ): Tool<CreateDirectoryInput, CreateDirectoryOutput, CreateDirectoryArguments> {
   const getWorkspace = workspaceGetter(workspace);
-  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "create_directory",
     description: options.description ??
@@ -78,6 +80,7 @@ export function createDirectoryTool(
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
+      const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
       const exists = (kind: string) =>
         new WorkspaceError("ALREADY_EXISTS", `Cannot create folder '${display}': ${kind} already exists there`, {
           path: display,

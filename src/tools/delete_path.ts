@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { rootProtected, WorkspaceError } from "../core/errors.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
@@ -15,8 +16,10 @@ export interface DeleteToolOptions extends BaseToolOptions {
   /** Entries one recursive delete removes at most (the folder itself included). @default 10000 ({@link DELETE_PATH_MAX_ENTRIES}) */
   maxEntries?: number;
   /**
-   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
-   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   * Paths this tool refuses to change (`PROTECTED_PATH`), replacing what is
+   * in force for the workspace; `[]` protects nothing (see `DEFAULT_PROTECTED_PATHS`).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`:
+   *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
 }
@@ -83,7 +86,6 @@ export function createDeleteTool(
 ): Tool<DeletePathInput, DeletePathOutput, DeletePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? DELETE_PATH_MAX_ENTRIES;
-  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "delete_path",
     description: options.description ??
@@ -101,6 +103,7 @@ export function createDeleteTool(
       const target = await workspace.resolve(input.segments, { followFinal: false, action: "delete", display });
       try {
         if (target.name === null || target.stat === null) throw rootProtected("delete", display);
+        const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
         assertNotProtected(target.segments, protectedPaths, "delete", display);
         const remover = new TreeRemover(workspace, display, signal);
         const { folder, name, stat } = target;

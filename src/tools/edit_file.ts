@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { applyEdits, editLabel, type EditOperation } from "../core/text/apply_edits.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
@@ -24,8 +25,10 @@ import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 /** Options of {@link createEditTool}. */
 export interface EditToolOptions extends BaseToolOptions {
   /**
-   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
-   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   * Paths this tool refuses to change (`PROTECTED_PATH`), replacing what is
+   * in force for the workspace; `[]` protects nothing (see `DEFAULT_PROTECTED_PATHS`).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`:
+   *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
   /** Size of a file that can be edited, in bytes (before and after the edit). @default 1048576 ({@link EDIT_FILE_MAX_FILE_BYTES}) */
@@ -144,7 +147,6 @@ export function createEditTool(
 ): Tool<EditFileInput, EditFileOutput, EditFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxFileBytes = options.maxFileBytes ?? EDIT_FILE_MAX_FILE_BYTES;
-  const protectedPaths = options.protectedPaths ?? [];
   const maxInputBytes = options.maxInputBytes ?? EDIT_FILE_MAX_INPUT_BYTES;
   const maxEdits = options.maxEdits ?? EDIT_FILE_MAX_EDITS;
   const maxDiffBytes = options.maxDiffBytes ?? EDIT_FILE_MAX_DIFF_BYTES;
@@ -202,6 +204,7 @@ export function createEditTool(
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
       const target = await workspace.resolve(input.segments, { action: "edit", display });
       try {
+        const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
         if (!input.dryRun) assertNotProtected(target.segments, protectedPaths, "edit", display);
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
           throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
@@ -242,6 +245,8 @@ export function createEditTool(
             signal,
             display,
             target,
+            protectedPaths,
+            action: "edit",
             beforeWrite: (now) => {
               const current = now.stat;
               const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&

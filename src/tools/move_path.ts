@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder } from "../core/fs/folder.ts";
@@ -22,8 +23,10 @@ export interface MoveToolOptions extends BaseToolOptions {
   /** Entries examined for relative links when a folder moves to a shallower place. @default 10000 ({@link MOVE_PATH_MAX_SCAN_ENTRIES}) */
   maxScanEntries?: number;
   /**
-   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
-   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   * Paths this tool refuses to change (`PROTECTED_PATH`), replacing what is
+   * in force for the workspace; `[]` protects nothing (see `DEFAULT_PROTECTED_PATHS`).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`:
+   *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
 }
@@ -109,7 +112,6 @@ export function createMoveTool(
 ): Tool<MovePathInput, MovePathOutput, MovePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxScanEntries = options.maxScanEntries ?? MOVE_PATH_MAX_SCAN_ENTRIES;
-  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "move_path",
     description: options.description ??
@@ -132,6 +134,7 @@ export function createMoveTool(
     },
     run: async (input, { signal }) => {
       const { workspace } = await beginCall(getWorkspace, input.sourceSegments, signal);
+      const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
       const sourceDisplay = input.sourceSegments.join("/");
       const display = input.destinationSegments.join("/");
       const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>

@@ -15,6 +15,7 @@ import type { Sandbox, SandboxedCommand } from "../core/process/command_sandbox.
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { mapSpawnError } from "../core/process/map_spawn_error.ts";
 import { protectedLayout } from "../core/fs/protected_layout.ts";
+import { protectedPathsInForce, protectionDeclared } from "../core/fs/change_policy.ts";
 import { removeOwnFile } from "../core/fs/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/process/run_process.ts";
 import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/process/script_output.ts";
@@ -63,13 +64,15 @@ export interface NodeProcessToolOptions extends BaseToolOptions {
    */
   sandbox?: Sandbox;
   /**
-   * Paths the script may not change (see `DEFAULT_PROTECTED_PATHS`;
-   * `createCodingTools` passes its list). Under `permissions: "workspace"` the
-   * runtime may write only the workspace's entries that hold no protected path
-   * and no link (so nothing new at the top of the workspace, or in a folder
-   * holding a protected path); with `sandbox`, the protected paths are also
-   * read-only inside it. Not enforced with `permissions: "inherit"` and no
-   * sandbox (the description says so). @default [] (nothing protected)
+   * Paths the script may not change (see `DEFAULT_PROTECTED_PATHS`),
+   * replacing what is in force for the workspace; `[]` protects nothing. Under
+   * `permissions: "workspace"` the runtime may write only the workspace's
+   * entries that hold no protected path and no link (so nothing new at the top
+   * of the workspace, or in a folder holding a protected path); with `sandbox`,
+   * the protected paths are also read-only inside it. Not enforced with
+   * `permissions: "inherit"` and no sandbox (the description says so).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`); the
+   *   description states the protection known when the tool is made
    */
   protectedPaths?: readonly string[];
 }
@@ -137,8 +140,11 @@ export function createNodeProcessTool(
     output: options.maxOutputBytes ?? NODE_PROCESS_MAX_OUTPUT_BYTES,
   };
   const permissions = options.permissions ?? "workspace";
-  const protectedPaths = options.protectedPaths ?? [];
-  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox, protectedPaths.length > 0);
+  const getProtected = async (opened: Workspace) => options.protectedPaths ?? await protectedPathsInForce(opened);
+  const guarded = options.protectedPaths !== undefined
+    ? options.protectedPaths.length > 0
+    : protectionDeclared(getWorkspace.owner);
+  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox, guarded);
   const tool = defineTool({
     name: options.name ?? "node_process",
     description: options.description ??
@@ -184,6 +190,7 @@ export function createNodeProcessTool(
       const scriptPath = joinHostPath(host.platform, workspace.root, [`${base}.cjs`]);
       const bootstrapPath = joinHostPath(host.platform, workspace.root, [`${base}.boot.cjs`]);
       // With protected paths: where they lie now, for the runtime's write list and the sandbox's read-only binds.
+      const protectedPaths = await getProtected(workspace);
       const layout = protectedPaths.length > 0 && (permissions === "workspace" || options.sandbox !== undefined)
         ? await protectedLayout(workspace, protectedPaths, { signal })
         : undefined;

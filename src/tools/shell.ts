@@ -15,7 +15,10 @@ import { isShellProvider, type ShellExecResult, type ShellProvider } from "../sh
 import { shellReach } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
-import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { DeferredWorkspace, type WorkspaceGetter, workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { Workspace } from "../core/fs/workspace.ts";
+import { declareProtectedPaths } from "../core/fs/change_policy.ts";
+import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
 export type ShellSource = WorkspaceSource | ShellProvider;
@@ -69,6 +72,17 @@ export interface ShellToolOptions extends BaseToolOptions {
    * @default true when `allow` is given, else false
    */
   safeGit?: boolean;
+  /**
+   * The paths that decide what allowed commands run: declared for the
+   * workspace when the tool is made (`declareProtectedPaths`), so every tool
+   * that changes files over the same folder refuses them (`PROTECTED_PATH`),
+   * whenever and however it was made. `[]` declares nothing (the explicit
+   * opt-out). Workspace sources only (a `Workspace`, a root path, a
+   * `DeferredWorkspace`, `NodeWorkspace` or `MemoryWorkspace`); a plain
+   * {@link ShellProvider} has no folder to declare them on.
+   * @default `DEFAULT_PROTECTED_PATHS` when `allow` is given, else []
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** Arguments of `shell` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -148,6 +162,15 @@ export function createShellTool(
   }
   const policy = { allow: options.allow, deny: options.deny ?? [] };
   const getProvider = providerGetter(source, options);
+  // An allow list is only as good as the files its commands read: protect them in this folder, for every tool.
+  const owner = source instanceof Workspace || source instanceof DeferredWorkspace
+    ? source
+    : typeof source === "string"
+    ? getProvider.workspace?.owner
+    : undefined;
+  if (owner !== undefined) {
+    declareProtectedPaths(owner, options.protectedPaths ?? (options.allow !== undefined ? DEFAULT_PROTECTED_PATHS : []));
+  }
   const approval = options.needsApproval ?? true;
 
   const schema = z.object({
@@ -248,14 +271,18 @@ export function createShellTool(
 
 // The provider for `source`: a provider as is (preferred when a workspace is
 // also one), otherwise the host shell over the workspace, opened on first use.
-function providerGetter(source: ShellSource, options: ShellToolOptions): () => Promise<ShellProvider> {
+function providerGetter(
+  source: ShellSource,
+  options: ShellToolOptions,
+): (() => Promise<ShellProvider>) & { workspace?: WorkspaceGetter } {
   if (isShellProvider(source)) return () => Promise.resolve(source);
   const getWorkspace = workspaceGetter(source);
   let provider: ShellProvider | undefined;
-  return async () =>
+  const get = async () =>
     provider ??= createHostShellProvider(await getWorkspace(), {
       shell: options.shell,
       killGraceMs: options.killGraceMs ?? SHELL_KILL_GRACE_MS,
       safeGit: options.safeGit ?? options.allow !== undefined,
     });
+  return Object.assign(get, { workspace: getWorkspace });
 }

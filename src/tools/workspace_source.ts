@@ -1,5 +1,16 @@
 import { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
+import { declareProtectedPaths } from "../core/fs/change_policy.ts";
+
+/** Options of {@link DeferredWorkspace}. */
+export interface DeferredWorkspaceOptions {
+  /**
+   * Paths no tool may change in this folder (`PROTECTED_PATH`), declared at
+   * once, before the folder is opened (see `WorkspaceOptions.protectedPaths`).
+   * @default []
+   */
+  protectedPaths?: readonly string[];
+}
 
 /**
  * A workspace opened on first use and then shared: what the tool factories
@@ -8,17 +19,23 @@ import { openWorkspace } from "../core/fs/open_workspace.ts";
 export class DeferredWorkspace {
   private opened: Promise<Workspace> | undefined;
   #current: Workspace | undefined;
+  /** The paths this source protects (its `protectedPaths` option). */
+  readonly protectedPaths: readonly string[];
 
   /**
    * Makes a workspace source for `root`; nothing is opened yet.
    *
    * @param root The root folder, opened with the default host at first use.
+   * @param options Protected paths.
    */
-  constructor(readonly root: string) {}
+  constructor(readonly root: string, options: DeferredWorkspaceOptions = {}) {
+    this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
+    declareProtectedPaths(this, this.protectedPaths);
+  }
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
   open(): Promise<Workspace> {
-    return this.opened ??= openWorkspace(this.root).then((workspace) => (this.#current = workspace), (error) => {
+    return this.opened ??= openWorkspace(this.root, { protectedPaths: this.protectedPaths }).then((workspace) => (this.#current = workspace), (error) => {
       this.opened = undefined; // a root that appears later can still be opened
       throw error;
     });
@@ -39,6 +56,8 @@ export interface WorkspaceGetter {
   (): Promise<Workspace>;
   /** The canonical root and the root as given, when known now (for hints); none before a lazy root is opened, but the given root if absolute. */
   roots(): string[];
+  /** The object the workspace is (or is opened by): where protection is declared for it (`declareProtectedPaths`). */
+  readonly owner: Workspace | DeferredWorkspace;
 }
 
 /** Returns a memoised getter that opens `source` once, on first use. */
@@ -55,5 +74,5 @@ export function workspaceGetter(source: WorkspaceSource): WorkspaceGetter {
     // Not opened yet: the root as given, when it is absolute (a hint compares strings only).
     return lazy !== undefined && /^(?:\/|[A-Za-z]:[\\/])/.test(lazy.root) ? [lazy.root] : [];
   };
-  return Object.assign(getter, { roots });
+  return Object.assign(getter, { roots, owner: lazy ?? source as Workspace });
 }

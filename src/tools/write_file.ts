@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
@@ -15,8 +14,10 @@ export interface WriteToolOptions extends BaseToolOptions {
   /** UTF-8 bytes of content accepted at most. @default 65536 ({@link WRITE_FILE_MAX_BYTES}) */
   maxBytes?: number;
   /**
-   * Paths this tool refuses to change (`PROTECTED_PATH`); see `DEFAULT_PROTECTED_PATHS`.
-   * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
+   * Paths this tool refuses to change (`PROTECTED_PATH`), replacing what is
+   * in force for the workspace; `[]` protects nothing (see `DEFAULT_PROTECTED_PATHS`).
+   * @default what is in force for the workspace at each call (`protectedPathsInForce`:
+   *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
 }
@@ -89,7 +90,6 @@ export function createWriteTool(
 ): Tool<WriteFileInput, WriteFileOutput, WriteFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
-  const protectedPaths = options.protectedPaths ?? [];
   return defineTool({
     name: options.name ?? "write_file",
     description: options.description ??
@@ -104,13 +104,12 @@ export function createWriteTool(
     }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      assertNotProtected(input.segments, protectedPaths, "write", display); // before any folder is created
+      // The protected paths are checked by atomicWrite, before any folder is created and through links.
       await atomicWrite(workspace, input.segments, input.data, {
         signal,
         display,
         rootChecked: true,
-        // Through a link, the canonical target is what changes.
-        beforeWrite: (target) => assertNotProtected(target.segments, protectedPaths, "write", display),
+        protectedPaths: options.protectedPaths,
       });
       return { path: display, bytes: input.data.length };
     },

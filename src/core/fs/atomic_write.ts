@@ -5,6 +5,8 @@ import { removeOwnFile } from "./remove_own_file.ts";
 import { lstatUnchanged } from "./lstat_unchanged.ts";
 import { stillNamesObject } from "./still_names_object.ts";
 import { runInTargetQueue } from "./run_in_target_queue.ts";
+import { protectedPathsInForce } from "./change_policy.ts";
+import { assertNotProtected } from "./protected_paths.ts";
 import type { Folder } from "./folder.ts";
 import type { Resolved, Workspace } from "./workspace.ts";
 
@@ -34,6 +36,14 @@ export interface AtomicWriteOptions {
    * @default undefined (no extra check)
    */
   beforeWrite?: (target: Resolved) => Promise<void> | void;
+  /**
+   * Paths the write refuses (`PROTECTED_PATH`), checked on the path as given
+   * (before any folder is made) and on the canonical target (through links).
+   * @default what is in force for the workspace ({@link protectedPathsInForce})
+   */
+  protectedPaths?: readonly string[];
+  /** The action, for error messages ("write", "edit", …). @default "write" */
+  action?: string;
 }
 
 /** Random hex for temp names. */
@@ -52,9 +62,10 @@ export function randomSuffix(): string {
  * @param workspace The workspace.
  * @param segments The normalized path of the target.
  * @param data The new content.
- * @param options Abort signal, display path, parent creation, a resolved target.
+ * @param options Abort signal, display path, parent creation, a resolved target, protected paths.
  * @returns The target's canonical segments.
- * @throws {WorkspaceError} Refusals and failures, with stable codes.
+ * @throws {WorkspaceError} Refusals and failures, with stable codes; `PROTECTED_PATH` for a path
+ *   protected in this workspace (the check every write through here gets, custom tools included).
  *
  * @example Saving a report from a custom tool
  * ```ts
@@ -80,6 +91,10 @@ export async function atomicWrite(
   // 1. The size was validated before we got here; check abort and the root.
   throwIfAborted(signal);
   if (options.target === undefined && options.rootChecked !== true) await workspace.checkRoot();
+  // The protected paths in force (one place decides them: change_policy.ts), before any folder is made.
+  const action = options.action ?? "write";
+  const patterns = options.protectedPaths ?? await protectedPathsInForce(workspace);
+  if (options.target === undefined) assertNotProtected(segments, patterns, action, display);
 
   // 2. Resolve the target confined, creating missing folders one step at a
   //    time. A link to a file inside is followed (the link stays); a dangling
@@ -125,6 +140,8 @@ export async function atomicWrite(
       throw fail("PATH_CHANGED", "the target changed while it was written");
     }
     if (before !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
+    // Through a link, the canonical target is what changes.
+    assertNotProtected(target.segments, patterns, action, display);
     await options.beforeWrite?.({ ...target, stat: before });
     const tempName = TEMP_FILE_PREFIX + randomSuffix();
     const tempPath = workspace.childPath(folder, tempName);

@@ -21,6 +21,14 @@ export interface WorkspaceOptions {
    * @default "auto"
    */
   confinement?: "auto" | "paths";
+  /**
+   * Paths no tool may change in this workspace's folder (`PROTECTED_PATH`), on
+   * top of what a `shell` allow list declares (see `DEFAULT_PROTECTED_PATHS`
+   * and `protectedPathsInForce`). It declares them for the folder, so every
+   * workspace object opened on it in this process refuses them too.
+   * @default [] (only what a shell with an allow list declares)
+   */
+  protectedPaths?: readonly string[];
 }
 
 /**

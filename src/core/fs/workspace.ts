@@ -9,6 +9,7 @@ import { MAX_WALK_DEPTH } from "../limits.ts";
 import { type Resolved, resolvePath } from "./resolve_path.ts";
 import { mapEnvironmentError } from "./map_host_error.ts";
 import { type Identity, sameIdentity } from "./same_identity.ts";
+import { declareProtectedPaths } from "./change_policy.ts";
 
 export { type Identity, sameIdentity } from "./same_identity.ts";
 export type { Resolved } from "./resolve_path.ts";
@@ -59,6 +60,8 @@ export class Workspace {
   readonly env: Readonly<Record<string, string>>;
   /** Parent variables passed through to child processes. */
   readonly inheritEnv: readonly string[];
+  /** The paths this workspace was opened to protect (`WorkspaceOptions.protectedPaths`); what is in force may be more (`protectedPathsInForce`). */
+  readonly protectedPaths: readonly string[];
   readonly #wanted: "auto" | "paths";
   #held: Promise<HeldRoot> | undefined;
 
@@ -71,6 +74,8 @@ export class Workspace {
     this.env = Object.freeze({ ...(options.env ?? {}) });
     this.inheritEnv = Object.freeze([...(options.inheritEnv ?? [])]);
     this.#wanted = options.confinement ?? "auto";
+    this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
+    declareProtectedPaths(this, this.protectedPaths);
   }
 
   /**
