@@ -169,7 +169,10 @@ export function createShellTool(
     ? getProvider.workspace?.owner
     : undefined;
   if (owner !== undefined) {
-    declareProtectedPaths(owner, options.protectedPaths ?? (options.allow !== undefined ? DEFAULT_PROTECTED_PATHS : []));
+    declareProtectedPaths(
+      owner,
+      options.protectedPaths ?? (options.allow !== undefined ? DEFAULT_PROTECTED_PATHS : []),
+    );
   }
   const approval = options.needsApproval ?? true;
 

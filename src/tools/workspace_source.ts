@@ -35,10 +35,13 @@ export class DeferredWorkspace {
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
   open(): Promise<Workspace> {
-    return this.opened ??= openWorkspace(this.root, { protectedPaths: this.protectedPaths }).then((workspace) => (this.#current = workspace), (error) => {
-      this.opened = undefined; // a root that appears later can still be opened
-      throw error;
-    });
+    return this.opened ??= openWorkspace(this.root, { protectedPaths: this.protectedPaths }).then(
+      (workspace) => (this.#current = workspace),
+      (error) => {
+        this.opened = undefined; // a root that appears later can still be opened
+        throw error;
+      },
+    );
   }
 
   /** The workspace, once {@link DeferredWorkspace.open} has opened it; `undefined` before. */

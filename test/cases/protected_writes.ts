@@ -119,3 +119,60 @@ export const PROTECTED_WRITE_CASES: readonly ProtectedWriteCase[] = [
 export function attackSource(row: ProtectedWriteCase): string {
   return `const fs = require("node:fs");\ntry { ${row.js}; console.log("DONE"); } catch (e) { console.log("FAILED", e.code || e.name); }`;
 }
+
+/**
+ * A change a file tool is asked to make to a protected path of
+ * {@link PROTECTED_TREE}: every row must be refused with `PROTECTED_PATH` and
+ * leave every byte as it was, whichever tools share the workspace, in whatever
+ * order they were made, once a `shell` with an allow list exists over it.
+ * `save_report` is a `defineTool` tool of the test that writes through the
+ * workspace's `atomicWrite`.
+ */
+export interface ProtectedChangeCase {
+  name: string;
+  /** The tool's registered name. */
+  tool: string;
+  /** The call's arguments. */
+  args: Readonly<Record<string, unknown>>;
+}
+
+/** The changes every composition must refuse. */
+export const PROTECTED_TOOL_CHANGES: readonly ProtectedChangeCase[] = [
+  { name: "write package.json", tool: "write_file", args: { path: "package.json", content: EVIL } },
+  {
+    name: "plant core.fsmonitor",
+    tool: "write_file",
+    args: { path: ".git/config", content: "[core]\n\tfsmonitor = touch pwned\n" },
+  },
+  { name: "write through a link to package.json", tool: "write_file", args: { path: "src/pjlink", content: EVIL } },
+  { name: "create a Makefile", tool: "write_file", args: { path: "Makefile", content: "all:\n\ttouch pwned\n" } },
+  { name: "create a git hook", tool: "write_file", args: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\n" } },
+  { name: "write a nested package.json", tool: "write_file", args: { path: "sub/package.json", content: EVIL } },
+  {
+    name: "edit package.json",
+    tool: "edit_file",
+    args: { path: "package.json", old_string: "echo ok", new_string: "touch pwned" },
+  },
+  {
+    name: "edit through a link to package.json",
+    tool: "edit_file",
+    args: { path: "src/pjlink", old_string: "echo ok", new_string: "touch pwned" },
+  },
+  {
+    name: "move a file over package.json",
+    tool: "move_path",
+    args: { source: "lib/b.txt", destination: "package.json", overwrite: true },
+  },
+  { name: "move package.json away", tool: "move_path", args: { source: "package.json", destination: "lib/p.json" } },
+  { name: "move .git away", tool: "move_path", args: { source: ".git", destination: "g2" } },
+  { name: "delete package.json", tool: "delete_path", args: { path: "package.json" } },
+  { name: "delete .git", tool: "delete_path", args: { path: ".git", recursive: true } },
+  { name: "create .git/hooks", tool: "create_directory", args: { path: ".git/hooks" } },
+  { name: "create .husky", tool: "create_directory", args: { path: ".husky" } },
+  { name: "a defineTool tool writes package.json", tool: "save_report", args: { path: "package.json", text: EVIL } },
+  {
+    name: "a defineTool tool writes through a link to package.json",
+    tool: "save_report",
+    args: { path: "src/pjlink", text: EVIL },
+  },
+];

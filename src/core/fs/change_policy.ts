@@ -87,7 +87,7 @@ export async function protectedPathsInForce(workspace: Workspace): Promise<reado
       declarations.delete(declaration);
       continue;
     }
-    if (await sameFolder(owner, workspace)) for (const pattern of declaration.patterns) found.add(pattern);
+    if (await sameFolder(owner, workspace)) { for (const pattern of declaration.patterns) found.add(pattern); }
   }
   return [...found];
 }
