@@ -26,6 +26,8 @@ export interface Resolved {
 interface PendingSegment {
   name: string;
   fromLink: boolean;
+  /** It must name a folder: the last name of a link target ending in `/` (or `/.`), as POSIX and Go's `os.Root` read it. */
+  folder: boolean;
 }
 
 /**
@@ -38,7 +40,9 @@ interface PendingSegment {
  * 2. A link is read at its folder and its target walked in turn: an absolute
  *    target must lie under the root and restarts at the held root; `..` steps
  *    back to the folder held before, never above the root; at most
- *    {@link MAX_SYMLINK_HOPS} links; a dangling link is never followed.
+ *    {@link MAX_SYMLINK_HOPS} links; a dangling link is never followed; a
+ *    target ending in `/` (or `/.`) must lead to a folder (`link -> file/` is
+ *    `NOT_A_DIRECTORY`, as `ENOTDIR` in POSIX and Go's `os.Root`).
  * 3. The final name is lstat'ed at the last held folder, where the caller then
  *    does its one operation ({@link Resolved.hostPath}).
  *
@@ -76,12 +80,12 @@ export async function resolvePath(
   const closeAbove = async (depth: number): Promise<void> => {
     while (stack.length > depth) await closeFolder(stack.pop() as Folder);
   };
-  const pending: PendingSegment[] = segments.map((name) => ({ name, fromLink: false }));
+  const pending: PendingSegment[] = segments.map((name) => ({ name, fromLink: false, folder: false }));
   let hops = 0;
 
   try {
     while (pending.length > 0) {
-      const { name, fromLink } = pending.shift() as PendingSegment;
+      const { name, fromLink, folder: mustBeFolder } = pending.shift() as PendingSegment;
       if (name === "..") {
         // Only link targets bring '..' (the grammar refuses it): step back, never above the root.
         if (stack.length === 1) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
@@ -156,8 +160,17 @@ export async function resolvePath(
         if (platform === "win32" && targetSegments.some((part) => part !== ".." && windowsNameProblem(part) !== null)) {
           throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
         }
-        pending.unshift(...targetSegments.map((part) => ({ name: part, fromLink: true })));
+        // A trailing '/' (of this target, or of the name this link stood for) binds the target's last name.
+        const folderAtEnd = mustBeFolder || namesFolder(platform, target);
+        pending.unshift(...targetSegments.map((part, index) => ({
+          name: part,
+          fromLink: true,
+          folder: folderAtEnd && index === targetSegments.length - 1,
+        })));
         continue;
+      }
+      if (mustBeFolder && stat.kind !== "directory") {
+        throw fail("NOT_A_DIRECTORY", "a symbolic link's target ends in '/' but names a file, not a folder");
       }
       // A non-folder on the way was refused by openFolder; this is the final name.
       return await finish(folder, name, stat);
@@ -199,6 +212,11 @@ export async function resolvePath(
       },
     };
   }
+}
+
+// Whether a link target ends in a separator, or in `.` after one: POSIX then resolves its last name as a folder.
+function namesFolder(platform: Workspace["host"]["platform"], target: string): boolean {
+  return (platform === "win32" ? /[\\/]\.?$/ : /\/\.?$/).test(target);
 }
 
 function sameObject(a: HostStat, b: HostStat): boolean {
