@@ -3,6 +3,7 @@ import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { isHostError } from "../host.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
@@ -93,6 +94,7 @@ export function createDirectoryTool(
         createParents: true,
         action: "create folder",
         display,
+        folder: namesFolder(input.path),
       });
       try {
         assertNotProtected(target.segments, protectedPaths, "create folder", display);

@@ -4,6 +4,7 @@ import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { rootProtected, WorkspaceError } from "../core/errors.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -100,7 +101,12 @@ export function createDeleteTool(
     },
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await workspace.resolve(input.segments, { followFinal: false, action: "delete", display });
+      const target = await workspace.resolve(input.segments, {
+        followFinal: false,
+        action: "delete",
+        display,
+        folder: namesFolder(input.path),
+      });
       try {
         if (target.name === null || target.stat === null) throw rootProtected("delete", display);
         const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);

@@ -11,6 +11,7 @@ import {
   EDIT_FILE_MAX_INPUT_BYTES,
 } from "../core/limits.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
@@ -202,7 +203,11 @@ export function createEditTool(
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
 
       // 1. Resolve confined (a link to a file inside is followed; one leading out is refused).
-      const target = await workspace.resolve(input.segments, { action: "edit", display });
+      const target = await workspace.resolve(input.segments, {
+        action: "edit",
+        display,
+        folder: namesFolder(input.path),
+      });
       try {
         const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
         if (!input.dryRun) assertNotProtected(target.segments, protectedPaths, "edit", display);

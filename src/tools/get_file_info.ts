@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -19,6 +20,8 @@ export interface FileInfoArguments {
 export interface FileInfoInput {
   /** The normalized segments. */
   segments: string[];
+  /** The path as given ended in `/`: it must name a folder. @default false */
+  folder?: boolean;
 }
 
 /** Result of `get_file_info`. */
@@ -77,10 +80,13 @@ export function createFileInfoTool(
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
     schema,
-    prepare: (args): FileInfoInput => ({ segments: normalizeWorkspacePath(args.path ?? ".") }),
+    prepare: (args): FileInfoInput => ({
+      segments: normalizeWorkspacePath(args.path ?? "."),
+      folder: namesFolder(args.path ?? "."),
+    }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await workspace.resolve(input.segments, { action: "examine", display });
+      const target = await workspace.resolve(input.segments, { action: "examine", display, folder: input.folder });
       try {
         // resolve() requires the object to exist, and its lstat was taken at the held folder.
         const stat = target.stat!;

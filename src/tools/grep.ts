@@ -11,6 +11,7 @@ import {
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { holdFolder } from "../core/fs/resolve_folder.ts";
 import { type FileSearchRequest, searchFile } from "../core/search/search_file.ts";
@@ -85,6 +86,8 @@ export interface GrepInput {
   ignoreCase: boolean;
   /** The normalized segments of the file or folder searched. */
   segments: string[];
+  /** The path as given ended in `/`: it must name a folder. @default false */
+  folder?: boolean;
   /** Only files whose path (or, for a glob without `/`, name) matches, when set. */
   glob: GlobMatcher | null;
   /** Lines of context before and after each match (content mode). */
@@ -162,8 +165,9 @@ export function createGrepTool(
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
     schema,
-    prepare: (args) => ({
+    prepare: (args): GrepInput => ({
       segments: normalizeWorkspacePath(args.path ?? "."),
+      folder: namesFolder(args.path ?? "."),
       matcher: compileLineMatcher(args.pattern, { literal: args.literal, ignoreCase: args.ignore_case }),
       pattern: args.pattern,
       literal: args.literal ?? false,
@@ -176,7 +180,7 @@ export function createGrepTool(
     }),
     run: async (input, { signal, onProgress }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const start = await workspace.resolve(input.segments, { action: "search", display });
+      const start = await workspace.resolve(input.segments, { action: "search", display, folder: input.folder });
       const results = new GrepResults(input.outputMode, input.limit);
       const request: FileSearchRequest = {
         matcher: input.matcher,

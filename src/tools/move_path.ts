@@ -6,6 +6,7 @@ import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from 
 import { closeFolder } from "../core/fs/folder.ts";
 import { MOVE_PATH_MAX_SCAN_ENTRIES } from "../core/limits.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
@@ -148,6 +149,7 @@ export function createMoveTool(
         followFinal: false,
         action: "move",
         display: sourceDisplay,
+        folder: namesFolder(input.source),
       });
       let target: Resolved | undefined;
       try {

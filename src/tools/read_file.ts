@@ -7,6 +7,7 @@ import {
   READ_FILE_MAX_SCAN_BYTES,
 } from "../core/limits.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { readLineWindow } from "../core/fs/read_line_window.ts";
@@ -143,7 +144,11 @@ export function createReadTool(
     }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await workspace.resolve(input.segments, { action: "read", display });
+      const target = await workspace.resolve(input.segments, {
+        action: "read",
+        display,
+        folder: namesFolder(input.path),
+      });
       try {
         const windowed = input.offset !== undefined || input.limit !== undefined;
         if (!windowed && target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {

@@ -3,6 +3,7 @@ import { encodeBase64 } from "../core/text/encode_base64.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { READ_MEDIA_FILE_MAX_BYTES } from "../core/limits.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { sniffMediaType } from "../core/text/sniff_media_type.ts";
@@ -27,6 +28,8 @@ export interface ReadMediaFileArguments {
 export interface ReadMediaFileInput {
   /** The normalized segments of the file. */
   segments: string[];
+  /** The path as given ended in `/`: it must name a folder (a file is then NOT_A_DIRECTORY). @default false */
+  folder?: boolean;
 }
 
 /** Result of `read_media_file`. */
@@ -83,10 +86,13 @@ export function createReadMediaFileTool(
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
     schema,
-    prepare: (args): ReadMediaFileInput => ({ segments: normalizeWorkspacePath(args.path) }),
+    prepare: (args): ReadMediaFileInput => ({
+      segments: normalizeWorkspacePath(args.path),
+      folder: namesFolder(args.path),
+    }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const target = await workspace.resolve(input.segments, { action: "read", display });
+      const target = await workspace.resolve(input.segments, { action: "read", display, folder: input.folder });
       try {
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxBytes) {
           throw tooLarge(display, target.stat.size, maxBytes);

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
+import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
@@ -110,6 +111,7 @@ export function createWriteTool(
         display,
         rootChecked: true,
         protectedPaths: options.protectedPaths,
+        folder: namesFolder(input.path),
       });
       return { path: display, bytes: input.data.length };
     },

@@ -297,4 +297,27 @@ export const SYMLINK_CASES: readonly SymlinkCase[] = [
     entry: LINKED_FILE,
     target: LINKED_FILE,
   },
+  // The caller's own trailing '/' means the same (Go's os.Root: Open("file/") is ENOTDIR).
+  {
+    name: "a file named with a trailing '/'",
+    path: "d/f.txt/",
+    read: "NOT_A_DIRECTORY",
+    write: "NOT_A_DIRECTORY",
+    delete: "NOT_A_DIRECTORY",
+    moveFrom: "NOT_A_DIRECTORY",
+    moveOnto: "ALREADY_EXISTS",
+    entry: LINKED_FILE,
+    target: null,
+  },
+  {
+    name: "a link to a file named with a trailing '/'",
+    path: "in-file/",
+    read: "NOT_A_DIRECTORY",
+    write: "NOT_A_DIRECTORY",
+    delete: "NOT_A_DIRECTORY",
+    moveFrom: "NOT_A_DIRECTORY",
+    moveOnto: "ALREADY_EXISTS",
+    entry: "in-file",
+    target: null,
+  },
 ];

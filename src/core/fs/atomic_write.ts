@@ -44,6 +44,8 @@ export interface AtomicWriteOptions {
   protectedPaths?: readonly string[];
   /** The action, for error messages ("write", "edit", …). @default "write" */
   action?: string;
+  /** The path as given ended in `/` (see `namesFolder`): refused with `NOT_A_DIRECTORY`, a file is written. @default false */
+  folder?: boolean;
 }
 
 /** Random hex for temp names. */
@@ -104,10 +106,14 @@ export async function atomicWrite(
     createParents,
     action: "write",
     display,
+    folder: options.folder,
   });
   try {
     const { folder, name } = target;
     if (name === null) throw rootProtected("write", display);
+    if (options.folder === true && target.stat === null) {
+      throw fail("NOT_A_DIRECTORY", "the path ends in '/', which names a folder, not a file");
+    }
     if (target.stat !== null && target.stat.kind !== "file") {
       throw fail("NOT_A_FILE", target.stat.kind === "directory" ? "it is a folder" : "it is not a regular file");
     }

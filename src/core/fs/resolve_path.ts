@@ -80,7 +80,11 @@ export async function resolvePath(
   const closeAbove = async (depth: number): Promise<void> => {
     while (stack.length > depth) await closeFolder(stack.pop() as Folder);
   };
-  const pending: PendingSegment[] = segments.map((name) => ({ name, fromLink: false, folder: false }));
+  const pending: PendingSegment[] = segments.map((name, index) => ({
+    name,
+    fromLink: false,
+    folder: options.folder === true && index === segments.length - 1,
+  }));
   let hops = 0;
 
   try {
@@ -170,7 +174,12 @@ export async function resolvePath(
         continue;
       }
       if (mustBeFolder && stat.kind !== "directory") {
-        throw fail("NOT_A_DIRECTORY", "a symbolic link's target ends in '/' but names a file, not a folder");
+        throw fail(
+          "NOT_A_DIRECTORY",
+          fromLink
+            ? "a symbolic link's target ends in '/' but does not lead to a folder"
+            : "the path ends in '/' but does not name a folder",
+        );
       }
       // A non-folder on the way was refused by openFolder; this is the final name.
       return await finish(folder, name, stat);

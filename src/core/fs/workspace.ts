@@ -23,6 +23,14 @@ export interface ResolveOptions {
   allowMissing?: boolean;
   /** Create missing folders on the way (never the final segment). @default false */
   createParents?: boolean;
+  /**
+   * The path as given ended in `/` (see `namesFolder`): the final object must
+   * be a folder, after links (a final link is followed for the check only
+   * when `followFinal`; otherwise a final link is `NOT_A_DIRECTORY`). A
+   * missing final object is left to the caller (`allowMissing`).
+   * @default false
+   */
+  folder?: boolean;
   /** The action, for error messages ("read", "write", …). @default "open" */
   action?: string;
   /** The path as the caller gave it, for error messages. @default the segments joined by "/" */
