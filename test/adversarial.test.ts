@@ -409,7 +409,12 @@ const ODD_LINK_CASES: Array<{ path: string; read: string | null; write: string |
   { path: "dot-slash/d/f.txt", read: null, write: null, why: "through './' to a file inside" },
   { path: "dots-only", read: "NOT_A_FILE", write: "WORKSPACE_ROOT_PROTECTED", why: "'./././.' is the root too" },
   { path: "d/dot/f.txt", read: null, write: null, why: "'.' is the link's folder" },
-  { path: "d/trailing", read: null, write: null, why: "a final '/' is dropped, as in callers' paths" },
+  {
+    path: "d/trailing",
+    read: "NOT_A_DIRECTORY",
+    write: "NOT_A_DIRECTORY",
+    why: "a final '/' means a folder, in link targets as in callers' paths (POSIX, Go's os.Root: ENOTDIR)",
+  },
   { path: "d/double-slash", read: null, write: null, why: "'//' inside a relative target is one separator" },
   { path: "d/parent/d/f.txt", read: null, write: null, why: "'..' from a folder back to the root" },
   { path: "d/parent/d/parent/d/parent/d/f.txt", read: null, write: null, why: "'..' links stacked" },
