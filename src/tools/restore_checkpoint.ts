@@ -4,6 +4,7 @@ import { type JournalEntry, journalOf, matchesStamp } from "../core/fs/change_jo
 import { type Checkpoint, checkpointOwner } from "../core/fs/checkpoint.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
+import type { HostStat } from "../host.ts";
 import { TreeRemover } from "./_tree_remover.ts";
 import { renameConfirmed } from "./_rename_confirmed.ts";
 
@@ -102,6 +103,7 @@ export async function restoreEntries(
   options: RestoreOptions = {},
 ): Promise<RestoreResult> {
   await workspace.checkRoot();
+  const journal = journalOf(workspace);
   const changes: RestoredChange[] = [];
   const done: JournalEntry[] = [];
   for (const entry of [...entries].reverse()) {
@@ -111,15 +113,18 @@ export async function restoreEntries(
       if (isAbortError(error) || !(error instanceof WorkspaceError)) throw error;
       return refusal(error.code, error.message);
     });
+    const { left, ...reported } = outcome;
     const path = entry.segments.join("/");
-    changes.push({ path, ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}), change: entry.kind, ...outcome });
+    changes.push({ path, ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}), change: entry.kind, ...reported });
     if (outcome.status !== "refused") done.push(entry);
+    if (left !== undefined) journal.restamp(entry.seq, entry.segments, left);
   }
-  journalOf(workspace).forget(done);
+  journal.forget(done);
   return { complete: changes.every((change) => change.status === "restored"), dropped: false, changes };
 }
 
-type Outcome = Pick<RestoredChange, "status" | "code" | "message">;
+// What restoring one change did; `left`: the file it wrote back, for the older entries there.
+type Outcome = Pick<RestoredChange, "status" | "code" | "message"> & { left?: HostStat };
 
 const RESTORED: Outcome = { status: "restored" };
 
@@ -170,7 +175,7 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
             if (!force && !matchesStamp(now.stat, entry.after)) throw changed(display);
           },
         });
-        return RESTORED;
+        return await written(workspace, target);
       }
       case "remove": {
         if (current !== null && !(previous.kind === "directory" && current.kind === "directory") && !force) {
@@ -190,7 +195,7 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
           exclusive: !force,
           signal: options.signal,
         });
-        return RESTORED;
+        return await written(workspace, target);
       }
       case "mkdir": {
         if (current === null) return RESTORED;
@@ -213,6 +218,12 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
   } finally {
     await target.release();
   }
+}
+
+// Restored, and what the atomic write left at the held folder (a look only: a change after it is the next restore's to see).
+async function written(workspace: Workspace, target: Resolved): Promise<Outcome> {
+  const left = await workspace.host.lstat(target.hostPath).catch(() => null);
+  return left === null ? RESTORED : { status: "restored", left };
 }
 
 function changed(display: string): WorkspaceError {

@@ -160,6 +160,20 @@ export class ChangeJournal {
     return last === undefined ? [] : this.#entries.filter((entry) => entry.group === last.group);
   }
 
+  /**
+   * A restore put back what was at `segments` before entry `seq`: the newest
+   * older entry there now finds its own result again (what the restore left).
+   */
+  restamp(seq: number, segments: readonly string[], left: HostStat): void {
+    const path = segments.join("/");
+    for (let index = this.#entries.length - 1; index >= 0; index--) {
+      const entry = this.#entries[index];
+      if (entry.seq >= seq || entry.segments.join("/") !== path) continue;
+      if (entry.after !== undefined) entry.after = stampOf(left);
+      return;
+    }
+  }
+
   /** Forgets entries (restored ones). */
   forget(entries: readonly JournalEntry[]): void {
     const gone = new Set(entries);
