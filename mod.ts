@@ -140,7 +140,7 @@ export { type Checkpoint, checkpoint } from "./src/core/fs/checkpoint.ts";
 export { restore } from "./src/tools/restore_checkpoint.ts";
 export type { RestoredChange, RestoreOptions, RestoreResult } from "./src/tools/restore_checkpoint.ts";
 export { configureCheckpoints } from "./src/core/fs/change_journal.ts";
-export type { JournalEntry, JournalLimits, PreviousState, Stamp } from "./src/core/fs/change_journal.ts";
+export type { JournalLimits } from "./src/core/fs/change_journal.ts";
 export { createNodeProcessTool } from "./src/tools/node_process.ts";
 export type {
   NodeProcessArguments,

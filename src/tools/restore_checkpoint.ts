@@ -22,8 +22,8 @@ export interface RestoredChange {
   path: string;
   /** A move: where the entry goes back to. */
   from?: string;
-  /** The change taken back. */
-  change: JournalEntry["kind"];
+  /** The change taken back: a file written, an entry removed, a folder made, an entry moved. */
+  change: "write" | "remove" | "mkdir" | "move";
   /**
    * `restored`: put back as it was; `kept`: a created folder left because it is
    * not empty; `refused`: someone else changed it since (`code`
