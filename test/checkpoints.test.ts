@@ -118,7 +118,12 @@ for (const host of TEST_HOSTS) {
       expect(refused.complete).toBe(false);
       expect(refused.changes).toEqual([
         { path: "b.txt", change: "write", status: "restored" },
-        expect.objectContaining({ path: "a.txt", change: "write", status: "refused", code: "CHANGED_SINCE_CHECKPOINT" }),
+        expect.objectContaining({
+          path: "a.txt",
+          change: "write",
+          status: "refused",
+          code: "CHANGED_SINCE_CHECKPOINT",
+        }),
       ]);
       expect(await ws.readRaw("a.txt")).toBe("by a person, later\n");
       expect(await ws.readRaw("b.txt")).toBe("other\n");
@@ -200,7 +205,10 @@ for (const host of TEST_HOSTS) {
       const undo = createUndoLastChangeTool(ws.workspace);
       await createWriteTool(ws.workspace).execute({ path: "a.txt", content: "two\n" });
       raw(host, ws).write("a.txt", "three, by hand\n");
-      expect((await undo.execute({})).changes[0]).toMatchObject({ status: "refused", code: "CHANGED_SINCE_CHECKPOINT" });
+      expect((await undo.execute({})).changes[0]).toMatchObject({
+        status: "refused",
+        code: "CHANGED_SINCE_CHECKPOINT",
+      });
       expect(await ws.readRaw("a.txt")).toBe("three, by hand\n");
       expect(await undo.execute({ force: true })).toEqual({
         complete: true,

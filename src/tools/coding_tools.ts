@@ -18,7 +18,14 @@ import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 import { createUndoLastChangeTool, type UndoLastChangeToolOptions } from "./undo_last_change.ts";
 
 // The built-in tools whose changes the change journal records (see undo_last_change).
-const FILE_CHANGING_TOOLS = new Set(["write_file", "edit_file", "delete_path", "move_path", "create_directory", "apply_patch"]);
+const FILE_CHANGING_TOOLS = new Set([
+  "write_file",
+  "edit_file",
+  "delete_path",
+  "move_path",
+  "create_directory",
+  "apply_patch",
+]);
 
 /** Per-tool options of {@link createCodingTools}; `false` leaves a tool out. */
 export interface CodingToolsOptions {

@@ -232,8 +232,19 @@ export function createMoveTool(
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
           throwIfAborted(signal);
           // Journaled before it happens: a replaced destination first (undone last), then the move.
-          const replaced = await recordChange(workspace, { kind: "remove", segments: to.segments }, to.hostPath, before, before === null);
-          const moved = await recordChange(workspace, { kind: "move", segments: to.segments, from: source.segments }, "", null);
+          const replaced = await recordChange(
+            workspace,
+            { kind: "remove", segments: to.segments },
+            to.hostPath,
+            before,
+            before === null,
+          );
+          const moved = await recordChange(
+            workspace,
+            { kind: "move", segments: to.segments, from: source.segments },
+            "",
+            null,
+          );
           await renameConfirmed(workspace, source, to, sourceStat, fail).catch((error) => {
             replaced?.cancel();
             moved?.cancel();

@@ -115,7 +115,12 @@ export async function restoreEntries(
     });
     const { left, ...reported } = outcome;
     const path = entry.segments.join("/");
-    changes.push({ path, ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}), change: entry.kind, ...reported });
+    changes.push({
+      path,
+      ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}),
+      change: entry.kind,
+      ...reported,
+    });
     if (outcome.status !== "refused") done.push(entry);
     if (left !== undefined) journal.restamp(entry.seq, entry.segments, left);
   }
@@ -200,7 +205,9 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
       case "mkdir": {
         if (current === null) return RESTORED;
         if (!matchesStamp(current, entry.after) && !force) return changedSince(display, "it was replaced");
-        if (current.kind !== "directory") return refusal("NOT_A_DIRECTORY", `Cannot restore '${display}': not a folder`);
+        if (current.kind !== "directory") {
+          return refusal("NOT_A_DIRECTORY", `Cannot restore '${display}': not a folder`);
+        }
         try {
           await remover.removeFolder(target.folder, target.name as string, current);
         } catch (error) {
@@ -237,8 +244,17 @@ function changed(display: string): WorkspaceError {
 // The final place of `segments`, a final link not followed; `null` when the
 // walk lands elsewhere (a folder on the way is now a link inside the workspace).
 // A link leading out fails in the walk itself (PATH_ESCAPES_WORKSPACE).
-async function resolveExactly(workspace: Workspace, segments: readonly string[], display: string): Promise<Resolved | null> {
-  const target = await workspace.resolve(segments, { followFinal: false, allowMissing: true, action: "restore", display });
+async function resolveExactly(
+  workspace: Workspace,
+  segments: readonly string[],
+  display: string,
+): Promise<Resolved | null> {
+  const target = await workspace.resolve(segments, {
+    followFinal: false,
+    allowMissing: true,
+    action: "restore",
+    display,
+  });
   if (target.name !== null && target.segments.join("/") === segments.join("/")) return target;
   await target.release();
   return null;

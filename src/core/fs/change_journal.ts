@@ -230,7 +230,8 @@ export function stampOf(stat: HostStat): Stamp {
 /** Whether `stat` is still what a change left (`stamp`). */
 export function matchesStamp(stat: HostStat | null, stamp: Stamp | undefined): boolean {
   return stat !== null && stamp !== undefined && stat.kind === stamp.kind && stat.dev === stamp.dev &&
-    stat.ino === stamp.ino && (stat.kind === "directory" || (stat.size === stamp.size && stat.mtimeMs === stamp.mtimeMs));
+    stat.ino === stamp.ino &&
+    (stat.kind === "directory" || (stat.size === stamp.size && stat.mtimeMs === stamp.mtimeMs));
 }
 
 // One journal per workspace object, held beside it: never a file in the workspace.
