@@ -11,6 +11,7 @@ import {
   createUndoLastChangeTool,
   createWriteTool,
   executeToolCall,
+  openWorkspace,
   restore,
   ToolRegistry,
   type Workspace,
@@ -57,54 +58,59 @@ for (const host of TEST_HOSTS) {
       fixture = undefined;
     });
 
-    test("restore() puts back every write, edit, delete, move and mkdir since the checkpoint", async () => {
-      const ws = await open(["a.txt=alpha\n", "b.bin", "d/c.txt=gamma\n", "d/e/f.txt=phi\n", "m.txt=moved\n"]);
-      const io = raw(host, ws);
-      io.write("b.bin", BINARY);
-      await io.chmod("a.txt", 0o640);
-      await io.chmod("b.bin", 0o755);
-      const before = { list: await ws.listAll(), a: io.bytes("a.txt"), b: io.bytes("b.bin") };
-      const workspace: Workspace = ws.workspace;
-      const point = checkpoint(workspace);
+    for (const confinement of ["auto", "paths"] as const) {
+      test(`restore() puts back every write, edit, delete, move and mkdir since the checkpoint (${confinement})`, async () => {
+        const ws = await open(["a.txt=alpha\n", "b.bin", "d/c.txt=gamma\n", "d/e/f.txt=phi\n", "m.txt=moved\n"]);
+        const io = raw(host, ws);
+        io.write("b.bin", BINARY);
+        await io.chmod("a.txt", 0o640);
+        await io.chmod("b.bin", 0o755);
+        const before = { list: await ws.listAll(), a: io.bytes("a.txt"), b: io.bytes("b.bin") };
+        const workspace: Workspace = confinement === "auto"
+          ? ws.workspace
+          : await openWorkspace(ws.workspace.root, { host: ws.workspace.host, confinement });
+        const point = checkpoint(workspace);
 
-      await createWriteTool(workspace).execute({ path: "a.txt", content: "overwritten\n" });
-      await createWriteTool(workspace).execute({ path: "new/deep/n.txt", content: "created\n" });
-      await createEditTool(workspace).execute({ path: "d/c.txt", old_string: "gamma", new_string: "GAMMA" });
-      await createDeleteTool(workspace).execute({ path: "b.bin" });
-      await createDeleteTool(workspace).execute({ path: "d/e", recursive: true });
-      await createMoveTool(workspace).execute({ source: "m.txt", destination: "moved/m2.txt" });
-      await createDirectoryTool(workspace).execute({ path: "made/sub" });
-      expect(await ws.listAll()).not.toEqual(before.list);
+        await createWriteTool(workspace).execute({ path: "a.txt", content: "overwritten\n" });
+        await createWriteTool(workspace).execute({ path: "new/deep/n.txt", content: "created\n" });
+        await createEditTool(workspace).execute({ path: "d/c.txt", old_string: "gamma", new_string: "GAMMA" });
+        await createDeleteTool(workspace).execute({ path: "b.bin" });
+        await createDeleteTool(workspace).execute({ path: "d/e", recursive: true });
+        await createMoveTool(workspace).execute({ source: "m.txt", destination: "moved/m2.txt" });
+        await createDirectoryTool(workspace).execute({ path: "made/sub" });
+        expect(await ws.listAll()).not.toEqual(before.list);
 
-      const result = await restore(workspace, point);
-      expect(result.complete).toBe(true);
-      expect(result.dropped).toBe(false);
-      expect(result.changes.every((change) => change.status === "restored")).toBe(true);
-      expect(result.changes.map((change) => [change.change, change.path])).toEqual([
-        ["mkdir", "made/sub"],
-        ["mkdir", "made"],
-        ["move", "moved/m2.txt"],
-        ["mkdir", "moved"],
-        ["remove", "d/e"],
-        ["remove", "d/e/f.txt"],
-        ["remove", "b.bin"],
-        ["write", "d/c.txt"],
-        ["write", "new/deep/n.txt"],
-        ["mkdir", "new/deep"],
-        ["mkdir", "new"],
-        ["write", "a.txt"],
-      ]);
-      expect(await ws.listAll()).toEqual(before.list);
-      expect(io.bytes("a.txt")).toEqual(before.a);
-      expect(io.bytes("b.bin")).toEqual(BINARY);
-      expect(await io.mode("a.txt")).toBe(0o640);
-      expect(await io.mode("b.bin")).toBe(0o755);
-      expect(await ws.readRaw("d/c.txt")).toBe("gamma\n");
-      expect(await ws.readRaw("d/e/f.txt")).toBe("phi\n");
-      expect(await ws.readRaw("m.txt")).toBe("moved\n");
-      // Put back once: the journal holds nothing since the checkpoint any more.
-      expect((await restore(workspace, point)).changes).toEqual([]);
-    });
+        const result = await restore(workspace, point);
+        expect(result.complete).toBe(true);
+        expect(result.dropped).toBe(false);
+        expect(result.changes.every((change) => change.status === "restored")).toBe(true);
+        expect(result.changes.map((change) => [change.change, change.path])).toEqual([
+          ["mkdir", "made/sub"],
+          ["mkdir", "made"],
+          ["move", "moved/m2.txt"],
+          ["mkdir", "moved"],
+          ["remove", "d/e"],
+          ["remove", "d/e/f.txt"],
+          ["remove", "b.bin"],
+          ["write", "d/c.txt"],
+          ["write", "new/deep/n.txt"],
+          ["mkdir", "new/deep"],
+          ["mkdir", "new"],
+          ["write", "a.txt"],
+        ]);
+        expect(await ws.listAll()).toEqual(before.list);
+        expect(io.bytes("a.txt")).toEqual(before.a);
+        expect(io.bytes("b.bin")).toEqual(BINARY);
+        expect(await io.mode("a.txt")).toBe(0o640);
+        expect(await io.mode("b.bin")).toBe(0o755);
+        expect(await ws.readRaw("d/c.txt")).toBe("gamma\n");
+        expect(await ws.readRaw("d/e/f.txt")).toBe("phi\n");
+        expect(await ws.readRaw("m.txt")).toBe("moved\n");
+        // Put back once: the journal holds nothing since the checkpoint any more.
+        expect((await restore(workspace, point)).changes).toEqual([]);
+        if (workspace !== ws.workspace) await workspace.close();
+      });
+    }
 
     test("a file changed by someone else since is refused and untouched, then put back when forced", async () => {
       const ws = await open(["a.txt=original\n", "b.txt=other\n"]);
