@@ -1,6 +1,6 @@
 import { type ErrorCode, isAbortError, isWorkspaceError, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
-import { type JournalEntry, journalOf, matchesStamp } from "../core/fs/change_journal.ts";
+import { type JournalEntry, journalOf, matchesStamp, type PreviousState } from "../core/fs/change_journal.ts";
 import { type Checkpoint, checkpointOwner } from "../core/fs/checkpoint.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
@@ -148,12 +148,8 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
   const display = entry.segments.join("/");
   const force = options.force === true;
   const previous = entry.previous;
-  if (entry.kind !== "mkdir" && entry.kind !== "move" && previous.kind !== "missing" && previous.kind !== "directory") {
-    if (previous.kind === "other" || previous.content === null) {
-      const what = previous.kind === "other" ? `it was a ${previous.entry}` : `it was larger than the journal keeps`;
-      return { status: "not_restorable", code: "NOT_RESTORABLE", message: `Cannot restore '${display}': ${what}` };
-    }
-  }
+  const unsaved = entry.kind === "write" || entry.kind === "remove" ? notRestorable(display, previous) : null;
+  if (unsaved !== null) return unsaved;
   const target = await resolveExactly(workspace, entry.segments, display);
   if (target === null) return changedSince(display, "a folder on its path was replaced");
   try {
@@ -168,7 +164,7 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
           await remover.removeEntry(target.folder, target.name as string, current);
           return RESTORED;
         }
-        if (previous.kind !== "file" || previous.content === null) throw new Error("unreachable");
+        if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
         await atomicWrite(workspace, entry.segments, previous.content, {
           target,
           display,
@@ -191,7 +187,7 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
           await makeFolder(workspace, target, previous.mode, display);
           return RESTORED;
         }
-        if (previous.kind !== "file" || previous.content === null) throw new Error("unreachable");
+        if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
         await atomicWrite(workspace, entry.segments, previous.content, {
           target,
           display,
@@ -231,6 +227,19 @@ async function restoreOne(workspace: Workspace, entry: JournalEntry, options: Re
 async function written(workspace: Workspace, target: Resolved): Promise<Outcome> {
   const left = await workspace.host.lstat(target.hostPath).catch(() => null);
   return left === null ? RESTORED : { status: "restored", left };
+}
+
+// `not_restorable` for a change whose previous state the journal holds no copy of
+// (a file over the bound, a link or special file); `null` when it can be put back.
+function notRestorable(display: string, previous: PreviousState): Outcome | null {
+  if (previous.kind === "file" && previous.content === null) {
+    return notRestorableAs(display, `it was larger than the journal keeps (${previous.size} bytes)`);
+  }
+  return previous.kind === "other" ? notRestorableAs(display, `it was a ${previous.entry}`) : null;
+}
+
+function notRestorableAs(display: string, detail: string): Outcome {
+  return { status: "not_restorable", code: "NOT_RESTORABLE", message: `Cannot restore '${display}': ${detail}` };
 }
 
 function changed(display: string): WorkspaceError {
