@@ -261,6 +261,26 @@ for (const host of TEST_HOSTS) {
       expect(await ws.readRaw("d-old/a.txt")).toBe("changed\n");
     });
 
+    test("restore over a file swapped for a link to an outside file writes nothing outside", async () => {
+      const ws = await open(["a.txt=inside\n", "new.txt=x\n", "out => @outside"]);
+      const io = raw(host, ws);
+      const secret = `${await io.readlink("out")}/secret.txt`;
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "a.txt", content: "changed\n" });
+      await createDeleteTool(ws.workspace).execute({ path: "new.txt" });
+      await io.rename("a.txt", "a-old.txt");
+      io.symlink(secret, "a.txt");
+      io.symlink(secret, "new.txt");
+      for (const force of [false, true]) {
+        const result = await restore(ws.workspace, point, { force });
+        expect(result.changes.map((change) => change.status)).toEqual(["refused", "refused"]);
+        expect(result.changes.map((change) => change.code)).toEqual(
+          force ? ["NOT_A_FILE", "NOT_A_FILE"] : ["CHANGED_SINCE_CHECKPOINT", "CHANGED_SINCE_CHECKPOINT"],
+        );
+        expect(await ws.outsideIntact()).toBe(true);
+      }
+    });
+
     test("a checkpoint of another workspace is refused", async () => {
       const ws = await open([]);
       const other = await host.open([]);
