@@ -281,6 +281,22 @@ for (const host of TEST_HOSTS) {
       }
     });
 
+    test("a move over an existing file is undone: the moved file goes back and the replaced one returns", async () => {
+      const ws = await open(["src.txt=moved\n", "dst.txt=replaced\n"]);
+      const undo = createUndoLastChangeTool(ws.workspace);
+      await createMoveTool(ws.workspace).execute({ source: "src.txt", destination: "dst.txt", overwrite: true });
+      expect(await ws.listAll()).toEqual(["dst.txt"]);
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [
+          { path: "dst.txt", from: "src.txt", change: "move", status: "restored" },
+          { path: "dst.txt", change: "remove", status: "restored" },
+        ],
+      });
+      expect(await ws.readRaw("src.txt")).toBe("moved\n");
+      expect(await ws.readRaw("dst.txt")).toBe("replaced\n");
+    });
+
     test("a checkpoint of another workspace is refused", async () => {
       const ws = await open([]);
       const other = await host.open([]);
