@@ -137,6 +137,18 @@ export type {
   CreateDirectoryOutput,
   CreateDirectoryToolOptions,
 } from "./src/tools/create_directory.ts";
+export { createUndoLastChangeTool } from "./src/tools/undo_last_change.ts";
+export type {
+  UndoLastChangeArguments,
+  UndoLastChangeInput,
+  UndoLastChangeOutput,
+  UndoLastChangeToolOptions,
+} from "./src/tools/undo_last_change.ts";
+export { type Checkpoint, checkpoint } from "./src/core/fs/checkpoint.ts";
+export { restore } from "./src/tools/restore_checkpoint.ts";
+export type { RestoredChange, RestoreOptions, RestoreResult } from "./src/tools/restore_checkpoint.ts";
+export { configureCheckpoints } from "./src/core/fs/change_journal.ts";
+export type { JournalLimits } from "./src/core/fs/change_journal.ts";
 export { createNodeProcessTool } from "./src/tools/node_process.ts";
 export type {
   NodeProcessArguments,

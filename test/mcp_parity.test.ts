@@ -102,6 +102,7 @@ describe("output schemas", () => {
       ["create_directory", { path: "d" }],
       ["move_path", { source: "b.txt", destination: "d/b.txt" }],
       ["delete_path", { path: "d", recursive: true }],
+      ["undo_last_change", {}],
       // Bun has no permission model, so the confined default cannot run there.
       ...("Bun" in globalThis
         ? []

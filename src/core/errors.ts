@@ -56,6 +56,13 @@ export type ErrorCode =
   | "TOO_MANY_ENTRIES"
   // A write tool refused to change a file that makes allowed commands run code (protected_paths.ts).
   | "PROTECTED_PATH"
+  // Checkpoints (restore, undo_last_change): a file changed by someone else since the
+  // change journaled, a change the journal cannot undo, a checkpoint of another
+  // workspace, nothing left to undo.
+  | "CHANGED_SINCE_CHECKPOINT"
+  | "NOT_RESTORABLE"
+  | "CHECKPOINT_UNKNOWN"
+  | "NOTHING_TO_UNDO"
   // Processes.
   | "NODE_PROCESS_TIMEOUT"
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"

@@ -217,6 +217,22 @@ export const MCP_MAX_QUEUED_CALLS = 64;
  */
 export const MCP_EXIT_DRAIN_MS = 10_000;
 
+/**
+ * Checkpoints: bytes of a file's previous content the change journal keeps
+ * before a tool replaces or deletes it. A larger file is still journaled
+ * (path, mode, identity) but recorded as not restorable: one huge file must
+ * not push every other change out of the journal.
+ */
+export const CHECKPOINT_FILE_BYTES = 1_048_576;
+
+/**
+ * Checkpoints: bytes the change journal of one workspace holds at most (the
+ * previous contents plus a small fixed cost per entry). When full, the oldest
+ * entries are dropped; a checkpoint that needed them restores only partly and
+ * says so.
+ */
+export const CHECKPOINT_JOURNAL_BYTES = 33_554_432;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -279,4 +295,6 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,
   MCP_EXIT_DRAIN_MS,
+  CHECKPOINT_FILE_BYTES,
+  CHECKPOINT_JOURNAL_BYTES,
 });

@@ -119,6 +119,13 @@ const RESULTS: Readonly<Record<string, Schema>> = {
   delete_path: object({ path: string, kind, removed: integer }),
   move_path: object({ source: string, destination: string, kind, overwritten: boolean }),
   create_directory: object({ path: string, created: boolean }),
+  undo_last_change: object({
+    complete: boolean,
+    changes: {
+      type: "array",
+      items: object({ path: string, change: string, status: string }, { from: string, code: string, message: string }),
+    },
+  }),
   node_process: object({ ...PROCESS_RESULT, timedOut: boolean }),
   shell: object(PROCESS_RESULT),
 };

@@ -35,6 +35,7 @@ const BUILT_IN: Readonly<Record<string, Hints>> = {
   create_directory: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   delete_path: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   move_path: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  undo_last_change: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   node_process: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   shell: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
 };

@@ -3,6 +3,7 @@ import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/fs/folder.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
+import { recordChange } from "../core/fs/change_journal.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
@@ -27,6 +28,8 @@ export class TreeRemover {
     private readonly workspace: Workspace,
     private readonly display: string,
     private readonly signal: AbortSignal | undefined,
+    /** Journal each removal for checkpoints (a restore's own removals are not). */
+    private readonly journal = true,
   ) {}
 
   private fail(error: unknown): unknown {
@@ -64,13 +67,8 @@ export class TreeRemover {
     await this.remove(folder, name, stat, (path) => this.workspace.host.rmdir(path));
   }
 
-  // One removal. At a held folder (`handles`): the name is removed there. On the
-  // `paths` route, where a folder above can be swapped between the last check
-  // and the removal, the entry is first renamed to a random name in the same
-  // folder, the chain and the renamed entry are confirmed, and only that random
-  // name is removed: a swap before the rename is undone by renaming back (the
-  // outside entry keeps its name), and a swap after it leaves the removal
-  // looking for a name that exists nowhere else, so nothing outside is deleted.
+  // One removal, journaled before it happens (a file's content up to the
+  // bound) and forgotten if it does not happen.
   private async remove(
     folder: Folder,
     name: string,
@@ -78,6 +76,28 @@ export class TreeRemover {
     remove: (path: string) => Promise<void>,
   ): Promise<void> {
     const path = this.workspace.childPath(folder, name);
+    const change = { kind: "remove", segments: [...folder.segments, name] } as const;
+    const journaled = await recordChange(this.workspace, change, path, stat, !this.journal);
+    await this.removeAt(folder, path, stat, remove).catch((error) => {
+      journaled?.cancel();
+      throw error;
+    });
+    journaled?.done();
+  }
+
+  // One removal. At a held folder (`handles`): the name is removed there. On the
+  // `paths` route, where a folder above can be swapped between the last check
+  // and the removal, the entry is first renamed to a random name in the same
+  // folder, the chain and the renamed entry are confirmed, and only that random
+  // name is removed: a swap before the rename is undone by renaming back (the
+  // outside entry keeps its name), and a swap after it leaves the removal
+  // looking for a name that exists nowhere else, so nothing outside is deleted.
+  private async removeAt(
+    folder: Folder,
+    path: string,
+    stat: HostStat,
+    remove: (path: string) => Promise<void>,
+  ): Promise<void> {
     if (folder.handle !== null) {
       await remove(path).catch((error) => {
         throw this.fail(error);

@@ -16,6 +16,17 @@ import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import type { AnyTool } from "./tool.ts";
 import { DeferredWorkspace, type WorkspaceSource } from "./workspace_source.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
+import { createUndoLastChangeTool, type UndoLastChangeToolOptions } from "./undo_last_change.ts";
+
+// The built-in tools whose changes the change journal records (see undo_last_change).
+const FILE_CHANGING_TOOLS = new Set([
+  "write_file",
+  "edit_file",
+  "delete_path",
+  "move_path",
+  "create_directory",
+  "apply_patch",
+]);
 
 /** Per-tool options of {@link createCodingTools}; `false` leaves a tool out. */
 export interface CodingToolsOptions {
@@ -40,6 +51,8 @@ export interface CodingToolsOptions {
    * @default undefined (no shell tool)
    */
   shell?: ShellToolOptions;
+  /** Options of `undo_last_change`, or `false` to leave it out; included only with a tool that changes files. @default {} */
+  undoLastChange?: UndoLastChangeToolOptions | false;
   /** Options of `list_directory`, or `false` to leave it out. @default {} */
   listDirectory?: ListDirectoryToolOptions | false;
   /** Options of `find_files`, or `false` to leave it out. @default {} */
@@ -103,6 +116,11 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));
   if (options.createDirectory !== false) {
     tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
+  }
+  // Undo takes back what the file tools journaled (commands are not journaled).
+  const changesFiles = tools.some((tool) => FILE_CHANGING_TOOLS.has(tool.name));
+  if (options.undoLastChange !== false && changesFiles) {
+    tools.push(createUndoLastChangeTool(workspace, options.undoLastChange));
   }
   if (options.listDirectory !== false) tools.push(createListDirectoryTool(workspace, options.listDirectory));
   if (options.findFiles !== false) tools.push(createFindFilesTool(workspace, options.findFiles));

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { recordChange } from "../core/fs/change_journal.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
@@ -104,9 +105,12 @@ export function createDirectoryTool(
         }
         throwIfAborted(signal);
         // The folder is made at the held parent: no swap above can move it outside.
+        const journaled = await recordChange(workspace, { kind: "mkdir", segments: target.segments }, "", null);
         try {
           await workspace.host.mkdir(target.hostPath);
+          journaled?.done(await workspace.host.lstat(target.hostPath).catch(() => undefined));
         } catch (error) {
+          journaled?.cancel();
           if (!isHostError(error, "EEXIST")) throw mapHostError(error, "create folder", display);
           // Created meanwhile by someone else: fine if it is a real folder.
           const now = await workspace.host.lstat(target.hostPath).catch((cause) => {
@@ -118,6 +122,7 @@ export function createDirectoryTool(
         // `paths` route only: if the chain changed before the mkdir, the folder
         // was made wherever the path led: take back our (empty) folder and say so.
         await workspace.confirm(target.folder)?.catch(async (error) => {
+          journaled?.cancel();
           await workspace.host.rmdir(target.hostPath).catch(() => {});
           throw error;
         });

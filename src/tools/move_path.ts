@@ -17,6 +17,7 @@ import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import { checkLinksInside, landsInside } from "./_check_links_inside.ts";
+import { recordChange } from "../core/fs/change_journal.ts";
 import { renameConfirmed } from "./_rename_confirmed.ts";
 
 /** Options of {@link createMoveTool}. */
@@ -235,9 +236,27 @@ export function createMoveTool(
           });
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
           throwIfAborted(signal);
+          // Journaled before it happens: a replaced destination first (undone last), then the move.
+          const replaced = await recordChange(
+            workspace,
+            { kind: "remove", segments: to.segments },
+            to.hostPath,
+            before,
+            before === null,
+          );
+          const moved = await recordChange(
+            workspace,
+            { kind: "move", segments: to.segments, from: source.segments },
+            "",
+            null,
+          );
           await renameConfirmed(workspace, source, to, sourceStat, fail).catch((error) => {
+            replaced?.cancel();
+            moved?.cancel();
             throw mapHostError(error, "move", sourceDisplay);
           });
+          replaced?.done();
+          moved?.done(sourceStat);
           // Make the rename durable (best effort: some filesystems cannot sync a folder).
           await workspace.syncFolder(source.folder).catch(() => {});
           if (to.folder !== source.folder) await workspace.syncFolder(to.folder).catch(() => {});

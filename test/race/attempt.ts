@@ -142,6 +142,7 @@ export class Session {
   private readonly host: Host;
   private baseline: TreeSnapshot;
   private tool!: AnyTool;
+  private tools: AnyTool[] = [];
   private callsAtStart = 0;
   private readonly cleanupBase: () => void;
 
@@ -190,9 +191,8 @@ export class Session {
       host: this.host,
       ...(this.hostUnderTest.confinement === undefined ? {} : { confinement: this.hostUnderTest.confinement }),
     });
-    const tool = createCodingTools(workspace, this.toolCase.codingTools).find((candidate) =>
-      candidate.name === this.toolCase.tool
-    );
+    this.tools = createCodingTools(workspace, this.toolCase.codingTools);
+    const tool = this.tools.find((candidate) => candidate.name === this.toolCase.tool);
     if (tool === undefined) throw new Error(`No tool named ${this.toolCase.tool}`);
     this.tool = tool;
   }
@@ -226,6 +226,7 @@ export class Session {
    */
   async attempt(row: RowCounts, around: { start(): void; end(): void }): Promise<boolean> {
     const fixture = this.fixture;
+    await this.toolCase.setUp?.(this.tools, this.state);
     const before = this.openCount();
     const args = this.toolCase.args(this.state);
     const allowed = this.toolCase.allowed(this.state);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CodingToolsOptions } from "../../mod.ts";
+import type { AnyTool, CodingToolsOptions } from "../../mod.ts";
 import {
   fContent,
   type FoundFile,
@@ -46,6 +46,11 @@ export interface ToolCase {
   args(state: AttemptState): Record<string, unknown>;
   /** Makes the workspace ready for the next attempt (raw operations, adversary paused). */
   prepare(fixture: RaceFixture): void;
+  /**
+   * Tool calls made before the attempt, with the adversary paused (the change a `restore` row takes back).
+   * @default none
+   */
+  setUp?(tools: readonly AnyTool[], state: AttemptState): Promise<void>;
   /** Which inside files this tool may legitimately remove or rewrite, and how. */
   allowed(state: AttemptState): { mayVanish: string[]; fVersions: string[] };
   /** The state after an attempt, from the file actually there. */
@@ -72,6 +77,11 @@ function ensureFile(fixture: RaceFixture, relative: string): void {
   const folder = at.slice(0, at.lastIndexOf("/"));
   if (fixture.fs.lstat(folder) === null) fixture.fs.mkdir(folder);
   if (fixture.fs.lstat(at) === null) fixture.fs.writeFile(at, INSIDE_FILES[relative]);
+}
+
+/** Runs one of the session's tools, ignoring a refusal (the attempt then has an older change, or none, to take back). */
+async function call(tools: readonly AnyTool[], name: string, args: Record<string, unknown>): Promise<void> {
+  await tools.find((tool) => tool.name === name)?.execute(args).catch(() => {});
 }
 
 /** The rows of the race, in report order. */
@@ -144,6 +154,29 @@ export const TOOL_CASES: readonly ToolCase[] = [
       if (fixture.fs.lstat(moved)?.kind === "file" && fixture.fs.lstat(home) === null) fixture.fs.rename(moved, home);
     },
     allowed: readOnly,
+    next: unchanged,
+  },
+  {
+    // undo_last_change (restore) taking back a write_file of f.txt: the old
+    // bytes go back through the atomic write, at the folder the walk holds.
+    row: "restore",
+    tool: "undo_last_change",
+    target: "g/d/f.txt",
+    args: () => ({}),
+    setUp: (tools, state) => call(tools, "write_file", { path: "g/d/f.txt", content: fContent(other(state.f)) }),
+    prepare: nothingToPrepare,
+    allowed: (state) => ({ mayVanish: [], fVersions: [fContent(state.f), fContent(other(state.f))] }),
+    next: fStateNow,
+  },
+  {
+    // undo_last_change taking back a delete_path: the file is recreated (exclusive atomic write).
+    row: "restore (deleted)",
+    tool: "undo_last_change",
+    target: "g/d/victim.txt",
+    args: () => ({}),
+    setUp: (tools) => call(tools, "delete_path", { path: "g/d/victim.txt" }),
+    prepare: (fixture) => ensureFile(fixture, "g/d/victim.txt"),
+    allowed: (state) => ({ mayVanish: ["g/d/victim.txt"], fVersions: [fContent(state.f)] }),
     next: unchanged,
   },
   {

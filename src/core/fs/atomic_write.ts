@@ -7,6 +7,7 @@ import { stillNamesObject } from "./still_names_object.ts";
 import { runInTargetQueue } from "./run_in_target_queue.ts";
 import { protectedPathsInForce } from "./change_policy.ts";
 import { assertNotProtected } from "./protected_paths.ts";
+import { recordChange } from "./change_journal.ts";
 import type { Folder } from "./folder.ts";
 import type { Resolved, Workspace } from "./workspace.ts";
 
@@ -46,6 +47,10 @@ export interface AtomicWriteOptions {
   action?: string;
   /** The path as given ended in `/` (see `namesFolder`): refused with `NOT_A_DIRECTORY`, a file is written. @default false */
   folder?: boolean;
+  /** The file's permission bits. @default an existing target's (less setuid and setgid), else 0o666 less the umask */
+  mode?: number;
+  /** Journal the change for checkpoints (see `checkpoint`); a restore's own writes are not. @default true */
+  journal?: boolean;
 }
 
 /** Random hex for temp names. */
@@ -149,6 +154,9 @@ export async function atomicWrite(
     // Through a link, the canonical target is what changes.
     assertNotProtected(target.segments, patterns, action, display);
     await options.beforeWrite?.({ ...target, stat: before });
+    // Journaled before it happens: the previous content (see change_journal.ts).
+    const change = { kind: "write", segments: target.segments } as const;
+    const journaled = await recordChange(workspace, change, targetPath, before, options.journal === false);
     const tempName = TEMP_FILE_PREFIX + randomSuffix();
     const tempPath = workspace.childPath(folder, tempName);
     let file: HostFile | undefined;
@@ -160,7 +168,7 @@ export async function atomicWrite(
       //    setuid and setgid — new content must not inherit the old file's
       //    privileges, a write(2) drops them too; a new file gets the usual
       //    default, which the umask applied at creation gives exactly).
-      const mode = before !== null ? before.mode & ~0o6000 : 0o666;
+      const mode = options.mode ?? (before !== null ? before.mode & ~0o6000 : 0o666);
       file = await host.open(tempPath, { write: true, createExclusive: true, noFollow: true, mode });
       if (folder.handle === null) {
         // `paths` only: the folder chain must still be the one walked, and the
@@ -178,12 +186,13 @@ export async function atomicWrite(
       }
 
       // 5. An existing target's bits the umask took off at creation go back on, on the handle.
-      const wanted = before !== null ? mode : tempIdentity.mode & 0o7777;
+      const wanted = options.mode ?? (before !== null ? mode : tempIdentity.mode & 0o7777);
       const modeMismatch = (tempIdentity.mode & 0o7777) !== wanted;
       if (modeMismatch && file.chmod !== undefined) await file.chmod(wanted);
 
       // 6. Make everything durable before it gets the target's name.
       await file.sync();
+      const written = journaled === null ? undefined : await file.stat();
       await file.close();
       if (modeMismatch && file.chmod === undefined) {
         await confirmTemp();
@@ -200,6 +209,7 @@ export async function atomicWrite(
       // 8. Install: rename is atomic within a folder.
       await host.rename(tempPath, targetPath);
       renamed = true;
+      journaled?.done(written);
       // `paths` only: the rename happened where the walk held, else say so.
       await workspace.confirm(folder);
 
@@ -207,6 +217,7 @@ export async function atomicWrite(
       await workspace.syncFolder(folder);
     } catch (error) {
       await file?.close().catch(() => {});
+      if (!renamed) journaled?.cancel();
       // Remove our own temp file only: it must still be the object we created, at the held folder.
       if (!renamed && tempIdentity !== undefined) await removeOwnFile(host, tempPath, tempIdentity);
       throw mapHostError(error, "write", display);

@@ -4,6 +4,7 @@ import { closeFolder, type Folder } from "./folder.ts";
 import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../path/host_path.ts";
 import { MAX_SYMLINK_HOPS, MAX_WALK_DEPTH } from "../limits.ts";
 import { mapHostError } from "./map_host_error.ts";
+import { recordChange } from "./change_journal.ts";
 import { windowsNameProblem } from "../path/windows_name_problem.ts";
 import type { ResolveOptions, Workspace } from "./workspace.ts";
 
@@ -253,9 +254,11 @@ async function createFolder(
       path: display,
     });
   let created = true;
+  const journaled = await recordChange(workspace, { kind: "mkdir", segments: [...parent.segments, name] }, path, null);
   try {
     await host.mkdir(path);
   } catch (error) {
+    journaled?.cancel();
     if (!isHostError(error, "EEXIST")) throw mapHostError(error, action, display);
     created = false;
   }
@@ -263,12 +266,17 @@ async function createFolder(
   try {
     found = await workspace.openFolder(parent, name);
   } catch (error) {
+    journaled?.cancel(); // the folder is ours but no longer where the walk held, or it was taken back
     if (created && parent.handle === null) {
       const stat = await host.lstat(path).catch(() => null);
       if (stat?.kind === "directory") await host.rmdir(path).catch(() => {});
     }
     throw error instanceof WorkspaceError ? changed() : mapHostError(error, action, display);
   }
-  if (found.kind !== "folder") throw changed();
+  if (found.kind !== "folder") {
+    journaled?.cancel();
+    throw changed();
+  }
+  if (created) journaled?.done(found.folder.stat);
   return found;
 }

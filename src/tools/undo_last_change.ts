@@ -1,0 +1,80 @@
+import * as z from "zod";
+import { WorkspaceError } from "../core/errors.ts";
+import { journalOf } from "../core/fs/change_journal.ts";
+import type { BaseToolOptions, Tool } from "./tool.ts";
+import { defineTool } from "./define_tool.ts";
+import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { restoreEntries, type RestoreResult } from "./restore_checkpoint.ts";
+
+/** Options of {@link createUndoLastChangeTool}. */
+export type UndoLastChangeToolOptions = BaseToolOptions;
+
+/** Arguments of `undo_last_change` as a caller writes them (what its schema accepts); `execute` takes this type. */
+export interface UndoLastChangeArguments {
+  /** Put back files someone else changed since, instead of refusing them. @default false */
+  force?: boolean;
+}
+
+/** Arguments of `undo_last_change`, validated. */
+export interface UndoLastChangeInput {
+  /** Put back files changed since by someone else. */
+  force: boolean;
+}
+
+/** Result of `undo_last_change`: what {@link restore} reports, for the last tool call's changes. */
+export type UndoLastChangeOutput = Omit<RestoreResult, "dropped">;
+
+const schema = z.object({
+  force: z.boolean().optional().describe(
+    "Put back files someone else changed since the last change, instead of refusing them (default false)",
+  ),
+}).strict();
+
+/**
+ * Creates `undo_last_change` `{force?}` → `{complete, changes}`: takes back
+ * the changes of the last tool call that changed files (write, edit, delete,
+ * move, folder creation), newest first, as {@link restore} does. Called again,
+ * it takes back the call before. Calls that ran at the same time count as one.
+ * A file changed since by someone else is refused (`CHANGED_SINCE_CHECKPOINT`
+ * in its entry of `changes`) and stays in the journal unless `force`. Nothing
+ * left to undo is `NOTHING_TO_UNDO`. Changes made by commands (`shell`,
+ * `node_process`) are not journaled.
+ *
+ * @param workspace The workspace, or its root folder.
+ * @param options Name and description.
+ * @returns The tool.
+ *
+ * @example Undoing a write
+ * ```ts
+ * import { createUndoLastChangeTool, createWriteTool, openWorkspace } from "@paddock/tools";
+ * const workspace = await openWorkspace("./project");
+ * await createWriteTool(workspace).execute({ path: "a.txt", content: "new\n" });
+ * await createUndoLastChangeTool(workspace).execute({}); // a.txt as it was before
+ * ```
+ */
+export function createUndoLastChangeTool(
+  workspace: WorkspaceSource,
+  options: UndoLastChangeToolOptions = {},
+): Tool<UndoLastChangeInput, UndoLastChangeOutput, UndoLastChangeArguments> {
+  const getWorkspace = workspaceGetter(workspace);
+  return defineTool({
+    name: options.name ?? "undo_last_change",
+    description: options.description ??
+      "Undo the file changes of the last tool call that changed files (write, edit, delete, move, create folder); call again to undo the one before. Files changed since by someone else are refused unless force: true.",
+    readOnly: false,
+    workspaceRoots: getWorkspace.roots,
+    schema,
+    prepare: (args): UndoLastChangeInput => ({ force: args.force ?? false }),
+    run: async (input, { signal }) => {
+      const workspace = await getWorkspace();
+      const entries = journalOf(workspace).lastGroup();
+      if (entries.length === 0) {
+        throw new WorkspaceError("NOTHING_TO_UNDO", "Cannot undo: no tool call changed a file in this session", {
+          hint: "nothing to take back; changes made by commands are not journaled",
+        });
+      }
+      const { complete, changes } = await restoreEntries(workspace, entries, { force: input.force, signal });
+      return { complete, changes };
+    },
+  });
+}

@@ -1,0 +1,328 @@
+import * as fs from "node:fs";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  checkpoint,
+  configureCheckpoints,
+  createCodingTools,
+  createDeleteTool,
+  createDirectoryTool,
+  createEditTool,
+  createMoveTool,
+  createUndoLastChangeTool,
+  createWriteTool,
+  executeToolCall,
+  openWorkspace,
+  restore,
+  ToolRegistry,
+  type Workspace,
+} from "../mod.ts";
+import type { MemoryWorkspace } from "../testing.ts";
+import { errorOf } from "./helpers/codes.ts";
+import { TEST_HOSTS, type TestHost, type TestWorkspace } from "./helpers/hosts.ts";
+
+// Raw (non-Paddock) access to a fixture, for "someone else" and for assertions.
+function raw(host: TestHost, ws: TestWorkspace) {
+  const workspace = ws.workspace;
+  const abs = (relative: string) => workspace.hostPath(relative.split("/"));
+  const memory = host.name === "memory" ? (workspace as MemoryWorkspace).host : undefined;
+  return {
+    bytes: (relative: string): Uint8Array | null => {
+      try {
+        return new Uint8Array(memory ? memory.readFileSync(abs(relative)) : fs.readFileSync(abs(relative)));
+      } catch {
+        return null;
+      }
+    },
+    write: (relative: string, data: string | Uint8Array) =>
+      memory ? memory.writeFileSync(abs(relative), data) : fs.writeFileSync(abs(relative), data),
+    mode: async (relative: string) => (await workspace.host.lstat(abs(relative))).mode & 0o7777,
+    chmod: (relative: string, mode: number) => workspace.host.chmod(abs(relative), mode),
+    rename: (from: string, to: string) => workspace.host.rename(abs(from), abs(to)),
+    readlink: (relative: string) => workspace.host.readlink(abs(relative)),
+    symlink: (target: string, relative: string) =>
+      memory ? memory.symlinkSync(target, abs(relative)) : fs.symlinkSync(target, abs(relative)),
+  };
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+// Every byte value, so "exact bytes" means more than text.
+const BINARY = Uint8Array.from({ length: 256 }, (_, index) => index);
+
+for (const host of TEST_HOSTS) {
+  describe(`checkpoints on the ${host.name} host`, () => {
+    let fixture: TestWorkspace | undefined;
+    const open = async (tree: string[]) => (fixture = await host.open(tree));
+    afterEach(async () => {
+      expect(await fixture?.leftovers()).toEqual([]);
+      await fixture?.cleanup();
+      fixture = undefined;
+    });
+
+    for (const confinement of ["auto", "paths"] as const) {
+      test(`restore() puts back every write, edit, delete, move and mkdir since the checkpoint (${confinement})`, async () => {
+        const ws = await open(["a.txt=alpha\n", "b.bin", "d/c.txt=gamma\n", "d/e/f.txt=phi\n", "m.txt=moved\n"]);
+        const io = raw(host, ws);
+        io.write("b.bin", BINARY);
+        await io.chmod("a.txt", 0o640);
+        await io.chmod("b.bin", 0o755);
+        const before = { list: await ws.listAll(), a: io.bytes("a.txt"), b: io.bytes("b.bin") };
+        const workspace: Workspace = confinement === "auto"
+          ? ws.workspace
+          : await openWorkspace(ws.workspace.root, { host: ws.workspace.host, confinement });
+        const point = checkpoint(workspace);
+
+        await createWriteTool(workspace).execute({ path: "a.txt", content: "overwritten\n" });
+        await createWriteTool(workspace).execute({ path: "new/deep/n.txt", content: "created\n" });
+        await createEditTool(workspace).execute({ path: "d/c.txt", old_string: "gamma", new_string: "GAMMA" });
+        await createDeleteTool(workspace).execute({ path: "b.bin" });
+        await createDeleteTool(workspace).execute({ path: "d/e", recursive: true });
+        await createMoveTool(workspace).execute({ source: "m.txt", destination: "moved/m2.txt" });
+        await createDirectoryTool(workspace).execute({ path: "made/sub" });
+        expect(await ws.listAll()).not.toEqual(before.list);
+
+        const result = await restore(workspace, point);
+        expect(result.complete).toBe(true);
+        expect(result.dropped).toBe(false);
+        expect(result.changes.every((change) => change.status === "restored")).toBe(true);
+        expect(result.changes.map((change) => [change.change, change.path])).toEqual([
+          ["mkdir", "made/sub"],
+          ["mkdir", "made"],
+          ["move", "moved/m2.txt"],
+          ["mkdir", "moved"],
+          ["remove", "d/e"],
+          ["remove", "d/e/f.txt"],
+          ["remove", "b.bin"],
+          ["write", "d/c.txt"],
+          ["write", "new/deep/n.txt"],
+          ["mkdir", "new/deep"],
+          ["mkdir", "new"],
+          ["write", "a.txt"],
+        ]);
+        expect(await ws.listAll()).toEqual(before.list);
+        expect(io.bytes("a.txt")).toEqual(before.a);
+        expect(io.bytes("b.bin")).toEqual(BINARY);
+        expect(await io.mode("a.txt")).toBe(0o640);
+        expect(await io.mode("b.bin")).toBe(0o755);
+        expect(await ws.readRaw("d/c.txt")).toBe("gamma\n");
+        expect(await ws.readRaw("d/e/f.txt")).toBe("phi\n");
+        expect(await ws.readRaw("m.txt")).toBe("moved\n");
+        // Put back once: the journal holds nothing since the checkpoint any more.
+        expect((await restore(workspace, point)).changes).toEqual([]);
+        if (workspace !== ws.workspace) await workspace.close();
+      });
+    }
+
+    test("a file changed by someone else since is refused and untouched, then put back when forced", async () => {
+      const ws = await open(["a.txt=original\n", "b.txt=other\n"]);
+      const io = raw(host, ws);
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "a.txt", content: "by the tool\n" });
+      await createWriteTool(ws.workspace).execute({ path: "b.txt", content: "by the tool too\n" });
+      io.write("a.txt", "by a person, later\n");
+
+      const refused = await restore(ws.workspace, point);
+      expect(refused.complete).toBe(false);
+      expect(refused.changes).toEqual([
+        { path: "b.txt", change: "write", status: "restored" },
+        expect.objectContaining({
+          path: "a.txt",
+          change: "write",
+          status: "refused",
+          code: "CHANGED_SINCE_CHECKPOINT",
+        }),
+      ]);
+      expect(await ws.readRaw("a.txt")).toBe("by a person, later\n");
+      expect(await ws.readRaw("b.txt")).toBe("other\n");
+
+      const forced = await restore(ws.workspace, point, { force: true });
+      expect(forced.changes).toEqual([{ path: "a.txt", change: "write", status: "restored" }]);
+      expect(forced.complete).toBe(true);
+      expect(await ws.readRaw("a.txt")).toBe("original\n");
+    });
+
+    test("a file created in place of a deleted one is refused, not overwritten", async () => {
+      const ws = await open(["a.txt=original\n"]);
+      const point = checkpoint(ws.workspace);
+      await createDeleteTool(ws.workspace).execute({ path: "a.txt" });
+      raw(host, ws).write("a.txt", "someone else's\n");
+      const result = await restore(ws.workspace, point);
+      expect(result.changes[0]).toMatchObject({ status: "refused", code: "CHANGED_SINCE_CHECKPOINT" });
+      expect(await ws.readRaw("a.txt")).toBe("someone else's\n");
+    });
+
+    test("a file over the journal's file bound is reported not restorable", async () => {
+      const ws = await open(["big.txt", "small.txt=small\n"]);
+      configureCheckpoints(ws.workspace, { fileBytes: 64 });
+      raw(host, ws).write("big.txt", "x".repeat(65));
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "big.txt", content: "replaced\n" });
+      await createWriteTool(ws.workspace).execute({ path: "small.txt", content: "replaced\n" });
+      const result = await restore(ws.workspace, point);
+      expect(result.complete).toBe(false);
+      expect(result.changes).toEqual([
+        { path: "small.txt", change: "write", status: "restored" },
+        expect.objectContaining({ path: "big.txt", status: "not_restorable", code: "NOT_RESTORABLE" }),
+      ]);
+      expect(await ws.readRaw("big.txt")).toBe("replaced\n");
+      expect(await ws.readRaw("small.txt")).toBe("small\n");
+    });
+
+    test("a full journal drops its oldest entries and the checkpoint says it restored only part", async () => {
+      const ws = await open([]);
+      configureCheckpoints(ws.workspace, { journalBytes: 4_096 });
+      const point = checkpoint(ws.workspace);
+      const write = createWriteTool(ws.workspace);
+      for (let index = 0; index < 20; index++) {
+        await write.execute({ path: `f${index}.txt`, content: `${index}\n` });
+      }
+      const result = await restore(ws.workspace, point);
+      expect(result.dropped).toBe(true);
+      expect(result.complete).toBe(false);
+      // 256 bytes per entry: 16 fit; the newest are put back, the oldest stay.
+      expect(result.changes.length).toBe(16);
+      expect(result.changes.every((change) => change.status === "restored")).toBe(true);
+      expect(await ws.listAll()).toEqual(["f0.txt", "f1.txt", "f2.txt", "f3.txt"]);
+    });
+
+    test("undo_last_change takes back the last call, then the one before, then has nothing left", async () => {
+      const ws = await open(["a.txt=one\n"]);
+      const registry = new ToolRegistry(createCodingTools(ws.workspace));
+      const call = async (name: string, args: unknown) =>
+        JSON.parse((await executeToolCall(registry, { id: "1", name, arguments: args })).content);
+      await call("write_file", { path: "a.txt", content: "two\n" });
+      await call("delete_path", { path: "a.txt" });
+      expect(await ws.readRaw("a.txt")).toBeNull();
+
+      expect(await call("undo_last_change", {})).toEqual({
+        complete: true,
+        changes: [{ path: "a.txt", change: "remove", status: "restored" }],
+      });
+      expect(await ws.readRaw("a.txt")).toBe("two\n");
+      expect(await call("undo_last_change", {})).toEqual({
+        complete: true,
+        changes: [{ path: "a.txt", change: "write", status: "restored" }],
+      });
+      expect(await ws.readRaw("a.txt")).toBe("one\n");
+      expect((await call("undo_last_change", {})).error.code).toBe("NOTHING_TO_UNDO");
+    });
+
+    test("undo_last_change refuses a file changed since unless force", async () => {
+      const ws = await open(["a.txt=one\n"]);
+      const undo = createUndoLastChangeTool(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "a.txt", content: "two\n" });
+      raw(host, ws).write("a.txt", "three, by hand\n");
+      expect((await undo.execute({})).changes[0]).toMatchObject({
+        status: "refused",
+        code: "CHANGED_SINCE_CHECKPOINT",
+      });
+      expect(await ws.readRaw("a.txt")).toBe("three, by hand\n");
+      expect(await undo.execute({ force: true })).toEqual({
+        complete: true,
+        changes: [{ path: "a.txt", change: "write", status: "restored" }],
+      });
+      expect(await ws.readRaw("a.txt")).toBe("one\n");
+    });
+
+    test("a created folder that someone filled since is kept", async () => {
+      const ws = await open([]);
+      const point = checkpoint(ws.workspace);
+      await createDirectoryTool(ws.workspace).execute({ path: "made" });
+      raw(host, ws).write("made/theirs.txt", "theirs\n");
+      const result = await restore(ws.workspace, point);
+      expect(result.changes).toEqual([
+        expect.objectContaining({ path: "made", status: "kept", code: "DIRECTORY_NOT_EMPTY" }),
+      ]);
+      expect(await ws.readRaw("made/theirs.txt")).toBe("theirs\n");
+    });
+
+    test("restore over a folder swapped for a link to outside writes nothing outside", async () => {
+      const ws = await open(["d/a.txt=inside\n", "d/b.txt=bee\n", "out => @outside"]);
+      const io = raw(host, ws);
+      const outside = await io.readlink("out");
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "d/a.txt", content: "changed\n" });
+      await createWriteTool(ws.workspace).execute({ path: "d/secret.txt", content: "new\n" });
+      await createDeleteTool(ws.workspace).execute({ path: "d/b.txt" });
+      // The folder the journal names is now a link out (with a secret.txt there, as the new file's name).
+      await io.rename("d", "d-old");
+      io.symlink(outside, "d");
+
+      const result = await restore(ws.workspace, point);
+      expect(result.complete).toBe(false);
+      expect(result.changes.map((change) => [change.path, change.status, change.code])).toEqual([
+        ["d/b.txt", "refused", "PATH_ESCAPES_WORKSPACE"],
+        ["d/secret.txt", "refused", "PATH_ESCAPES_WORKSPACE"],
+        ["d/a.txt", "refused", "PATH_ESCAPES_WORKSPACE"],
+      ]);
+      expect(await ws.outsideIntact()).toBe(true);
+      // Forced, too: the walk refuses, whatever force says.
+      await restore(ws.workspace, point, { force: true });
+      expect(await ws.outsideIntact()).toBe(true);
+      expect(await ws.readRaw("d-old/a.txt")).toBe("changed\n");
+    });
+
+    test("restore over a file swapped for a link to an outside file writes nothing outside", async () => {
+      const ws = await open(["a.txt=inside\n", "new.txt=x\n", "out => @outside"]);
+      const io = raw(host, ws);
+      const secret = `${await io.readlink("out")}/secret.txt`;
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "a.txt", content: "changed\n" });
+      await createDeleteTool(ws.workspace).execute({ path: "new.txt" });
+      await io.rename("a.txt", "a-old.txt");
+      io.symlink(secret, "a.txt");
+      io.symlink(secret, "new.txt");
+      for (const force of [false, true]) {
+        const result = await restore(ws.workspace, point, { force });
+        expect(result.changes.map((change) => change.status)).toEqual(["refused", "refused"]);
+        expect(result.changes.map((change) => change.code)).toEqual(
+          force ? ["NOT_A_FILE", "NOT_A_FILE"] : ["CHANGED_SINCE_CHECKPOINT", "CHANGED_SINCE_CHECKPOINT"],
+        );
+        expect(await ws.outsideIntact()).toBe(true);
+      }
+    });
+
+    test("a move over an existing file is undone: the moved file goes back and the replaced one returns", async () => {
+      const ws = await open(["src.txt=moved\n", "dst.txt=replaced\n"]);
+      const undo = createUndoLastChangeTool(ws.workspace);
+      await createMoveTool(ws.workspace).execute({ source: "src.txt", destination: "dst.txt", overwrite: true });
+      expect(await ws.listAll()).toEqual(["dst.txt"]);
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [
+          { path: "dst.txt", from: "src.txt", change: "move", status: "restored" },
+          { path: "dst.txt", change: "remove", status: "restored" },
+        ],
+      });
+      expect(await ws.readRaw("src.txt")).toBe("moved\n");
+      expect(await ws.readRaw("dst.txt")).toBe("replaced\n");
+    });
+
+    test("a checkpoint of another workspace is refused", async () => {
+      const ws = await open([]);
+      const other = await host.open([]);
+      try {
+        expect((await errorOf(restore(ws.workspace, checkpoint(other.workspace)))).code).toBe("CHECKPOINT_UNKNOWN");
+      } finally {
+        await other.cleanup();
+      }
+    });
+
+    test("a failed write journals nothing", async () => {
+      const ws = await open(["d/"]);
+      const point = checkpoint(ws.workspace);
+      expect((await errorOf(createWriteTool(ws.workspace).execute({ path: "d", content: "x" }))).code).toBe(
+        "NOT_A_FILE",
+      );
+      expect((await restore(ws.workspace, point)).changes).toEqual([]);
+    });
+
+    test("write_file's bytes are exact through the journal (UTF-8 and a byte order mark)", async () => {
+      const ws = await open([]);
+      raw(host, ws).write("bom.txt", bytes("\ufeffé\r\n"));
+      const point = checkpoint(ws.workspace);
+      await createWriteTool(ws.workspace).execute({ path: "bom.txt", content: "plain\n" });
+      await restore(ws.workspace, point);
+      expect(raw(host, ws).bytes("bom.txt")).toEqual(bytes("\ufeffé\r\n"));
+    });
+  });
+}
