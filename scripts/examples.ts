@@ -1,7 +1,7 @@
 // Runs every program in examples/ with no network: the OpenAI and Anthropic loops
 // against a local fake server (node:http on 127.0.0.1, answering the SDK's endpoint
 // with a scripted tool call, then an answer), the AI SDK one on ai's mock model, the
-// custom agent on mockModel; then checks each MCP config in examples/mcp-config/ is
+// custom agent on mockModel, the sandboxed shell where bwrap is; then checks each MCP config in examples/mcp-config/ is
 // valid JSON naming `npx -y @paddock/tools mcp --root …` and that the same arguments
 // start the server from this checkout (initialize + tools/list over stdio).
 //   npm run examples
@@ -123,6 +123,12 @@ try {
   {
     const { code, out } = await run("examples/custom-agent-approvals.ts", []);
     check("examples/custom-agent-approvals.ts", code === 0 && out.includes("approve shell") && out.includes("[ 'npm test' ] true"), out);
+  }
+  if (fs.existsSync("/usr/bin/bwrap") || fs.existsSync("/bin/bwrap")) {
+    const { code, out } = await run("examples/sandboxed-shell.ts", [project]);
+    check("examples/sandboxed-shell.ts", code === 0 && out.trim() === "[ 'math.ts', 'hi' ] false", out);
+  } else {
+    console.log("skip examples/sandboxed-shell.ts: no bwrap on this machine (apt-get install bubblewrap)");
   }
   const configs = ["claude_desktop_config.json", ".cursor/mcp.json", ".vscode/mcp.json"];
   for (const config of configs) {
