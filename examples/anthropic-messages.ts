@@ -23,6 +23,8 @@ for (let step = 0; step < 10; step++) {
     break;
   }
   const results = [];
-  for (const use of uses) results.push(toAnthropicToolResult(await executeToolCall(registry, fromAnthropicToolUse(use))));
+  for (const use of uses) {
+    results.push(toAnthropicToolResult(await executeToolCall(registry, fromAnthropicToolUse(use))));
+  }
   messages.push({ role: "user", content: results });
 }

@@ -3,7 +3,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { createCodingTools, executeToolCall, openWorkspace, ToolRegistry } from "@paddock/tools";
-import { fromOpenAIToolCall, toOpenAITools, toOpenAIToolMessage } from "@paddock/tools/openai";
+import { fromOpenAIToolCall, toOpenAIToolMessage, toOpenAITools } from "@paddock/tools/openai";
 
 const workspace = await openWorkspace(process.argv[2] ?? ".");
 const registry = new ToolRegistry(createCodingTools(workspace));
@@ -11,7 +11,11 @@ const openai = new OpenAI(); // reads OPENAI_API_KEY (and OPENAI_BASE_URL, if se
 const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What does src/math.ts export?" }];
 
 for (let step = 0; step < 10; step++) {
-  const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: toOpenAITools(registry) });
+  const completion = await openai.chat.completions.create({
+    model: "gpt-4.1",
+    messages,
+    tools: toOpenAITools(registry),
+  });
   const message = completion.choices[0].message;
   messages.push(message);
   if (!message.tool_calls?.length) {

@@ -46,7 +46,11 @@ async function fakeServer(
   return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function run(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(tsx, ["--tsconfig", "tsconfig.examples.json", file, ...args], {
       cwd: repo,
@@ -82,7 +86,11 @@ try {
             role: "assistant",
             content: null,
             refusal: null,
-            tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"src/math.ts"}' } }],
+            tool_calls: [{
+              id: "call_1",
+              type: "function",
+              function: { name: "read_file", arguments: '{"path":"src/math.ts"}' },
+            }],
           }
           : { role: "assistant", content: ANSWER, refusal: null },
       }],
@@ -114,7 +122,11 @@ try {
     });
     await server.close();
     const second = JSON.stringify(server.bodies[1] ?? {});
-    check("examples/anthropic-messages.ts", code === 0 && out.trim() === ANSWER && second.includes("return a + b"), out);
+    check(
+      "examples/anthropic-messages.ts",
+      code === 0 && out.trim() === ANSWER && second.includes("return a + b"),
+      out,
+    );
   }
   {
     const { code, out } = await run("examples/ai-sdk-generate-text.ts", [project]);
@@ -122,7 +134,11 @@ try {
   }
   {
     const { code, out } = await run("examples/custom-agent-approvals.ts", []);
-    check("examples/custom-agent-approvals.ts", code === 0 && out.includes("approve shell") && out.includes("[ 'npm test' ] true"), out);
+    check(
+      "examples/custom-agent-approvals.ts",
+      code === 0 && out.includes("approve shell") && out.includes("[ 'npm test' ] true"),
+      out,
+    );
   }
   if (fs.existsSync("/usr/bin/bwrap") || fs.existsSync("/bin/bwrap")) {
     const { code, out } = await run("examples/sandboxed-shell.ts", [project]);
@@ -146,7 +162,11 @@ try {
       const served = args.slice(3).map((arg, i, all) => (all[i - 1] === "--root" ? project : arg));
       const client = new Client({ name: "examples", version: "0" });
       await client.connect(
-        new StdioClientTransport({ command: tsx, args: [path.join(repo, "cli.ts"), "mcp", ...served], stderr: "ignore" }),
+        new StdioClientTransport({
+          command: tsx,
+          args: [path.join(repo, "cli.ts"), "mcp", ...served],
+          stderr: "ignore",
+        }),
       );
       const { tools } = await client.listTools();
       const read = await client.callTool({ name: "read_file", arguments: { path: "src/math.ts" } });
