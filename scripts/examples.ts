@@ -182,5 +182,5 @@ try {
 } finally {
   fs.rmSync(project, { recursive: true, force: true });
 }
-console.log(`examples: ${passes} passed, ${failures} failed`);
+console.log(`examples: ${passes} ran as shown, ${failures} failed`);
 process.exitCode = failures === 0 ? 0 : 1;
