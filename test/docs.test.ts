@@ -49,6 +49,7 @@ describe("the documentation", () => {
   );
 
   test.each(includes.map((i) => [`${i.page} ← ${i.file}`, i] as const))("%s is the file, verbatim", (_, include) => {
+    // `npm run docs:includes` rewrites the blocks from the files.
     expect(include.body).toBe(fs.readFileSync(path.join(repo, include.file), "utf8").trimEnd());
   });
 
