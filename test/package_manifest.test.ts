@@ -57,16 +57,17 @@ describe("runtime neutrality", () => {
   });
 });
 
-describe("README", () => {
+describe("README and docs/tools.md", () => {
   const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+  const tools = fs.readFileSync(path.join(repo, "docs/tools.md"), "utf8");
 
-  test.each(Object.entries(LIMITS))("shows the limit %s with its value", (name, value) => {
-    const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
+  test.each(Object.entries(LIMITS))("docs/tools.md shows the limit %s with its value", (name, value) => {
+    const row = tools.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
     expect(row, name).toBeDefined();
     expect(row?.split("|")[2].trim()).toBe(value.toLocaleString("en-US"));
   });
 
-  test("shows the two commands that set everything up", () => {
+  test("the README shows the two commands that set everything up", () => {
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test");
   });
