@@ -15,6 +15,11 @@
  *   agent's own configuration, not the rest of the folder around the
  *   workspace.
  *
+ * `/`, `/dev` and `/proc/sys` are read-only too: the workspace and `/tmp`
+ * are the only writable places. bwrap runs as the caller; a root caller whose
+ * workspace belongs to another user starts it as that user (`setpriv`), so
+ * that the command writes the workspace as its owner does.
+ *
  * It runs with every namespace unshared (user, mount, pid, ipc, uts, cgroup,
  * net), a new session (no terminal injection), `--die-with-parent`, all
  * capabilities dropped and `no_new_privs` (bubblewrap always sets it), and
@@ -42,7 +47,8 @@ import {
   shellQuote,
 } from "./proxy_forwarder.ts";
 import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
-import { baseArguments } from "./_bwrap_base_arguments.ts";
+import { baseArguments, SEALED_MOUNTS } from "./_bwrap_base_arguments.ts";
+import { asOwner, type OwnerIds, workspaceOwner } from "./_bwrap_owner.ts";
 import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
 import { runtimeName } from "./_runtime_name.ts";
 import { unavailable } from "./_sandbox_unavailable.ts";
@@ -82,6 +88,8 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly ownedProxy: EgressProxy | undefined;
   private readonly host: Host;
   private probe: Promise<Probe> | undefined;
+  // The probes of bwrap started as a workspace's owner (a root caller), by `uid:gid`.
+  private readonly ownerProbes = new Map<string, Promise<string[]>>();
   private networkSetup: Promise<NetworkSetup> | undefined;
 
   /** `none` by default; `allowlist` with `allow` or a `proxy` (only allowed hosts, through the proxy). */
@@ -193,7 +201,16 @@ export class BubblewrapSandbox implements Sandbox {
         );
       }
     }
-    const args = [probe.bwrap, ...probe.base];
+    // A root caller and a workspace of another user: bwrap starts as that user (see _bwrap_owner.ts).
+    const owner = workspaceOwner(request.writable, request.cwd);
+    const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
+    if (owner !== undefined && this.network !== "none") {
+      throw unavailable(
+        "a network allowlist is not handed to a sandbox started as the workspace's owner (its proxy socket is the caller's)",
+        "run the agent as the workspace's owner, or use network: \"none\"",
+      );
+    }
+    const args = [...prefix, probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     // Protected paths: pinned and read-only binds, checked again inside before the command runs.
     const checked = checkProtectedPaths(request);
@@ -205,7 +222,7 @@ export class BubblewrapSandbox implements Sandbox {
     }
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
     if (this.network === "none") {
-      args.push("--", ...argv);
+      args.push(...SEALED_MOUNTS, "--", ...argv);
       return { argv: args, env };
     }
     const setup = await this.startNetwork();
@@ -218,6 +235,7 @@ export class BubblewrapSandbox implements Sandbox {
       "--ro-bind",
       path.join(setup.dir, "forwarder.cjs"),
       forwarder,
+      ...SEALED_MOUNTS,
     );
     const runtime = this.options.runtimePath ?? process.execPath;
     const kind = runtimeName();
@@ -240,6 +258,36 @@ export class BubblewrapSandbox implements Sandbox {
     Object.assign(env, proxyEnvironment(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`));
     if (kind === "deno") env["NO_COLOR"] = "1";
     return { argv: args, env };
+  }
+
+  /** `setpriv … --` to start bwrap as `owner`, once probed that bwrap works as that user here. */
+  private ownerPrefix(probe: Probe, owner: OwnerIds): Promise<string[]> {
+    const key = `${owner.uid}:${owner.gid}`;
+    let prefix = this.ownerProbes.get(key);
+    if (prefix === undefined) {
+      prefix = (async () => {
+        const setpriv = findOnPath("setpriv");
+        if (setpriv === undefined || !isExecutableFile(setpriv)) {
+          throw unavailable(
+            "the workspace belongs to another user and setpriv was not found to start the sandbox as that user",
+            "install setpriv (Debian and Ubuntu: util-linux), or run the agent as the workspace's owner",
+          );
+        }
+        const argv = asOwner(setpriv, owner);
+        const result = await run(this.host, [...argv, probe.bwrap, ...probe.base, "--", "/bin/sh", "-c", ":"])
+          .catch(() => null);
+        if (result === null || result.code !== 0) {
+          throw unavailable(
+            `bwrap cannot create the sandbox as the workspace's owner (${reasonOf(result?.stderr ?? "")})`,
+            "unprivileged user namespaces may be blocked, or the runtime's executable is not readable by that user",
+          );
+        }
+        return argv;
+      })();
+      this.ownerProbes.set(key, prefix);
+      prefix.catch(() => this.ownerProbes.delete(key));
+    }
+    return prefix;
   }
 
   // The proxy's Unix socket and the forwarder script, in a private folder on
