@@ -56,7 +56,9 @@ function probeCommand(outside: string): string {
     "echo in-tmp > /tmp/t && echo wrote-tmp",
     "echo ids=$(id -u):$(id -g)",
     "grep -E '^Cap(Prm|Eff|Amb)' /proc/self/status",
-    `for f in ${[...OUTSIDE_TARGETS, path.join(outside, "x")].join(" ")}; do (echo x >> "$f") 2>/dev/null && echo "wrote $f"; done`,
+    `for f in ${
+      [...OUTSIDE_TARGETS, path.join(outside, "x")].join(" ")
+    }; do (echo x >> "$f") 2>/dev/null && echo "wrote $f"; done`,
     "echo done",
   ].join("\n");
 }
@@ -122,7 +124,17 @@ async function runAsOwner(
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(
         "setpriv",
-        ["--reuid", String(OWNER), "--regid", String(OWNER), "--clear-groups", "--", bun, helper, JSON.stringify(request)],
+        [
+          "--reuid",
+          String(OWNER),
+          "--regid",
+          String(OWNER),
+          "--clear-groups",
+          "--",
+          bun,
+          helper,
+          JSON.stringify(request),
+        ],
         { env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, TMPDIR: home }, encoding: "utf8", timeout: 90_000 },
         (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
       )

@@ -207,7 +207,7 @@ export class BubblewrapSandbox implements Sandbox {
     if (owner !== undefined && this.network !== "none") {
       throw unavailable(
         "a network allowlist is not handed to a sandbox started as the workspace's owner (its proxy socket is the caller's)",
-        "run the agent as the workspace's owner, or use network: \"none\"",
+        'run the agent as the workspace\'s owner, or use network: "none"',
       );
     }
     const args = [...prefix, probe.bwrap, ...probe.base];
