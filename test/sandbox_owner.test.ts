@@ -1,8 +1,7 @@
 // The sandboxes let a command write its workspace, whoever owns it, and nothing else: as a root caller
 // (a workspace of uid 0, and one of another uid) and as a non-root caller, for bubblewrap and containers.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createNodeProcessTool } from "../mod.ts";
@@ -16,7 +15,11 @@ const uid = typeof process.getuid === "function" ? process.getuid() : -1;
 const gid = typeof process.getgid === "function" ? process.getgid() : -1;
 const asRoot = uid === 0;
 const notRoot = asRoot ? undefined : "the caller is not root: it cannot make a workspace owned by another uid";
-const noSetpriv = hasProgram("setpriv") ? undefined : "setpriv is not installed (util-linux)";
+const noSetpriv = !hasProgram("setpriv")
+  ? "setpriv is not installed (util-linux)"
+  : !hasProgram("node")
+  ? "no node on PATH to relay the engine's socket"
+  : undefined;
 /** The workspace owner the tests give a root caller, and the uid a non-root caller is started as. */
 const OWNER = 4242;
 const SECOND_OWNER = 4343;
@@ -93,18 +96,31 @@ async function ownedFixture(owner: { uid: number; gid: number }): Promise<DiskFi
 }
 
 // Lets a non-root child reach the engine: a socket of its own, relayed to the engine's (root-only) socket,
-// as membership in the docker group would.
-async function engineRelay(dir: string, owner: number): Promise<{ socket: string; close(): Promise<void> }> {
+// as membership in the docker group would. The relay runs in the `node` on PATH (a process of its own, so
+// the hijacked attach streams are piped by Node's net on every runtime under test).
+const RELAY_SOURCE = `
+const net = require("node:net");
+const fs = require("node:fs");
+const [socket, upstreamPath, owner] = process.argv.slice(1);
+const server = net.createServer((client) => {
+  const upstream = net.connect(upstreamPath);
+  client.pipe(upstream).pipe(client);
+  client.on("error", () => upstream.destroy());
+  upstream.on("error", () => client.destroy());
+});
+server.listen(socket, () => { fs.chownSync(socket, Number(owner), Number(owner)); console.log("listening"); });
+`;
+
+async function engineRelay(dir: string, owner: number): Promise<{ socket: string; close(): void }> {
   const socket = path.join(dir, "engine.sock");
-  const server = net.createServer((client) => {
-    const upstream = net.connect(ENGINE_SOCKET);
-    client.pipe(upstream).pipe(client);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
+  const child = spawn("node", ["-e", RELAY_SOURCE, socket, ENGINE_SOCKET, String(owner)], {
+    stdio: ["ignore", "pipe", "inherit"],
   });
-  await new Promise<void>((resolve) => server.listen(socket, () => resolve()));
-  fs.chownSync(socket, owner, owner);
-  return { socket, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the engine relay ended (${code})`)));
+  });
+  return { socket, close: () => child.kill("SIGKILL") };
 }
 
 // Runs one command as an agent running as uid OWNER would: Bun started through setpriv runs
@@ -141,7 +157,7 @@ async function runAsOwner(
     );
     return JSON.parse(stdout.trim().split("\n").at(-1) as string);
   } finally {
-    await relay?.close();
+    relay?.close();
     fs.rmSync(home, { recursive: true, force: true });
   }
 }
@@ -251,10 +267,10 @@ for (const backend of BACKENDS) {
             permissions: onBun || backend.name === "container" ? "inherit" : "workspace",
           });
           const result = await tool.execute({
-            source: "require('fs').writeFileSync('from-script.txt', 'ok'); console.log(process.getuid())",
+            source: "require('fs').writeFileSync('from-script.txt', 'ok'); console.log('wrote')",
           });
           expect(result.stderr).toBe("");
-          expect(result.stdout).toBe(`${OWNER}\n`);
+          expect(result.stdout).toBe("wrote\n");
           const stat = fs.lstatSync(path.join(fx.root, "from-script.txt"));
           expect([stat.uid, stat.gid]).toEqual([OWNER, OWNER]);
           expect(fs.readdirSync(fx.root).sort()).toEqual(["from-script.txt", "inside.txt"]);
