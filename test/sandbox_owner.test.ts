@@ -4,7 +4,7 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { createNodeProcessTool } from "../mod.ts";
+import { createNodeProcessTool, isWorkspaceError } from "../mod.ts";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
@@ -280,6 +280,24 @@ for (const backend of BACKENDS) {
     },
   );
 }
+
+describe.skipIf(sandboxSkipReason !== undefined || !asRoot)(
+  `bubblewrap started as a workspace's owner${
+    sandboxSkipReason ? ` [skipped: ${sandboxSkipReason}]` : notRoot ? ` [skipped: ${notRoot}]` : ""
+  }`,
+  () => {
+    test("refuses a network allowlist (SANDBOX_UNAVAILABLE), and nothing runs", async () => {
+      const fx = await ownedFixture({ uid: OWNER, gid: OWNER });
+      const sandbox = new BubblewrapSandbox({ network: { allow: ["registry.npmjs.org"] } });
+      track(fx, sandbox);
+      const error = await new SandboxShell(sandbox, { cwd: fx.root })
+        .exec({ command: "echo ran > ran.txt", ...LIMITS })
+        .then(() => null, (caught: unknown) => caught);
+      expect(isWorkspaceError(error) && error.code).toBe("SANDBOX_UNAVAILABLE");
+      expect(fs.readdirSync(fx.root)).toEqual(["inside.txt"]);
+    });
+  },
+);
 
 describe.skipIf(engineSkipReason !== undefined || !asRoot)(
   `reused containers follow the workspace's owner${

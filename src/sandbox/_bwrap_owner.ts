@@ -5,6 +5,9 @@
 // workspace's owner (`setpriv`, as dev containers run as the folder's owner),
 // and files the command makes belong to that owner.
 import * as fs from "node:fs";
+import type { Host } from "../host.ts";
+import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
+import { unavailable } from "./_sandbox_unavailable.ts";
 
 /** A user to start bwrap as. */
 export interface OwnerIds {
@@ -35,7 +38,31 @@ export function workspaceOwner(writable: readonly string[], cwd: string): OwnerI
   }
 }
 
-/** The `setpriv` command line that starts the rest as `owner`, with no supplementary group and no capability. */
-export function asOwner(setpriv: string, owner: OwnerIds): string[] {
-  return [setpriv, "--reuid", String(owner.uid), "--regid", String(owner.gid), "--clear-groups", "--"];
+/**
+ * The `setpriv` command line that starts the rest as `owner` (no supplementary group; dropping root's uid
+ * clears every capability), once a sandbox started that way worked here.
+ *
+ * @param host The host that runs the probe.
+ * @param bwrap bwrap and its base arguments.
+ * @param owner The workspace's owner.
+ * @returns The prefix for bwrap's command line.
+ * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` without setpriv, or when bwrap cannot run as that user.
+ */
+export async function probeAsOwner(host: Host, bwrap: string[], owner: OwnerIds): Promise<string[]> {
+  const setpriv = findOnPath("setpriv");
+  if (setpriv === undefined || !isExecutableFile(setpriv)) {
+    throw unavailable(
+      "the workspace belongs to another user and setpriv was not found to start the sandbox as that user",
+      "install setpriv (Debian and Ubuntu: util-linux), or run the agent as the workspace's owner",
+    );
+  }
+  const prefix = [setpriv, "--reuid", String(owner.uid), "--regid", String(owner.gid), "--clear-groups", "--"];
+  const result = await run(host, [...prefix, ...bwrap, "--", "/bin/sh", "-c", ":"]).catch(() => null);
+  if (result === null || result.code !== 0) {
+    throw unavailable(
+      `bwrap cannot create the sandbox as the workspace's owner (${reasonOf(result?.stderr ?? "")})`,
+      "unprivileged user namespaces may be blocked for that user, or the runtime's executable is not readable by it",
+    );
+  }
+  return prefix;
 }

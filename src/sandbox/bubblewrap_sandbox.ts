@@ -48,7 +48,7 @@ import {
 } from "./proxy_forwarder.ts";
 import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
 import { baseArguments, SEALED_MOUNTS } from "./_bwrap_base_arguments.ts";
-import { asOwner, type OwnerIds, workspaceOwner } from "./_bwrap_owner.ts";
+import { type OwnerIds, probeAsOwner, workspaceOwner } from "./_bwrap_owner.ts";
 import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
 import { runtimeName } from "./_runtime_name.ts";
 import { unavailable } from "./_sandbox_unavailable.ts";
@@ -203,13 +203,13 @@ export class BubblewrapSandbox implements Sandbox {
     }
     // A root caller and a workspace of another user: bwrap starts as that user (see _bwrap_owner.ts).
     const owner = workspaceOwner(request.writable, request.cwd);
-    const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
     if (owner !== undefined && this.network !== "none") {
       throw unavailable(
         "a network allowlist is not handed to a sandbox started as the workspace's owner (its proxy socket is the caller's)",
         'run the agent as the workspace\'s owner, or use network: "none"',
       );
     }
+    const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
     const args = [...prefix, probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     // Protected paths: pinned and read-only binds, checked again inside before the command runs.
@@ -260,30 +260,12 @@ export class BubblewrapSandbox implements Sandbox {
     return { argv: args, env };
   }
 
-  /** `setpriv … --` to start bwrap as `owner`, once probed that bwrap works as that user here. */
+  /** `setpriv … --` to start bwrap as `owner`, probed once per owner. */
   private ownerPrefix(probe: Probe, owner: OwnerIds): Promise<string[]> {
     const key = `${owner.uid}:${owner.gid}`;
     let prefix = this.ownerProbes.get(key);
     if (prefix === undefined) {
-      prefix = (async () => {
-        const setpriv = findOnPath("setpriv");
-        if (setpriv === undefined || !isExecutableFile(setpriv)) {
-          throw unavailable(
-            "the workspace belongs to another user and setpriv was not found to start the sandbox as that user",
-            "install setpriv (Debian and Ubuntu: util-linux), or run the agent as the workspace's owner",
-          );
-        }
-        const argv = asOwner(setpriv, owner);
-        const result = await run(this.host, [...argv, probe.bwrap, ...probe.base, "--", "/bin/sh", "-c", ":"])
-          .catch(() => null);
-        if (result === null || result.code !== 0) {
-          throw unavailable(
-            `bwrap cannot create the sandbox as the workspace's owner (${reasonOf(result?.stderr ?? "")})`,
-            "unprivileged user namespaces may be blocked, or the runtime's executable is not readable by that user",
-          );
-        }
-        return argv;
-      })();
+      prefix = probeAsOwner(this.host, [probe.bwrap, ...probe.base], owner);
       this.ownerProbes.set(key, prefix);
       prefix.catch(() => this.ownerProbes.delete(key));
     }
