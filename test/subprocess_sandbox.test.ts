@@ -87,7 +87,7 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
 
   async function setup(tree: string[], options: Partial<SubprocessSandboxOptions> = {}) {
     fx = await diskFixture(tree);
-    // A root caller's commands run as uid 1000, which must be able to write the workspace.
+    // A root caller's commands run as the workspace's owner: here uid 1000 (test/sandbox_owner.test.ts covers 0 and 4242).
     if (uid === 0) execFileSync("chown", ["-R", "1000:1000", fx.root]);
     const labels = testLabel();
     const sandbox = new SubprocessSandbox({ image: IMAGE, labels, ...options });
@@ -365,7 +365,7 @@ describe.skipIf(noEngine)(`SubprocessSandbox on a Docker Engine${note}`, () => {
       onDeno ? " [skipped: Deno launches scripts with deno-only flags; the image has node]" : ""
     }`,
     async () => {
-      // The script file is the caller's, mode 0600: the container runs as the caller to read it.
+      // An explicit `user` wins over the workspace's owner (for a root caller: root without capabilities).
       const user = uid === 0 ? "0:0" : `${uid}:${process.getgid?.() ?? uid}`;
       const { sandbox, labels } = await setup([], { user });
       if (uid === 0) fs.chownSync(fx.root, 0, 0); // without capabilities even root writes only what it owns

@@ -26,6 +26,14 @@ export function baseArguments(
     if (!SANDBOX_SYSTEM_PATHS.some((dir) => visible.startsWith(`${dir}/`))) args.push("--ro-bind", real, visible);
   }
   for (const extra of options.readOnly ?? []) args.push("--ro-bind", extra, extra);
-  args.push("--dev", "/dev", "--proc", "/proc");
+  // /proc/sys read-only: a uid 0 command (a root caller's) could write its own namespaces' sysctls.
+  args.push("--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys");
   return args;
 }
+
+/**
+ * The last mount arguments of every command, after its binds: bwrap's own
+ * `/dev` and root tmpfs made read-only, so that a command (even one running
+ * as uid 0, which owns them) writes only the workspace and `/tmp`.
+ */
+export const SEALED_MOUNTS: readonly string[] = Object.freeze(["--remount-ro", "/dev", "--remount-ro", "/"]);

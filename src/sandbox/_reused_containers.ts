@@ -22,15 +22,15 @@ export interface ReuseHost {
   containerSpec(root: string, egress: EgressNetwork | undefined, binds: Bind[]): Record<string, unknown>;
   /** Creates a container and returns its id. */
   create(client: EngineClient, spec: Record<string, unknown>): Promise<string>;
-  /** The user commands run as in the container. */
-  user(): string;
+  /** The user commands run as in the container of a workspace root. */
+  user(root: string): string;
   /** The relay that runs each container command as a host process. */
   relay(): RelayLauncher;
   /** Milliseconds without a command after which a long-lived container ends. */
   idleTimeoutMs(): number;
 }
 
-/** The long-lived containers of one sandbox, keyed by workspace root and protected binds. */
+/** The long-lived containers of one sandbox, keyed by workspace root, user and protected binds. */
 export class ReusedContainers {
   private readonly keepers = new Map<string, Promise<Keeper>>();
   private readonly sandbox: ReuseHost;
@@ -49,13 +49,17 @@ export class ReusedContainers {
     root: string,
     egress: EgressNetwork | undefined,
     binds: Bind[],
+    user: string,
   ): Promise<Keeper> {
-    // Keyed by the protected binds too: when they change (a protected file appeared), a new container has them.
-    const key = binds.length === 0 ? root : `${root}\0${JSON.stringify(binds)}`;
+    // Keyed by the user too (the workspace's owner may change), and by the protected binds: when they change
+    // (a protected file appeared), a new container has them.
+    const key = `${root}\0${user}${binds.length === 0 ? "" : `\0${JSON.stringify(binds)}`}`;
     let keeper = this.keepers.get(key);
     if (keeper === undefined) {
       keeper = (async () => {
         const spec = this.sandbox.containerSpec(root, egress, binds);
+        // The keeper runs as the user its commands run as: a container is never shared between two uids.
+        spec.User = user;
         // Process 1 is the keeper itself (exempt from kill -1); when it ends, the engine removes the container.
         Object.assign(spec.HostConfig as Record<string, unknown>, { Init: false, AutoRemove: true });
         const id = await this.sandbox.create(client, {
@@ -93,8 +97,9 @@ export class ReusedContainers {
     command: { argv: string[]; envList: string[]; workingDir: string },
     binds: Bind[],
   ): Promise<SandboxedCommand> {
+    const user = this.sandbox.user(root);
     for (let attempt = 0;; attempt++) {
-      const keeper = await this.keeper(client, root, egress, binds);
+      const keeper = await this.keeper(client, root, egress, binds, user);
       let release!: () => void;
       const previous = keeper.queue;
       keeper.queue = new Promise<void>((resolve) => (release = resolve));
@@ -103,7 +108,7 @@ export class ReusedContainers {
         Cmd: ["/bin/sh", "-c", EXEC_WRAPPER, "paddock-exec", ...command.argv],
         Env: command.envList,
         WorkingDir: command.workingDir,
-        User: this.sandbox.user(),
+        User: user,
         AttachStdin: false,
         AttachStdout: true,
         AttachStderr: true,

@@ -15,6 +15,11 @@
  *   agent's own configuration, not the rest of the folder around the
  *   workspace.
  *
+ * `/`, `/dev` and `/proc/sys` are read-only too: the workspace and `/tmp`
+ * are the only writable places. bwrap runs as the caller; a root caller whose
+ * workspace belongs to another user starts it as that user (`setpriv`), so
+ * that the command writes the workspace as its owner does.
+ *
  * It runs with every namespace unshared (user, mount, pid, ipc, uts, cgroup,
  * net), a new session (no terminal injection), `--die-with-parent`, all
  * capabilities dropped and `no_new_privs` (bubblewrap always sets it), and
@@ -42,7 +47,8 @@ import {
   shellQuote,
 } from "./proxy_forwarder.ts";
 import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
-import { baseArguments } from "./_bwrap_base_arguments.ts";
+import { baseArguments, SEALED_MOUNTS } from "./_bwrap_base_arguments.ts";
+import { type OwnerIds, probeAsOwner, workspaceOwner } from "./_bwrap_owner.ts";
 import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
 import { runtimeName } from "./_runtime_name.ts";
 import { unavailable } from "./_sandbox_unavailable.ts";
@@ -82,6 +88,8 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly ownedProxy: EgressProxy | undefined;
   private readonly host: Host;
   private probe: Promise<Probe> | undefined;
+  // The probes of bwrap started as a workspace's owner (a root caller), by `uid:gid`.
+  private readonly ownerProbes = new Map<string, Promise<string[]>>();
   private networkSetup: Promise<NetworkSetup> | undefined;
 
   /** `none` by default; `allowlist` with `allow` or a `proxy` (only allowed hosts, through the proxy). */
@@ -193,7 +201,16 @@ export class BubblewrapSandbox implements Sandbox {
         );
       }
     }
-    const args = [probe.bwrap, ...probe.base];
+    // A root caller and a workspace of another user: bwrap starts as that user (see _bwrap_owner.ts).
+    const owner = workspaceOwner(request.writable, request.cwd);
+    if (owner !== undefined && this.network !== "none") {
+      throw unavailable(
+        "a network allowlist is not handed to a sandbox started as the workspace's owner (its proxy socket is the caller's)",
+        'run the agent as the workspace\'s owner, or use network: "none"',
+      );
+    }
+    const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
+    const args = [...prefix, probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     // Protected paths: pinned and read-only binds, checked again inside before the command runs.
     const checked = checkProtectedPaths(request);
@@ -205,7 +222,7 @@ export class BubblewrapSandbox implements Sandbox {
     }
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
     if (this.network === "none") {
-      args.push("--", ...argv);
+      args.push(...SEALED_MOUNTS, "--", ...argv);
       return { argv: args, env };
     }
     const setup = await this.startNetwork();
@@ -218,6 +235,7 @@ export class BubblewrapSandbox implements Sandbox {
       "--ro-bind",
       path.join(setup.dir, "forwarder.cjs"),
       forwarder,
+      ...SEALED_MOUNTS,
     );
     const runtime = this.options.runtimePath ?? process.execPath;
     const kind = runtimeName();
@@ -240,6 +258,18 @@ export class BubblewrapSandbox implements Sandbox {
     Object.assign(env, proxyEnvironment(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`));
     if (kind === "deno") env["NO_COLOR"] = "1";
     return { argv: args, env };
+  }
+
+  /** `setpriv … --` to start bwrap as `owner`, probed once per owner. */
+  private ownerPrefix(probe: Probe, owner: OwnerIds): Promise<string[]> {
+    const key = `${owner.uid}:${owner.gid}`;
+    let prefix = this.ownerProbes.get(key);
+    if (prefix === undefined) {
+      prefix = probeAsOwner(this.host, [probe.bwrap, ...probe.base], owner);
+      this.ownerProbes.set(key, prefix);
+      prefix.catch(() => this.ownerProbes.delete(key));
+    }
+    return prefix;
   }
 
   // The proxy's Unix socket and the forwarder script, in a private folder on

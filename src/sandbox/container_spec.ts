@@ -5,6 +5,7 @@
  *
  * @module
  */
+import * as fs from "node:fs";
 
 /** Where the workspace appears inside the container. */
 export const CONTAINER_WORKSPACE = "/workspace";
@@ -12,8 +13,30 @@ export const CONTAINER_WORKSPACE = "/workspace";
 /** `PATH` inside the container (the host's would name host folders). */
 export const CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** The user commands run as when the caller is root (a root caller's own uid would be root inside). */
+/**
+ * The user commands run as when neither the caller nor the workspace's owner
+ * can be known (Deno without `--allow-sys`, a workspace that cannot be stat'ed).
+ */
 export const CONTAINER_FALLBACK_USER = "1000:1000";
+
+/**
+ * Paths read-only inside on top of the read-only root filesystem: `/dev` (a
+ * writable tmpfs otherwise, owned by uid 0, so a command mapped to uid 0 could
+ * create files there), its `shm` and `mqueue` mounts, and the `/proc` entries
+ * Docker makes read-only by default (giving the list replaces Docker's). Device
+ * nodes such as `/dev/null` stay writable: a read-only mount does not stop writes
+ * to a device.
+ */
+export const CONTAINER_READONLY_PATHS: readonly string[] = Object.freeze([
+  "/dev",
+  "/dev/shm",
+  "/dev/mqueue",
+  "/proc/bus",
+  "/proc/fs",
+  "/proc/irq",
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+]);
 
 /** The label every container and network of ours carries; its value is the sandbox instance's id. */
 export const CONTAINER_LABEL = "dev.paddock.sandbox";
@@ -91,6 +114,7 @@ export function containerSpec(input: ContainerSpecInput): Record<string, unknown
       ],
       NetworkMode: input.networkMode,
       ReadonlyRootfs: true,
+      ReadonlyPaths: [...CONTAINER_READONLY_PATHS],
       Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpfsBytes},mode=1777` },
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],
@@ -107,22 +131,39 @@ export function containerSpec(input: ContainerSpecInput): Record<string, unknown
 }
 
 /**
- * The user commands run as when none is configured: the caller's `uid:gid`
- * (files they make belong to the caller), or {@link CONTAINER_FALLBACK_USER}
- * for a root caller, whose own uid would be root inside.
+ * The user commands run as when none is configured, chosen so that the
+ * workspace is exactly as writable inside as it is for the caller outside,
+ * never more:
+ * - a non-root caller: its own `uid:gid` (inside it can do to the workspace
+ *   what it can do outside; files it makes belong to it);
+ * - a root caller: the workspace folder's owner `uid:gid`, as dev containers
+ *   do (files the command makes belong to that owner). A root-owned workspace
+ *   maps to `0:0`, which inside has no capability, `no-new-privileges`, a
+ *   read-only root, `/dev` read-only ({@link CONTAINER_READONLY_PATHS}): it
+ *   writes the workspace and `/tmp` and nothing else;
+ * - neither known (Deno without `--allow-sys`, the workspace cannot be
+ *   stat'ed): {@link CONTAINER_FALLBACK_USER}.
  *
+ * @param root The workspace's host path.
  * @returns `uid:gid`.
  */
-export function defaultContainerUser(): string {
-  let uid = 0;
-  let gid = 0;
+export function defaultContainerUser(root: string): string {
+  let uid: number | undefined;
+  let gid: number | undefined;
   try {
-    uid = process.getuid?.() ?? 0;
-    gid = process.getgid?.() ?? 0;
+    uid = process.getuid?.();
+    gid = process.getgid?.();
   } catch {
-    // Deno without --allow-sys: not knowing the caller, use the fallback user.
+    // Deno without --allow-sys: the caller is unknown.
   }
-  return uid === 0 ? CONTAINER_FALLBACK_USER : `${uid}:${gid}`;
+  if (uid === undefined || gid === undefined) return CONTAINER_FALLBACK_USER;
+  if (uid !== 0) return `${uid}:${gid}`;
+  try {
+    const owner = fs.statSync(root);
+    return `${owner.uid}:${owner.gid}`;
+  } catch {
+    return CONTAINER_FALLBACK_USER;
+  }
 }
 
 function escapeRegExp(text: string): string {

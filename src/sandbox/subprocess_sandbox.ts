@@ -10,7 +10,9 @@
  * What a command sees, by default (each an option):
  * - the workspace read-write at `/workspace`, the working folder there;
  * - the image's filesystem read-only, a small tmpfs `/tmp` (also `HOME`, `TMPDIR`);
- * - a non-root user, no capabilities, `no-new-privileges`, a pids, memory and CPU limit;
+ * - the caller's uid (a root caller: the workspace owner's, see
+ *   `defaultContainerUser`), no capabilities, `no-new-privileges`, `/dev`
+ *   read-only, a pids, memory and CPU limit;
  * - the environment it was given (the minimal set plus `env` / `inheritEnv`),
  *   with `PATH`, `HOME` and `TMPDIR` set for the container;
  * - no network but loopback, or (`network: { allow }`) only an egress proxy
@@ -86,7 +88,7 @@ export class SubprocessSandbox implements Sandbox {
   private readonly reused = new ReusedContainers({
     containerSpec: (root, egress, binds) => this.containerSpec(root, egress, binds),
     create: (client, spec) => this.create(client, spec),
-    user: () => this.user(),
+    user: (root) => this.user(root),
     relay: () => this.relay(),
     idleTimeoutMs: () => this.options.idleTimeoutMs ?? CONTAINER_IDLE_TIMEOUT_MS,
   });
@@ -230,9 +232,9 @@ export class SubprocessSandbox implements Sandbox {
     return this.relayLauncher as RelayLauncher;
   }
 
-  /** The user commands run as in the container. */
-  private user(): string {
-    return this.options.user ?? defaultContainerUser();
+  /** The user commands run as in the container of a workspace root. */
+  private user(root: string): string {
+    return this.options.user ?? defaultContainerUser(root);
   }
 
   /** The labels every object this sandbox creates carries. */
@@ -244,7 +246,7 @@ export class SubprocessSandbox implements Sandbox {
   private containerSpec(root: string, egress: EgressNetwork | undefined, binds: Bind[] = []): Record<string, unknown> {
     return containerSpec({
       ...this.options,
-      user: this.user(),
+      user: this.user(root),
       labels: this.labels(),
       root,
       networkMode: egress === undefined ? "none" : egress.name,

@@ -23,7 +23,10 @@ export interface SubprocessSandboxOptions {
   networkName?: string;
   /** One long-lived container per workspace, commands through `exec` (faster; see the README for what it shares). @default false */
   reuse?: boolean;
-  /** `uid:gid` inside. @default the caller's uid:gid, or `CONTAINER_FALLBACK_USER` when the caller is root */
+  /**
+   * `uid:gid` inside. @default the caller's uid:gid; for a root caller the workspace folder's owner
+   * (`0:0` for a root-owned one, without any capability); `CONTAINER_FALLBACK_USER` when neither is known
+   */
   user?: string;
   /** Memory limit in bytes (swap disabled). @default 536870912 */
   memoryBytes?: number;

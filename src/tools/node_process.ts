@@ -206,11 +206,14 @@ export function createNodeProcessTool(
       const root = await workspace.rootFolder();
       const atRoot = (name: string) => workspace.childPath(root, name);
       const created: Array<[string, Identity]> = [];
+      // In a sandbox the script may run as another uid than the caller's (a root caller's container runs as
+      // the workspace's owner), so it must be readable by others; unsandboxed it stays the caller's alone.
+      const mode = options.sandbox === undefined ? 0o600 : 0o644;
       try {
-        created.push([atRoot(`${base}.cjs`), await createScript(workspace, atRoot(`${base}.cjs`), input.source)]);
+        created.push([atRoot(`${base}.cjs`), await createScript(workspace, atRoot(`${base}.cjs`), input.source, mode)]);
         if (launch.bootstrap !== undefined) {
           const at = atRoot(`${base}.boot.cjs`);
-          created.push([at, await createScript(workspace, at, encodeUtf8(launch.bootstrap))]);
+          created.push([at, await createScript(workspace, at, encodeUtf8(launch.bootstrap), mode)]);
         }
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
@@ -284,11 +287,11 @@ async function sandboxed(
 
 // Creates a temp script exclusively (never through a link) and returns its
 // identity; on a failed write the half-made file is removed.
-async function createScript(workspace: Workspace, path: string, data: Uint8Array): Promise<Identity> {
+async function createScript(workspace: Workspace, path: string, data: Uint8Array, mode: number): Promise<Identity> {
   const host = workspace.host;
   let identity: Identity | undefined;
   try {
-    const file = await host.open(path, { write: true, createExclusive: true, noFollow: true, mode: 0o600 });
+    const file = await host.open(path, { write: true, createExclusive: true, noFollow: true, mode });
     try {
       identity = await file.stat();
       await file.write(data, 0);
