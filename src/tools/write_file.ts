@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
@@ -19,6 +20,12 @@ export interface WriteToolOptions extends BaseToolOptions {
    * @default [] (`createCodingTools` passes the defaults when a `shell` allow list is in force)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Refuse to replace an existing file the session never read (`FILE_NOT_READ`) or that changed
+   * since it was last read (`FILE_CHANGED_SINCE_READ`); creating a new file needs no read.
+   * @default false (`createCodingTools` turns it on)
+   */
+  staleWriteGuard?: boolean;
 }
 
 /** Arguments of `write_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -90,6 +97,7 @@ export function createWriteTool(
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
   const protectedPaths = options.protectedPaths ?? [];
+  const guarded = options.staleWriteGuard ?? false;
   return defineTool({
     name: options.name ?? "write_file",
     description: options.description ??
@@ -105,13 +113,23 @@ export function createWriteTool(
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
       assertNotProtected(input.segments, protectedPaths, "write", display); // before any folder is created
-      await atomicWrite(workspace, input.segments, input.data, {
+      const tracker = readTrackerOf(workspace);
+      const written = await atomicWrite(workspace, input.segments, input.data, {
         signal,
         display,
         rootChecked: true,
         // Through a link, the canonical target is what changes.
-        beforeWrite: (target) => assertNotProtected(target.segments, protectedPaths, "write", display),
+        beforeWrite: (target) => {
+          assertNotProtected(target.segments, protectedPaths, "write", display);
+          // The stale-write guard, on the stat taken inside the write's lock; the re-check
+          // before the rename then requires that same version (size, mtime), not only the inode.
+          if (guarded && target.stat !== null) tracker.assertCurrent(target.segments, target.stat, "write", display);
+        },
+        sameVersion: guarded,
+        statWritten: true,
       });
+      // A file the agent wrote counts as read.
+      if (written.stat !== undefined) tracker.record(written.segments, written.stat);
       return { path: display, bytes: input.data.length };
     },
   });

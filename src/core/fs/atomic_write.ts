@@ -34,6 +34,23 @@ export interface AtomicWriteOptions {
    * @default undefined (no extra check)
    */
   beforeWrite?: (target: Resolved) => Promise<void> | void;
+  /**
+   * The re-check right before the rename also requires the target's size and
+   * modification time to be the ones `beforeWrite` saw, not only its identity
+   * (the stale-write guard: a file changed in place meanwhile is refused).
+   * @default false
+   */
+  sameVersion?: boolean;
+  /** Return the new file's stat, taken on its handle after the bytes were synced. @default false */
+  statWritten?: boolean;
+}
+
+/** What {@link atomicWrite} returns. */
+export interface AtomicWriteResult {
+  /** The target's canonical segments. */
+  segments: string[];
+  /** The new file's stat from its own handle (with `statWritten`). */
+  stat?: HostStat;
 }
 
 /** Random hex for temp names. */
@@ -53,7 +70,7 @@ export function randomSuffix(): string {
  * @param segments The normalized path of the target.
  * @param data The new content.
  * @param options Abort signal, display path, parent creation, a resolved target.
- * @returns The target's canonical segments.
+ * @returns The target's canonical segments (and the new file's stat, when asked).
  * @throws {WorkspaceError} Refusals and failures, with stable codes.
  *
  * @example Saving a report from a custom tool
@@ -70,7 +87,7 @@ export async function atomicWrite(
   segments: readonly string[],
   data: Uint8Array,
   options: AtomicWriteOptions = {},
-): Promise<{ segments: string[] }> {
+): Promise<AtomicWriteResult> {
   const { signal, createParents = true } = options;
   const display = options.display ?? segments.join("/");
   const host = workspace.host;
@@ -100,13 +117,18 @@ export async function atomicWrite(
 
     // 3. One writer per target in this process (the folder's identity and the name).
     const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
-    await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
-    return { segments: target.segments };
+    const written = await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
+    return written === undefined ? { segments: target.segments } : { segments: target.segments, stat: written };
   } finally {
     if (options.target === undefined) await target.release();
   }
 
-  async function install(target: Resolved, folder: Folder, name: string, waited: boolean): Promise<void> {
+  async function install(
+    target: Resolved,
+    folder: Folder,
+    name: string,
+    waited: boolean,
+  ): Promise<HostStat | undefined> {
     const targetPath = workspace.childPath(folder, name);
     // Inside the lock, look at the target again when the caller walked earlier
     // (edit_file read it since) or an earlier writer of this process held the
@@ -131,6 +153,7 @@ export async function atomicWrite(
     let file: HostFile | undefined;
     let tempIdentity: HostStat | undefined;
     let renamed = false;
+    let written: HostStat | undefined;
     try {
       // 4. Create the temp file at the held folder: exclusive, never through a
       //    link, with its final mode (an existing target keeps its bits, less
@@ -161,6 +184,8 @@ export async function atomicWrite(
 
       // 6. Make everything durable before it gets the target's name.
       await file.sync();
+      // The version the stale-write guard records: nothing but this call knows the temp's name.
+      if (options.statWritten) written = await file.stat();
       await file.close();
       if (modeMismatch && file.chmod === undefined) {
         await confirmTemp();
@@ -168,7 +193,7 @@ export async function atomicWrite(
       }
 
       // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
-      if (!(await lstatUnchanged(host, targetPath, before))) {
+      if (!(await lstatUnchanged(host, targetPath, before, options.sameVersion))) {
         throw fail("PATH_CHANGED", "the target changed while it was written");
       }
       await confirmTemp();
@@ -182,6 +207,7 @@ export async function atomicWrite(
 
       // 9. Make the rename itself durable.
       await workspace.syncFolder(folder);
+      return written;
     } catch (error) {
       await file?.close().catch(() => {});
       // Remove our own temp file only: it must still be the object we created, at the held folder.
