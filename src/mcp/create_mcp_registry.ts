@@ -85,6 +85,7 @@ export function registryOf(
     nodeProcess: options.nodeProcess === false ? false : nodeProcess,
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
     protectedPaths: shell?.allow !== undefined,
+    staleWriteGuard: options.staleWriteGuard ?? true,
   });
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.

@@ -57,7 +57,9 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   const registries = new Map<McpRoot, ToolRegistry>(rootSet.roots.map((root) => [
     root,
     root.isDefault ? registry : new ToolRegistry(
-      createCodingTools(root.workspace, { nodeProcess: false }).filter((tool) =>
+      createCodingTools(root.workspace, { nodeProcess: false, staleWriteGuard: options.staleWriteGuard ?? true }).filter((
+        tool,
+      ) =>
         options.readOnly !== true || tool.readOnly
       ),
     ),
