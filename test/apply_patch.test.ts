@@ -1,15 +1,9 @@
 import { describe, expect, test } from "vitest";
-import {
-  type AnyTool,
-  createApplyPatchTool,
-  createCodingTools,
-  parsePatch,
-  ToolRegistry,
-} from "../mod.ts";
+import { type AnyTool, createApplyPatchTool, createCodingTools, parsePatch, ToolRegistry } from "../mod.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
 import { HOSTILE_PATCHES, PATCH_TREE } from "./cases/hostile_patches.ts";
 import type { Tree } from "./helpers/fixture.ts";
-import { type TestWorkspace, TEST_HOSTS } from "./helpers/hosts.ts";
+import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { callTool } from "./helpers/tool_call.ts";
 
 /** Every entry with its content (folders and unreadable entries as `null`): what "nothing changed" compares. */
@@ -133,14 +127,24 @@ for (const host of TEST_HOSTS) {
 
     describe("accepts the lenient forms models write", () => {
       const cases: { name: string; file: string; patch: string; after: string }[] = [
-        { name: "no '*** End Patch'", file: "a\nb\n", patch: "*** Begin Patch\n*** Update File: f.txt\n@@\n-a\n+A\n", after: "A\nb\n" },
+        {
+          name: "no '*** End Patch'",
+          file: "a\nb\n",
+          patch: "*** Begin Patch\n*** Update File: f.txt\n@@\n-a\n+A\n",
+          after: "A\nb\n",
+        },
         {
           name: "CRLF line ends in the patch",
           file: "a\nb\n",
           patch: "*** Begin Patch\r\n*** Update File: f.txt\r\n@@\r\n-a\r\n+A\r\n*** End Patch\r\n",
           after: "A\nb\n",
         },
-        { name: "a CRLF file stays CRLF", file: "a\r\nb\r\n", patch: begin("*** Update File: f.txt\n@@\n a\n-b\n+B\n"), after: "a\r\nB\r\n" },
+        {
+          name: "a CRLF file stays CRLF",
+          file: "a\r\nb\r\n",
+          patch: begin("*** Update File: f.txt\n@@\n a\n-b\n+B\n"),
+          after: "a\r\nB\r\n",
+        },
         {
           name: "trailing whitespace on context lines",
           file: "a\nb\nc\n",
@@ -183,15 +187,30 @@ for (const host of TEST_HOSTS) {
           patch: begin("*** Update File: f.txt\n@@\n x\n-end\n+END\n*** End of File\n"),
           after: "x\nend\nx\nEND\n",
         },
-        { name: "a first hunk without '@@'", file: "a\nb\n", patch: begin("*** Update File: f.txt\n-a\n+A\n"), after: "A\nb\n" },
+        {
+          name: "a first hunk without '@@'",
+          file: "a\nb\n",
+          patch: begin("*** Update File: f.txt\n-a\n+A\n"),
+          after: "A\nb\n",
+        },
         {
           name: "a blank context line without its space",
           file: "a\n\nb\n",
           patch: begin("*** Update File: f.txt\n@@\n a\n\n-b\n+B\n"),
           after: "a\n\nB\n",
         },
-        { name: "a file without a final newline keeps none", file: "a\nb", patch: begin("*** Update File: f.txt\n@@\n-b\n+B\n"), after: "a\nB" },
-        { name: "curly quotes for straight ones", file: "say('hi')\n", patch: begin("*** Update File: f.txt\n@@\n-say(\u2018hi\u2019)\n+say('bye')\n"), after: "say('bye')\n" },
+        {
+          name: "a file without a final newline keeps none",
+          file: "a\nb",
+          patch: begin("*** Update File: f.txt\n@@\n-b\n+B\n"),
+          after: "a\nB",
+        },
+        {
+          name: "curly quotes for straight ones",
+          file: "say('hi')\n",
+          patch: begin("*** Update File: f.txt\n@@\n-say(\u2018hi\u2019)\n+say('bye')\n"),
+          after: "say('bye')\n",
+        },
       ];
       for (const row of cases) {
         test(row.name, async () => {
@@ -207,9 +226,13 @@ for (const host of TEST_HOSTS) {
 
     test("apply_patch() adds and deletes through a unified diff against /dev/null", async () => {
       await withPatchWorkspace(host.open, ["old.txt=x\n"], async (ws, registry) => {
-        const add = await callTool(registry, "apply_patch", { patch: "--- /dev/null\n+++ b/n/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n" });
+        const add = await callTool(registry, "apply_patch", {
+          patch: "--- /dev/null\n+++ b/n/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n",
+        });
         expect(add.body).toEqual({ files: [{ path: "n/new.txt", action: "added", added: 2, removed: 0 }] });
-        const del = await callTool(registry, "apply_patch", { patch: "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n" });
+        const del = await callTool(registry, "apply_patch", {
+          patch: "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n",
+        });
         expect(del.body).toEqual({ files: [{ path: "old.txt", action: "deleted", added: 0, removed: 1 }] });
         expect(await ws.listAll()).toEqual(["n/", "n/new.txt"]);
       });
@@ -225,7 +248,9 @@ for (const host of TEST_HOSTS) {
 
     test("apply_patch() updates a file through a link inside and keeps the link", async () => {
       await withPatchWorkspace(host.open, ["target.txt=a\n", "link.txt => target.txt"], async (ws, registry) => {
-        const { body } = await callTool(registry, "apply_patch", { patch: begin("*** Update File: link.txt\n@@\n-a\n+b\n") });
+        const { body } = await callTool(registry, "apply_patch", {
+          patch: begin("*** Update File: link.txt\n@@\n-a\n+b\n"),
+        });
         expect(body).toEqual({ files: [{ path: "link.txt", action: "updated", added: 1, removed: 1 }] });
         expect(await ws.readRaw("target.txt")).toBe("b\n");
         expect(await ws.listAll()).toEqual(["link.txt", "target.txt"]);
@@ -237,7 +262,9 @@ for (const host of TEST_HOSTS) {
         const { body } = await callTool(registry, "apply_patch", {
           patch: begin("*** Update File: a.txt\n*** Move to: b/c.txt\n"),
         });
-        expect(body).toEqual({ files: [{ path: "a.txt", action: "moved", destination: "b/c.txt", added: 0, removed: 0 }] });
+        expect(body).toEqual({
+          files: [{ path: "a.txt", action: "moved", destination: "b/c.txt", added: 0, removed: 0 }],
+        });
         expect(await ws.listAll()).toEqual(["b/", "b/c.txt"]);
         expect(await ws.readRaw("b/c.txt")).toBe("x\n");
       });

@@ -67,7 +67,9 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
     }
     const text = operation.lines.length === 0 ? "" : operation.lines.join("\n") + "\n";
     const data = encodeUtf8(text);
-    if (data.length > maxFileBytes) throw tooLarge(display, `the new file would have ${data.length} bytes`, maxFileBytes);
+    if (data.length > maxFileBytes) {
+      throw tooLarge(display, `the new file would have ${data.length} bytes`, maxFileBytes);
+    }
     return { kind: "add", display, segments: operation.segments, data, added: operation.lines.length };
   }
 
@@ -80,7 +82,9 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   assertNotProtected(target.segments, protectedPaths, "patch", display);
   if (target.stat === null || target.name === null) throw rootProtected("patch", display);
   const held = target as Resolved & { name: string; stat: HostStat };
-  if (operation.kind === "delete" && target.stat.kind === "symlink") return { kind: "delete", display, target: held, removed: 0 };
+  if (operation.kind === "delete" && target.stat.kind === "symlink") {
+    return { kind: "delete", display, target: held, removed: 0 };
+  }
   if (target.stat.kind === "file" && target.stat.size > maxFileBytes) {
     throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
   }

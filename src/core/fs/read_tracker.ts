@@ -95,10 +95,14 @@ export class ReadTracker {
   assertCurrent(segments: readonly string[], now: HostStat, action: string, display: string): void {
     const seen = this.seen(segments);
     if (seen === undefined) {
-      throw new WorkspaceError("FILE_NOT_READ", `Cannot ${action} '${display}': the file was not read in this session`, {
-        path: display,
-        hint: `read '${display}' with read_file first, then retry; nothing was changed`,
-      });
+      throw new WorkspaceError(
+        "FILE_NOT_READ",
+        `Cannot ${action} '${display}': the file was not read in this session`,
+        {
+          path: display,
+          hint: `read '${display}' with read_file first, then retry; nothing was changed`,
+        },
+      );
     }
     if (!sameVersion(now, seen)) {
       throw new WorkspaceError(
@@ -106,7 +110,8 @@ export class ReadTracker {
         `Cannot ${action} '${display}': the file changed since it was last read`,
         {
           path: display,
-          hint: `something else changed '${display}' since you read it; read it again and redo the change on its current content; nothing was changed`,
+          hint:
+            `something else changed '${display}' since you read it; read it again and redo the change on its current content; nothing was changed`,
         },
       );
     }

@@ -137,7 +137,10 @@ interface HunkLabel {
 }
 
 /** The window of the file most like `pattern` (lines equal after trimming), found by voting. */
-function nearest(lines: readonly string[], pattern: readonly string[]): { start: number; matching: number } | undefined {
+function nearest(
+  lines: readonly string[],
+  pattern: readonly string[],
+): { start: number; matching: number } | undefined {
   const positions = new Map<string, number[]>();
   const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
   for (const [index, line] of lines.entries()) {
@@ -165,9 +168,15 @@ function nearest(lines: readonly string[], pattern: readonly string[]): { start:
   return best;
 }
 
-function notFound(label: HunkLabel, lines: readonly string[], pattern: readonly string[], what: string): WorkspaceError {
+function notFound(
+  label: HunkLabel,
+  lines: readonly string[],
+  pattern: readonly string[],
+  what: string,
+): WorkspaceError {
   const { display, number, total } = label;
-  const head = `Cannot apply patch to '${display}': hunk ${number} of ${total} not found, ${what} match nowhere in the file`;
+  const head =
+    `Cannot apply patch to '${display}': hunk ${number} of ${total} not found, ${what} match nowhere in the file`;
   const near = nearest(lines, pattern);
   const hint =
     `read '${display}' again and resend the whole patch with context and '-' lines exactly as the file has them (nothing was changed)`;
@@ -192,7 +201,11 @@ function notFound(label: HunkLabel, lines: readonly string[], pattern: readonly 
     {
       path: display,
       hint,
-      details: { path: display, hunk: number, nearest: { startLine: near.start + 1, matching: near.matching, lines: nearLines } },
+      details: {
+        path: display,
+        hunk: number,
+        nearest: { startLine: near.start + 1, matching: near.matching, lines: nearLines },
+      },
     },
   );
 }

@@ -101,7 +101,9 @@ class Reader {
       } else if (header.startsWith(UPDATE)) operations.push(this.update(pathOf(header, UPDATE)));
       else {
         throw patchInvalid(
-          `line ${this.at + 1}: expected a file header ('${ADD.trim()}', '${UPDATE.trim()}', '${DELETE.trim()}') or '${END}', got '${
+          `line ${
+            this.at + 1
+          }: expected a file header ('${ADD.trim()}', '${UPDATE.trim()}', '${DELETE.trim()}') or '${END}', got '${
             clip(line)
           }'`,
         );
