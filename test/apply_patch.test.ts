@@ -1,6 +1,18 @@
+import * as fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { type AnyTool, createApplyPatchTool, createCodingTools, parsePatch, ToolRegistry } from "../mod.ts";
+import {
+  type AnyTool,
+  createApplyPatchTool,
+  createCodingTools,
+  executeToolCall,
+  parsePatch,
+  ToolRegistry,
+} from "../mod.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
+import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
+import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from "../src/adapters/anthropic.ts";
+import { fromOpenAIToolCall, toOpenAITools } from "../src/adapters/openai.ts";
+import { diskFixture } from "./helpers/fixture.ts";
 import { HOSTILE_PATCHES, PATCH_TREE } from "./cases/hostile_patches.ts";
 import type { Tree } from "./helpers/fixture.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
@@ -293,5 +305,40 @@ describe("apply_patch beside the other tools", () => {
         hunks: [{ context: "ctx", oldLines: ["x", "y"], newLines: ["x", "z"], endOfFile: false }],
       },
     ]);
+  });
+});
+
+describe("apply_patch through the adapters", () => {
+  test("OpenAI, Anthropic and the AI SDK advertise it with its schema, and a call through each applies", async () => {
+    const fixture = await diskFixture(["a.txt=1\n"]);
+    try {
+      const tools = createCodingTools(fixture.workspace, { staleWriteGuard: false });
+      const registry = new ToolRegistry(tools);
+      const openai = toOpenAITools(tools).find((tool) => tool.function.name === "apply_patch");
+      expect(openai?.function.parameters).toMatchObject({ required: ["patch"], additionalProperties: false });
+      const anthropic = toAnthropicTools(tools).find((tool) => tool.name === "apply_patch");
+      expect(anthropic?.input_schema).toMatchObject({ required: ["patch"] });
+      expect(Object.keys(toAISDKTools(tools))).toContain("apply_patch");
+
+      const patch = (from: number) => begin(`*** Update File: a.txt\n@@\n-${from}\n+${from + 1}\n`);
+      const viaOpenAI = await executeToolCall(
+        registry,
+        fromOpenAIToolCall({
+          id: "o",
+          function: { name: "apply_patch", arguments: JSON.stringify({ patch: patch(1) }) },
+        }),
+      );
+      expect(JSON.parse(viaOpenAI.content)).toEqual({
+        files: [{ path: "a.txt", action: "updated", added: 1, removed: 1 }],
+      });
+      const viaAnthropic = await executeToolCall(
+        registry,
+        fromAnthropicToolUse({ type: "tool_use", id: "t", name: "apply_patch", input: { patch: patch(2) } }),
+      );
+      expect(toAnthropicToolResult(viaAnthropic)).toMatchObject({ type: "tool_result", tool_use_id: "t" });
+      expect(fs.readFileSync(fixture.abs("a.txt"), "utf8")).toBe("3\n");
+    } finally {
+      fixture.cleanup();
+    }
   });
 });

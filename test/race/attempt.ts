@@ -193,9 +193,7 @@ export class Session {
     // The race measures confinement: without the stale-write guard, a write over a file this session
     // never read goes ahead (with it, every write_file, edit_file and apply_patch attempt would be refused).
     const options = { staleWriteGuard: false, ...this.toolCase.codingTools };
-    const tool = createCodingTools(workspace, options).find((candidate) =>
-      candidate.name === this.toolCase.tool
-    );
+    const tool = createCodingTools(workspace, options).find((candidate) => candidate.name === this.toolCase.tool);
     if (tool === undefined) throw new Error(`No tool named ${this.toolCase.tool}`);
     this.tool = tool;
   }

@@ -122,7 +122,8 @@ export const TOOL_CASES: readonly ToolCase[] = [
     tool: "apply_patch",
     target: "g/d/victim.txt",
     args: () => ({
-      patch: `*** Begin Patch\n*** Add File: g/d/added.txt\n+${INSIDE} added\n*** Delete File: g/d/victim.txt\n*** End Patch\n`,
+      patch:
+        `*** Begin Patch\n*** Add File: g/d/added.txt\n+${INSIDE} added\n*** Delete File: g/d/victim.txt\n*** End Patch\n`,
     }),
     prepare: (fixture) => {
       ensureFile(fixture, "g/d/victim.txt");
