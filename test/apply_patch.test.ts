@@ -158,6 +158,12 @@ for (const host of TEST_HOSTS) {
           after: "a\r\nB\r\n",
         },
         {
+          name: "a file with mixed line ends keeps each kept line's own",
+          file: "a\r\nb\nc\r\nd\r\n",
+          patch: begin("*** Update File: f.txt\n@@\n b\n-c\n+C\n+C2\n d\n"),
+          after: "a\r\nb\nC\r\nC2\r\nd\r\n",
+        },
+        {
           name: "trailing whitespace on context lines",
           file: "a\nb\nc\n",
           patch: begin("*** Update File: f.txt\n@@\n a   \n-b\t\n+B\n c \n"),

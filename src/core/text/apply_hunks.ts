@@ -28,7 +28,9 @@ const NEAREST_MAX_OCCURRENCES = 64;
 
 /**
  * Applies `hunks` to `text`. Lines are compared as in {@link seekLines};
- * a CRLF file stays CRLF, and a final newline is kept or left out as before.
+ * lines kept keep their own line ends, new lines get the file's usual one
+ * (CRLF when most lines have it), and a final newline is kept or left out as
+ * before.
  *
  * @param text The file's current text (no BOM).
  * @param hunks The hunks, in file order.
@@ -44,10 +46,13 @@ const NEAREST_MAX_OCCURRENCES = 64;
  * ```
  */
 export function applyHunks(text: string, hunks: readonly PatchHunk[], display: string): AppliedHunks {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const finalNewline = text === "" || text.endsWith("\n");
-  const lines = text === "" ? [] : text.split("\n").map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
-  if (text.endsWith("\n")) lines.pop();
+  // Each line with its own line end (`raw`, for the lines kept) and without it (`lines`, compared).
+  const raw = text === "" ? [] : text.split("\n");
+  if (text.endsWith("\n")) raw.pop();
+  const lines = raw.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
+  // New lines get the file's usual line end: CRLF when most lines have it.
+  const crlf = raw.filter((line) => line.endsWith("\r")).length * 2 > raw.length;
 
   // 1. Locate every hunk; nothing is replaced until all are found.
   const replacements: { start: number; length: number; oldLines: string[]; lines: string[] }[] = [];
@@ -95,18 +100,21 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], display: s
     // Context kept at either end keeps the file's own text (a tolerant match must not re-indent it).
     const fresh = replacement.lines.map((line, offset) =>
       offset < head
-        ? lines[replacement.start + offset]
+        ? raw[replacement.start + offset]
         : offset >= replacement.lines.length - tail
-        ? lines[replacement.start + replacement.length - (replacement.lines.length - offset)]
+        ? raw[replacement.start + replacement.length - (replacement.lines.length - offset)]
+        : crlf
+        ? line + "\r"
         : line
     );
-    const old = lines.splice(replacement.start, replacement.length, ...fresh);
+    const old = raw.splice(replacement.start, replacement.length, ...fresh);
     const counts = { added: replacement.lines.length - head - tail, removed: old.length - head - tail };
     added += counts.added;
     removed += counts.removed;
   }
-  const body = lines.join(eol);
-  return { text: lines.length > 0 && finalNewline ? body + eol : body, added, removed, fuzzy };
+  // A file without a final newline keeps none (its last line's `\r`, if any, stays as it was).
+  const body = raw.join("\n");
+  return { text: raw.length > 0 && finalNewline ? body + "\n" : body, added, removed, fuzzy };
 }
 
 /** Lines the hunk keeps unchanged at its start (`head`) and end (`tail`): its leading and trailing context. */
