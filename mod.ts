@@ -65,6 +65,21 @@ export type {
   EditOperation,
   EditToolOptions,
 } from "./src/tools/edit_file.ts";
+export { createApplyPatchTool } from "./src/tools/apply_patch.ts";
+export type {
+  ApplyPatchArguments,
+  ApplyPatchInput,
+  ApplyPatchOutput,
+  ApplyPatchToolOptions,
+  PatchedFile,
+} from "./src/tools/apply_patch.ts";
+export type { PreparedPatchOperation } from "./src/tools/_patch_plan.ts";
+export { parsePatch } from "./src/core/text/parse_patch.ts";
+export type { ParsedPatch, PatchHunk, PatchOperation } from "./src/core/text/parse_patch.ts";
+export { applyHunks } from "./src/core/text/apply_hunks.ts";
+export type { AppliedHunks } from "./src/core/text/apply_hunks.ts";
+export { ReadTracker, readTrackerOf } from "./src/core/fs/read_tracker.ts";
+export type { SeenVersion } from "./src/core/fs/read_tracker.ts";
 export { createListDirectoryTool } from "./src/tools/list_directory.ts";
 export type {
   ListDirectoryArguments,

@@ -91,6 +91,7 @@ describe("output schemas", () => {
       ["read_multiple_files", { paths: ["src/a.ts", "missing.txt", "../x"] }],
       ["write_file", { path: "b.txt", content: "one\ntwo\n" }],
       ["edit_file", { path: "b.txt", old_string: "two", new_string: "three" }],
+      ["apply_patch", { patch: "*** Begin Patch\n*** Update File: b.txt\n@@\n-three\n+four\n*** End Patch\n" }],
       ["list_directory", { path: "." }],
       ["directory_tree", {}],
       ["get_file_info", { path: "src/a.ts" }],

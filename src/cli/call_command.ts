@@ -30,7 +30,8 @@ export async function callCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError("the JSON argument must be an object");
   }
   const workspace = await openRoot(flags.get("root")?.[0] ?? ".");
-  const registry = createMcpRegistry(workspace, { readOnly: flags.has("read-only") });
+  // One call per process: nothing can have been read before it, so the stale-write guard is off.
+  const registry = createMcpRegistry(workspace, { readOnly: flags.has("read-only"), staleWriteGuard: false });
   const result = await executeToolCall(registry, { id: "cli", name, arguments: parsed });
   io.stdout(result.content + "\n");
   return result.isError ? 1 : 0;

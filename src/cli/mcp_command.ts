@@ -17,6 +17,7 @@ const FLAGS = {
   "read-only": { value: false },
   "node-process": { value: true },
   "node-process-timeout": { value: true },
+  "stale-write-guard": { value: true },
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
   "allow-broad-root": { value: false },
@@ -92,6 +93,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     unsandboxed: flags.has("unsandboxed"),
   };
   const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
+  const staleWriteGuard = parseOnOff("stale-write-guard", flags.get("stale-write-guard")?.[0], true);
   // No default: `cd / && paddock mcp` must not serve the whole disk.
   const rootArgs = flags.get("root") ?? [];
   if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
@@ -125,6 +127,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     readOnly,
     nodeProcess: choice.nodeProcess,
     nodeProcessTimeoutMs,
+    staleWriteGuard,
     shell: choice.shell,
     ...(choice.sandboxed && sandbox !== undefined ? { sandbox } : {}),
   };

@@ -61,6 +61,24 @@ export function summarizeResult(toolName: string, result: Record<string, unknown
       ),
     ];
   }
+  if (toolName === "apply_patch" && Array.isArray(result.files)) {
+    // apply_patch: one line per file.
+    const files = result.files as {
+      path?: unknown;
+      action?: unknown;
+      destination?: unknown;
+      added?: unknown;
+      removed?: unknown;
+    }[];
+    return [
+      `${files.length} file${files.length === 1 ? "" : "s"} patched`,
+      ...files.slice(0, MAX_SHOWN_LINES).map((file) =>
+        `│ ${String(file.action)} ${String(file.path)}${
+          file.destination === undefined ? "" : ` → ${String(file.destination)}`
+        } (+${String(file.added)} -${String(file.removed)})`
+      ),
+    ];
+  }
   if (typeof result.diff === "string") {
     // edit_file: the change itself, as a unified diff without its file headers.
     const changed = result.diff.split("\n").filter((line) => /^[-+@]/.test(line) && !/^(---|\+\+\+) /.test(line));

@@ -54,6 +54,13 @@ export type ErrorCode =
   | "WORKSPACE_ROOT_PROTECTED"
   | "MOVE_INTO_ITSELF"
   | "TOO_MANY_ENTRIES"
+  // apply_patch: a patch it cannot read, a hunk that matches nowhere, a file to add that exists.
+  | "PATCH_INVALID"
+  | "PATCH_HUNK_NOT_FOUND"
+  | "PATCH_FILE_EXISTS"
+  // Stale-write guard (read_tracker.ts): the file changed since it was read, or was never read.
+  | "FILE_CHANGED_SINCE_READ"
+  | "FILE_NOT_READ"
   // A write tool refused to change a file that makes allowed commands run code (protected_paths.ts).
   | "PROTECTED_PATH"
   // Checkpoints (restore, undo_last_change): a file changed by someone else since the

@@ -79,6 +79,22 @@ export const EDIT_FILE_MAX_DIFF_BYTES = 32_768;
  */
 export const EDIT_FILE_MAX_DIFF_EDITS = 512;
 
+/** apply_patch: UTF-8 bytes of one patch, checked before it is parsed or the disk is touched. */
+export const APPLY_PATCH_MAX_BYTES = 262_144;
+
+/** apply_patch: files one patch adds, updates, moves or deletes (each target is read and held in memory before the first change). */
+export const APPLY_PATCH_MAX_FILES = 64;
+
+/** apply_patch: size of a file the patch updates, and of each file it writes, in bytes (old and new text are held in memory together). */
+export const APPLY_PATCH_MAX_FILE_BYTES = 1_048_576;
+
+/**
+ * Stale-write guard: files one workspace remembers as read (identity, size,
+ * mtime); past it the oldest is forgotten, and writing over that file again
+ * needs a fresh read (`FILE_NOT_READ`), never a write that skips the check.
+ */
+export const STALE_WRITE_MAX_TRACKED_FILES = 10_000;
+
 /** delete_path: entries (files, links, folders, the top folder included) one recursive delete removes; counted before anything is deleted. */
 export const DELETE_PATH_MAX_ENTRIES = 10_000;
 
@@ -256,6 +272,10 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   EDIT_FILE_MAX_EDITS,
   EDIT_FILE_MAX_DIFF_BYTES,
   EDIT_FILE_MAX_DIFF_EDITS,
+  APPLY_PATCH_MAX_BYTES,
+  APPLY_PATCH_MAX_FILES,
+  APPLY_PATCH_MAX_FILE_BYTES,
+  STALE_WRITE_MAX_TRACKED_FILES,
   DELETE_PATH_MAX_ENTRIES,
   MOVE_PATH_MAX_SCAN_ENTRIES,
   SHELL_TIMEOUT_MS,

@@ -86,6 +86,7 @@ export function registryOf(
     ...(shell === undefined || sandbox !== undefined ? {} : { shell }),
     // With an allow list the defaults are declared for the workspace; without one nothing is (no opt-out).
     ...(shell?.allow !== undefined ? { protectedPaths: true } : {}),
+    staleWriteGuard: options.staleWriteGuard ?? true,
   });
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.

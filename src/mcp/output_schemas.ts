@@ -64,6 +64,17 @@ const RESULTS: Readonly<Record<string, Schema>> = {
   }, {
     diffTruncated: boolean,
   }),
+  apply_patch: object({
+    files: {
+      type: "array",
+      items: object({
+        path: string,
+        action: { type: "string", enum: ["added", "updated", "moved", "deleted"] },
+        added: integer,
+        removed: integer,
+      }, { destination: string }),
+    },
+  }),
   list_directory: object({
     path: string,
     entries: { type: "array", items: object({ name: string, kind }, { size: integer }) },

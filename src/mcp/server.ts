@@ -57,9 +57,10 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   const registries = new Map<McpRoot, ToolRegistry>(rootSet.roots.map((root) => [
     root,
     root.isDefault ? registry : new ToolRegistry(
-      createCodingTools(root.workspace, { nodeProcess: false }).filter((tool) =>
-        options.readOnly !== true || tool.readOnly
-      ),
+      createCodingTools(root.workspace, { nodeProcess: false, staleWriteGuard: options.staleWriteGuard ?? true })
+        .filter((
+          tool,
+        ) => options.readOnly !== true || tool.readOnly),
     ),
   ]));
   const limiter = createCallLimiter(options.maxConcurrentCalls ?? MCP_MAX_CONCURRENT_CALLS);

@@ -27,6 +27,13 @@ export interface PaddockMcpServerOptions {
   readOnly?: boolean;
   /** Offer `node_process` (not in read-only mode). @default true */
   nodeProcess?: boolean;
+  /**
+   * The stale-write guard of `write_file`, `edit_file` and `apply_patch`: an existing file must have
+   * been read in this session, and be unchanged since, before they change it
+   * (`FILE_NOT_READ`, `FILE_CHANGED_SINCE_READ`). `paddock mcp --stale-write-guard off` turns it off.
+   * @default true
+   */
+  staleWriteGuard?: boolean;
   /** `node_process`'s time limit per script, in milliseconds. @default 500 (`NODE_PROCESS_TIMEOUT_MS`) */
   nodeProcessTimeoutMs?: number;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */

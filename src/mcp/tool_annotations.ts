@@ -15,7 +15,7 @@ type Hints = Omit<McpToolAnnotations, "readOnlyHint">;
 /**
  * The built-in tools' hints, by name. Reads are idempotent and closed;
  * `write_file` replaces a file (destructive, but the same call twice leaves
- * the same file); `edit_file` rewrites content; `delete_path` removes;
+ * the same file); `edit_file` and `apply_patch` rewrite content (a patch also deletes and moves); `delete_path` removes;
  * `move_path` replaces an existing destination when asked (`overwrite`);
  * `node_process` and `shell` run programs, whose effects are not confined
  * by the path checks (open world).
@@ -32,6 +32,7 @@ const BUILT_IN: Readonly<Record<string, Hints>> = {
   list_allowed_directories: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   write_file: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   edit_file: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  apply_patch: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   create_directory: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   delete_path: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   move_path: { destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -17,7 +17,8 @@ export interface FsToolsOptions extends Omit<CodingToolsOptions, "nodeProcess" |
  * The file tools of the seed documents: every coding tool that touches only
  * files — `read_file`, `write_file`, `edit_file`, `delete_path`, `move_path`,
  * `create_directory`, `list_directory`, `find_files`, `grep` — without
- * `node_process` and `shell`. Over a workspace (a `NodeWorkspace`, a
+ * `node_process` and `shell` (and without `apply_patch` and the stale-write
+ * guard, unless `applyPatch` or `staleWriteGuard: true` asks). Over a workspace (a `NodeWorkspace`, a
  * `MemoryWorkspace`, an opened `Workspace` or a root folder) they are
  * Paddock's confined tools; over a seed-style {@link FsProvider} they are the
  * same tools (names, schemas, validation, results) on that provider, except
@@ -37,7 +38,8 @@ export interface FsToolsOptions extends Omit<CodingToolsOptions, "nodeProcess" |
 export function createFsTools(source: WorkspaceSource | FsProvider, options: FsToolsOptions = {}): AnyTool[] {
   const { readOnly = false, needsApproval = false, ...perTool } = options;
   const tools = typeof source === "string" || source instanceof Workspace || source instanceof DeferredWorkspace
-    ? createCodingTools(source, { ...perTool, nodeProcess: false })
+    // The seeds' set and contract: no apply_patch and no stale-write guard unless asked for.
+    ? createCodingTools(source, { applyPatch: false, staleWriteGuard: false, ...perTool, nodeProcess: false })
     : isFsProvider(source)
     ? createProviderFsTools(source, perTool)
     : invalidSource();

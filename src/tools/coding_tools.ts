@@ -1,5 +1,6 @@
 import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 import { declareProtectedPaths } from "../core/fs/change_policy.ts";
+import { type ApplyPatchToolOptions, createApplyPatchTool } from "./apply_patch.ts";
 import { createDirectoryTool, type CreateDirectoryToolOptions } from "./create_directory.ts";
 import { createDeleteTool, type DeleteToolOptions } from "./delete_path.ts";
 import { createDirectoryTreeTool, type DirectoryTreeToolOptions } from "./directory_tree.ts";
@@ -38,6 +39,8 @@ export interface CodingToolsOptions {
   nodeProcess?: NodeProcessToolOptions | false;
   /** Options of `edit_file`, or `false` to leave it out. @default {} */
   edit?: EditToolOptions | false;
+  /** Options of `apply_patch`, or `false` to leave it out. @default {} */
+  applyPatch?: ApplyPatchToolOptions | false;
   /** Options of `delete_path`, or `false` to leave it out. @default {} */
   delete?: DeleteToolOptions | false;
   /** Options of `move_path`, or `false` to leave it out. @default {} */
@@ -66,7 +69,7 @@ export interface CodingToolsOptions {
   /** Options of `get_file_info`, or `false` to leave it out. @default {} */
   fileInfo?: FileInfoToolOptions | false;
   /**
-   * Paths the write tools (`write_file`, `edit_file`, `delete_path`,
+   * Paths the write tools (`write_file`, `edit_file`, `apply_patch`, `delete_path`,
    * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`), and
    * `node_process` may not write (its runtime's write list, its sandbox): the
    * files that make allowed commands run code. `true` is
@@ -77,6 +80,14 @@ export interface CodingToolsOptions {
    * @default what the `shell` declares: `DEFAULT_PROTECTED_PATHS` with an `allow` list, else nothing
    */
   protectedPaths?: readonly string[] | boolean;
+  /**
+   * The stale-write guard of `write_file`, `edit_file` and `apply_patch`: an
+   * existing file must have been read in this session (`FILE_NOT_READ`) and
+   * be unchanged since (`FILE_CHANGED_SINCE_READ`) before they change it; a
+   * file they wrote counts as read. A tool's own `staleWriteGuard` wins.
+   * @default true
+   */
+  staleWriteGuard?: boolean;
 }
 
 /**
@@ -108,10 +119,15 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   declareProtectedPaths(workspace, list); // before node_process is made, so its description says so
   const guard = asked === false ? { protectedPaths: [] } : {};
   const shellOptions = options.shell === undefined ? undefined : { protectedPaths: list, ...options.shell };
+  // What the model last saw of each file is remembered per workspace, so every tool over it shares it.
+  const stale = { staleWriteGuard: options.staleWriteGuard ?? true };
   const tools: AnyTool[] = [createReadTool(workspace, options.read)];
-  if (options.write !== false) tools.push(createWriteTool(workspace, { ...guard, ...options.write }));
+  if (options.write !== false) tools.push(createWriteTool(workspace, { ...guard, ...stale, ...options.write }));
   if (options.nodeProcess !== false) tools.push(createNodeProcessTool(workspace, { ...guard, ...options.nodeProcess }));
-  if (options.edit !== false) tools.push(createEditTool(workspace, { ...guard, ...options.edit }));
+  if (options.edit !== false) tools.push(createEditTool(workspace, { ...guard, ...stale, ...options.edit }));
+  if (options.applyPatch !== false) {
+    tools.push(createApplyPatchTool(workspace, { ...guard, ...stale, ...options.applyPatch }));
+  }
   if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...options.delete }));
   if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));
   if (options.createDirectory !== false) {

@@ -3,6 +3,7 @@ import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { applyEdits, editLabel, type EditOperation } from "../core/text/apply_edits.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import {
   EDIT_FILE_MAX_DIFF_BYTES,
@@ -32,6 +33,12 @@ export interface EditToolOptions extends BaseToolOptions {
    *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Refuse to edit a file the session never read (`FILE_NOT_READ`) or that changed since it was
+   * last read (`FILE_CHANGED_SINCE_READ`). A dry run is never refused.
+   * @default false (`createCodingTools` turns it on)
+   */
+  staleWriteGuard?: boolean;
   /** Size of a file that can be edited, in bytes (before and after the edit). @default 1048576 ({@link EDIT_FILE_MAX_FILE_BYTES}) */
   maxFileBytes?: number;
   /** UTF-8 bytes of all `old_string` and `new_string` values of one call. @default 65536 ({@link EDIT_FILE_MAX_INPUT_BYTES}) */
@@ -151,6 +158,7 @@ export function createEditTool(
   const maxInputBytes = options.maxInputBytes ?? EDIT_FILE_MAX_INPUT_BYTES;
   const maxEdits = options.maxEdits ?? EDIT_FILE_MAX_EDITS;
   const maxDiffBytes = options.maxDiffBytes ?? EDIT_FILE_MAX_DIFF_BYTES;
+  const guarded = options.staleWriteGuard ?? false;
   return defineTool({
     name: options.name ?? "edit_file",
     description: options.description ??
@@ -217,6 +225,16 @@ export function createEditTool(
 
         // 2. Read it through a handle whose identity matches the walk.
         const { file, stat } = await openCheckedFile(workspace, target, "edit", display);
+        const tracker = readTrackerOf(workspace);
+        if (guarded && !input.dryRun) {
+          // The stale-write guard, on the handle's own stat; the write below refuses any other version.
+          try {
+            tracker.assertCurrent(target.segments, stat, "edit", display);
+          } catch (error) {
+            await file.close().catch(() => {});
+            throw error;
+          }
+        }
         let bytes: Uint8Array;
         try {
           // One byte more than fstat reported: getting it means the file grew meanwhile.
@@ -246,12 +264,14 @@ export function createEditTool(
 
         // 4. Write atomically, refusing if the file changed since it was read.
         if (!input.dryRun) {
-          await atomicWrite(workspace, target.segments, data, {
+          const written = await atomicWrite(workspace, target.segments, data, {
             signal,
             display,
             target,
             protectedPaths,
             action: "edit",
+            sameVersion: true,
+            statWritten: true,
             beforeWrite: (now) => {
               const current = now.stat;
               const unchanged = current !== null && sameIdentity(current, stat) && current.size === stat.size &&
@@ -259,6 +279,8 @@ export function createEditTool(
               if (!unchanged) throw changedWhile(display, "edited");
             },
           });
+          // A file the agent edited counts as read.
+          if (written.stat !== undefined) tracker.record(written.segments, written.stat);
         }
         const output: EditFileOutput = {
           path: display,

@@ -11,6 +11,7 @@ import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { readLineWindow } from "../core/fs/read_line_window.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
 import { decodeUtf8Strict } from "../core/text/utf8.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -185,6 +186,7 @@ export function createReadTool(
             output.nextOffset = window.hasMore ? window.endLine + 1 : null;
             output.fileBytes = stat.size;
             if (window.lineCut) output.lineCut = true;
+            readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
             return output;
           }
           // Read one byte more than allowed: getting it means the file is too large.
@@ -194,7 +196,9 @@ export function createReadTool(
           const wanted = stat.size === 0 ? buffer.length : Math.min(stat.size, maxBytes + 1);
           const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
           if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
-          return { path: display, content: decodeUtf8Strict(buffer.subarray(0, length), display), bytes: length };
+          const content = decodeUtf8Strict(buffer.subarray(0, length), display);
+          readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
+          return { path: display, content, bytes: length };
         } catch (error) {
           throw mapHostError(error, "read", display);
         } finally {

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { namesFolder } from "../core/path/names_folder.ts";
@@ -21,6 +22,12 @@ export interface WriteToolOptions extends BaseToolOptions {
    *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Refuse to replace an existing file the session never read (`FILE_NOT_READ`) or that changed
+   * since it was last read (`FILE_CHANGED_SINCE_READ`); creating a new file needs no read.
+   * @default false (`createCodingTools` turns it on)
+   */
+  staleWriteGuard?: boolean;
 }
 
 /** Arguments of `write_file` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -91,6 +98,7 @@ export function createWriteTool(
 ): Tool<WriteFileInput, WriteFileOutput, WriteFileArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxBytes = options.maxBytes ?? WRITE_FILE_MAX_BYTES;
+  const guarded = options.staleWriteGuard ?? false;
   return defineTool({
     name: options.name ?? "write_file",
     description: options.description ??
@@ -106,13 +114,23 @@ export function createWriteTool(
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
       // The protected paths are checked by atomicWrite, before any folder is created and through links.
-      await atomicWrite(workspace, input.segments, input.data, {
+      const tracker = readTrackerOf(workspace);
+      const written = await atomicWrite(workspace, input.segments, input.data, {
         signal,
         display,
         rootChecked: true,
         protectedPaths: options.protectedPaths,
         folder: namesFolder(input.path),
+        // The stale-write guard, on the stat taken inside the write's lock; the re-check
+        // before the rename then requires that same version (size, mtime), not only the inode.
+        beforeWrite: (target) => {
+          if (guarded && target.stat !== null) tracker.assertCurrent(target.segments, target.stat, "write", display);
+        },
+        sameVersion: guarded,
+        statWritten: true,
       });
+      // A file the agent wrote counts as read.
+      if (written.stat !== undefined) tracker.record(written.segments, written.stat);
       return { path: display, bytes: input.data.length };
     },
   });

@@ -8,9 +8,12 @@ import { OUTSIDE_SECRET } from "./fixture.ts";
 import type { TestWorkspace } from "./hosts.ts";
 import { callTool } from "./tool_call.ts";
 
-/** A registry of every tool in PATH_TOOLS, with default options, over `workspace` (the coding tools hold them all). */
+/**
+ * A registry of every tool in PATH_TOOLS, with default options, over `workspace` (the coding tools hold them all);
+ * without the stale-write guard: the tables test confinement (test/stale_write_guard.test.ts tests the guard).
+ */
 export function pathToolRegistry(workspace: Workspace): ToolRegistry {
-  return new ToolRegistry(createCodingTools(workspace));
+  return new ToolRegistry(createCodingTools(workspace, { staleWriteGuard: false }));
 }
 
 /**

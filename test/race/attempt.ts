@@ -191,7 +191,10 @@ export class Session {
       host: this.host,
       ...(this.hostUnderTest.confinement === undefined ? {} : { confinement: this.hostUnderTest.confinement }),
     });
-    this.tools = createCodingTools(workspace, this.toolCase.codingTools);
+    // The race measures confinement: without the stale-write guard, a write over a file this session
+    // never read goes ahead (with it, every write_file, edit_file and apply_patch attempt would be refused).
+    const options = { staleWriteGuard: false, ...this.toolCase.codingTools };
+    this.tools = createCodingTools(workspace, options);
     const tool = this.tools.find((candidate) => candidate.name === this.toolCase.tool);
     if (tool === undefined) throw new Error(`No tool named ${this.toolCase.tool}`);
     this.tool = tool;

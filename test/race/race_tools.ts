@@ -114,6 +114,51 @@ export const TOOL_CASES: readonly ToolCase[] = [
     next: fStateNow,
   },
   {
+    row: "apply_patch",
+    tool: "apply_patch",
+    target: "g/d/f.txt",
+    args: (state) => ({
+      patch: `*** Begin Patch\n*** Update File: g/d/f.txt\n@@\n ${INSIDE} f.txt\n-state=${state.f}\n+state=${
+        other(state.f)
+      }\n*** End Patch\n`,
+    }),
+    prepare: nothingToPrepare,
+    allowed: (state) => ({ mayVanish: [], fVersions: [fContent(state.f), fContent(other(state.f))] }),
+    next: fStateNow,
+  },
+  {
+    // A patch that adds one file and deletes another: the swapped name is the one deleted.
+    row: "apply_patch (add+delete)",
+    tool: "apply_patch",
+    target: "g/d/victim.txt",
+    args: () => ({
+      patch:
+        `*** Begin Patch\n*** Add File: g/d/added.txt\n+${INSIDE} added\n*** Delete File: g/d/victim.txt\n*** End Patch\n`,
+    }),
+    prepare: (fixture) => {
+      ensureFile(fixture, "g/d/victim.txt");
+      const added = `${fixture.ws}/g/d/added.txt`;
+      if (fixture.fs.lstat(added)?.kind === "file") fixture.fs.unlink(added);
+    },
+    allowed: (state) => ({ mayVanish: ["g/d/victim.txt"], fVersions: [fContent(state.f)] }),
+    next: unchanged,
+  },
+  {
+    // A pure move in a patch: the new file is written, the old one removed.
+    row: "apply_patch (move)",
+    tool: "apply_patch",
+    target: "g/d/m.txt",
+    args: () => ({ patch: "*** Begin Patch\n*** Update File: g/d/m.txt\n*** Move to: g/d/m2.txt\n*** End Patch\n" }),
+    prepare: (fixture) => {
+      const moved = `${fixture.ws}/g/d/m2.txt`;
+      const home = `${fixture.ws}/g/d/m.txt`;
+      if (fixture.fs.lstat(moved)?.kind === "file" && fixture.fs.lstat(home) === null) fixture.fs.rename(moved, home);
+      else if (fixture.fs.lstat(moved)?.kind === "file") fixture.fs.unlink(moved);
+    },
+    allowed: readOnly,
+    next: unchanged,
+  },
+  {
     row: "create_directory",
     tool: "create_directory",
     target: "g/d/newdir",

@@ -51,6 +51,23 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Journal the change for checkpoints (see `checkpoint`); a restore's own writes are not. @default true */
   journal?: boolean;
+  /**
+   * The re-check right before the rename also requires the target's size and
+   * modification time to be the ones `beforeWrite` saw, not only its identity
+   * (the stale-write guard: a file changed in place meanwhile is refused).
+   * @default false
+   */
+  sameVersion?: boolean;
+  /** Return the new file's stat, taken on its handle after the bytes were synced. @default false */
+  statWritten?: boolean;
+}
+
+/** What {@link atomicWrite} returns. */
+export interface AtomicWriteResult {
+  /** The target's canonical segments. */
+  segments: string[];
+  /** The new file's stat from its own handle (with `statWritten`). */
+  stat?: HostStat;
 }
 
 /** Random hex for temp names. */
@@ -70,7 +87,7 @@ export function randomSuffix(): string {
  * @param segments The normalized path of the target.
  * @param data The new content.
  * @param options Abort signal, display path, parent creation, a resolved target, protected paths.
- * @returns The target's canonical segments.
+ * @returns The target's canonical segments (and the new file's stat, when asked).
  * @throws {WorkspaceError} Refusals and failures, with stable codes; `PROTECTED_PATH` for a path
  *   protected in this workspace (the check every write through here gets, custom tools included).
  *
@@ -88,7 +105,7 @@ export async function atomicWrite(
   segments: readonly string[],
   data: Uint8Array,
   options: AtomicWriteOptions = {},
-): Promise<{ segments: string[] }> {
+): Promise<AtomicWriteResult> {
   const { signal, createParents = true } = options;
   const display = options.display ?? segments.join("/");
   const host = workspace.host;
@@ -126,13 +143,18 @@ export async function atomicWrite(
 
     // 3. One writer per target in this process (the folder's identity and the name).
     const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
-    await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
-    return { segments: target.segments };
+    const written = await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
+    return written === undefined ? { segments: target.segments } : { segments: target.segments, stat: written };
   } finally {
     if (options.target === undefined) await target.release();
   }
 
-  async function install(target: Resolved, folder: Folder, name: string, waited: boolean): Promise<void> {
+  async function install(
+    target: Resolved,
+    folder: Folder,
+    name: string,
+    waited: boolean,
+  ): Promise<HostStat | undefined> {
     const targetPath = workspace.childPath(folder, name);
     // Inside the lock, look at the target again when the caller walked earlier
     // (edit_file read it since) or an earlier writer of this process held the
@@ -162,6 +184,7 @@ export async function atomicWrite(
     let file: HostFile | undefined;
     let tempIdentity: HostStat | undefined;
     let renamed = false;
+    let written: HostStat | undefined;
     try {
       // 4. Create the temp file at the held folder: exclusive, never through a
       //    link, with its final mode (an existing target keeps its bits, less
@@ -179,10 +202,10 @@ export async function atomicWrite(
       } else {
         // At a held folder the name cannot lead elsewhere: learn the temp's
         // identity (for removing it on failure) while the bytes go in.
-        const [stat, written] = await Promise.allSettled([file.stat(), file.write(data, 0)]);
+        const [stat, wrote] = await Promise.allSettled([file.stat(), file.write(data, 0)]);
         if (stat.status === "rejected") throw stat.reason;
         tempIdentity = stat.value;
-        if (written.status === "rejected") throw written.reason;
+        if (wrote.status === "rejected") throw wrote.reason;
       }
 
       // 5. An existing target's bits the umask took off at creation go back on, on the handle.
@@ -192,7 +215,8 @@ export async function atomicWrite(
 
       // 6. Make everything durable before it gets the target's name.
       await file.sync();
-      const written = journaled === null ? undefined : await file.stat();
+      // The version the stale-write guard records and the journal's after-image: nothing but this call knows the temp's name.
+      if (options.statWritten || journaled !== null) written = await file.stat();
       await file.close();
       if (modeMismatch && file.chmod === undefined) {
         await confirmTemp();
@@ -200,7 +224,7 @@ export async function atomicWrite(
       }
 
       // 7. Re-check what the rename depends on: the target as seen, the chain (`paths`), abort.
-      if (!(await lstatUnchanged(host, targetPath, before))) {
+      if (!(await lstatUnchanged(host, targetPath, before, options.sameVersion))) {
         throw fail("PATH_CHANGED", "the target changed while it was written");
       }
       await confirmTemp();
@@ -215,6 +239,7 @@ export async function atomicWrite(
 
       // 9. Make the rename itself durable.
       await workspace.syncFolder(folder);
+      return written;
     } catch (error) {
       await file?.close().catch(() => {});
       if (!renamed) journaled?.cancel();

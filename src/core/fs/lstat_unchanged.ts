@@ -10,10 +10,16 @@ import { sameIdentity } from "./same_identity.ts";
  * @param host The host.
  * @param path The host path to look at.
  * @param seen The lstat the check saw, or `null` when the path was missing.
+ * @param sameVersion Also require the same size and modification time (the stale-write guard's version). @default false
  * @returns Whether nothing changed there.
  * @throws {HostError} When the path cannot be examined (anything but `ENOENT`).
  */
-export async function lstatUnchanged(host: Host, path: string, seen: HostStat | null): Promise<boolean> {
+export async function lstatUnchanged(
+  host: Host,
+  path: string,
+  seen: HostStat | null,
+  sameVersion = false,
+): Promise<boolean> {
   let now: HostStat | null = null;
   try {
     now = await host.lstat(path);
@@ -21,5 +27,6 @@ export async function lstatUnchanged(host: Host, path: string, seen: HostStat | 
     if (!isHostError(error, "ENOENT")) throw error;
   }
   if (seen === null || now === null) return seen === now;
+  if (sameVersion && (now.size !== seen.size || now.mtimeMs !== seen.mtimeMs)) return false;
   return now.kind === seen.kind && sameIdentity(now, seen);
 }

@@ -4,9 +4,11 @@ export interface TextRange {
   end: number;
 }
 
-// Characters models and editors swap for ASCII ones: curly quotes, primes,
-// dashes and hyphens, and non-breaking or wide spaces.
-const LOOKALIKES: Readonly<Record<string, string>> = {
+/**
+ * Characters models and editors swap for ASCII ones: curly quotes, primes,
+ * dashes and hyphens, and non-breaking or wide spaces.
+ */
+export const LOOKALIKES: Readonly<Record<string, string>> = {
   "\u2018": "'",
   "\u2019": "'",
   "\u201A": "'",
