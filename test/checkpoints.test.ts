@@ -189,7 +189,8 @@ for (const host of TEST_HOSTS) {
       const registry = new ToolRegistry(createCodingTools(ws.workspace));
       const call = async (name: string, args: unknown) =>
         JSON.parse((await executeToolCall(registry, { id: "1", name, arguments: args })).content);
-      await call("write_file", { path: "a.txt", content: "two\n" });
+      await call("read_file", { path: "a.txt" }); // the stale-write guard (on in createCodingTools) wants it read
+      expect(await call("write_file", { path: "a.txt", content: "two\n" })).toEqual({ path: "a.txt", bytes: 4 });
       await call("delete_path", { path: "a.txt" });
       expect(await ws.readRaw("a.txt")).toBeNull();
 
