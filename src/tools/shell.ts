@@ -12,10 +12,12 @@ import { evaluateShellPolicy, type ShellPattern } from "../core/process/shell_po
 import { keepHeadAndTail } from "../core/text/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/text/utf8.ts";
 import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
+import { type BackgroundProcesses, backgroundProcessesOf } from "../core/process/background_processes.ts";
+import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startShellInBackground } from "./start_in_background.ts";
 import { shellReach } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
-import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { type WorkspaceGetter, workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 
 /** Where the `shell` tool runs commands: a workspace (on its host), its root folder, or any {@link ShellProvider}. */
 export type ShellSource = WorkspaceSource | ShellProvider;
@@ -69,6 +71,12 @@ export interface ShellToolOptions extends BaseToolOptions {
    * @default true when `allow` is given, else false
    */
   safeGit?: boolean;
+  /**
+   * Where `background: true` commands are kept (see `process_output`): the
+   * table `process_*` tools read. @default the workspace's own table (a
+   * provider source: the provider's)
+   */
+  processes?: BackgroundProcesses;
 }
 
 /** Arguments of `shell` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -77,18 +85,24 @@ export interface ShellArguments {
   command: string;
   /** Time limit in milliseconds. @default the tool's `defaultTimeoutMs` */
   timeout_ms?: number;
+  /** Start it in the background and return at once with a `process_id`. @default false */
+  background?: boolean;
 }
 
 /** Arguments of `shell`, validated. */
 export interface ShellInput {
   /** The command line, as given. */
   command: string;
-  /** The time limit for this call. */
+  /** The time limit for this call (a background command: only when given). */
   timeoutMs: number;
+  /** Whether it runs in the background. @default false */
+  background?: boolean;
+  /** Whether `timeout_ms` was given (a background command has a time limit only then). @default false */
+  timeoutGiven?: boolean;
 }
 
 /** Result of `shell`. A non-zero exit code is data, not an error; a timeout is `SHELL_TIMEOUT`. */
-export type ShellOutput = Omit<ShellExecResult, "timedOut">;
+export type ShellOutput = Omit<ShellExecResult, "timedOut"> & BackgroundStarted;
 
 function describeRule(rule: ShellPattern): string {
   return typeof rule === "string" ? `'${rule}'` : String(rule);
@@ -147,14 +161,17 @@ export function createShellTool(
     throw new RangeError("Cannot create the shell tool: defaultTimeoutMs is above maxTimeoutMs");
   }
   const policy = { allow: options.allow, deny: options.deny ?? [] };
-  const getProvider = providerGetter(source, options);
+  const getWorkspace = isShellProvider(source) ? undefined : workspaceGetter(source);
+  const getProvider = providerGetter(source, getWorkspace, options);
+  const getOwner = getWorkspace ?? (() => Promise.resolve(source as ShellProvider));
   const approval = options.needsApproval ?? true;
 
   const schema = z.object({
     command: z.string().describe("The command line, run by the shell in the workspace root, e.g. 'npm test'"),
     timeout_ms: z.number().int().positive().max(limits.maxTimeoutMs).optional().describe(
-      `Time limit in milliseconds (default ${limits.defaultTimeoutMs}, at most ${limits.maxTimeoutMs})`,
+      `Time limit in milliseconds (default ${limits.defaultTimeoutMs}, at most ${limits.maxTimeoutMs}; in the background: none unless given)`,
     ),
+    background: z.boolean().optional().describe(BACKGROUND_DESCRIPTION),
   }).strict();
 
   const allowed = policy.allow === undefined
@@ -168,6 +185,7 @@ export function createShellTool(
     name: options.name ?? "shell",
     description: options.description ??
       `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
+        `With background: true it starts and returns a process_id at once (for servers and watchers; read it with process_output). ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
         `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed +
         ` ${reach.text}`,
@@ -207,10 +225,23 @@ export function createShellTool(
           hint: `allowed commands: ${(policy.allow ?? []).map(describeRule).join(", ") || "none"}`,
         });
       }
-      return { command, timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs };
+      return {
+        command,
+        timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs,
+        background: args.background ?? false,
+        timeoutGiven: args.timeout_ms !== undefined,
+      };
     },
     run: async (input, { signal }): Promise<ShellOutput> => {
       const provider = await getProvider();
+      if (input.background === true) {
+        const table = options.processes ?? backgroundProcessesOf(await getOwner());
+        return await startShellInBackground(table, provider, {
+          command: input.command,
+          maxOutputBytes: limits.output,
+          ...(input.timeoutGiven === true ? { timeoutMs: input.timeoutMs } : {}),
+        }, signal);
+      }
       const result = await provider.exec(input.command, {
         timeoutMs: input.timeoutMs,
         maxOutputBytes: limits.output,
@@ -248,9 +279,12 @@ export function createShellTool(
 
 // The provider for `source`: a provider as is (preferred when a workspace is
 // also one), otherwise the host shell over the workspace, opened on first use.
-function providerGetter(source: ShellSource, options: ShellToolOptions): () => Promise<ShellProvider> {
-  if (isShellProvider(source)) return () => Promise.resolve(source);
-  const getWorkspace = workspaceGetter(source);
+function providerGetter(
+  source: ShellSource,
+  getWorkspace: WorkspaceGetter | undefined,
+  options: ShellToolOptions,
+): () => Promise<ShellProvider> {
+  if (isShellProvider(source) || getWorkspace === undefined) return () => Promise.resolve(source as ShellProvider);
   let provider: ShellProvider | undefined;
   return async () =>
     provider ??= createHostShellProvider(await getWorkspace(), {
