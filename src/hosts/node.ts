@@ -62,7 +62,11 @@ function writerOf(stream: Writable): ByteWriter {
         if (stream.destroyed || stream.writableEnded) return reject(new HostError("EIO", "write"));
         stream.write(data, (error) => error ? reject(mapError(error, "write")) : resolve());
       }),
-    close: () => new Promise((resolve) => stream.end(() => resolve())),
+    // Ends the pipe; a child that has gone cannot take the end of file, and need not.
+    close: () => {
+      if (!stream.destroyed) stream.end();
+      return Promise.resolve();
+    },
   };
 }
 

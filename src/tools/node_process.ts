@@ -158,7 +158,7 @@ export function createNodeProcessTool(
         `Paths in the output are workspace-relative ('.' is the root; the script itself is ${SCRIPT_DISPLAY_NAME}). ${reach.text}`,
     readOnly: false,
     schema,
-    prepare: (args) => {
+    prepare: (args): NodeProcessInput => {
       const argv = args.arguments ?? [];
       if (utf8ByteLength(args.source) > limits.source) {
         throw argumentError("SOURCE_TOO_LARGE", `Source is larger than ${limits.source} bytes of UTF-8`);
