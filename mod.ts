@@ -172,11 +172,8 @@ export { createProcessTools } from "./src/tools/process_tools.ts";
 export type { ProcessToolsOptions } from "./src/tools/process_tools.ts";
 export type { ProcessToolOptions } from "./src/tools/_process_table.ts";
 export type { BackgroundStarted } from "./src/tools/start_in_background.ts";
-export {
-  BackgroundProcesses,
-  backgroundProcessesOf,
-  killBackgroundProcesses,
-} from "./src/core/process/background_processes.ts";
+export { backgroundProcessesOf } from "./src/core/process/background_processes.ts";
+export type { BackgroundProcesses } from "./src/core/process/background_processes.ts";
 export type {
   BackgroundControl,
   BackgroundExit,

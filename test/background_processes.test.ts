@@ -7,9 +7,8 @@ import * as fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import {
   createCodingTools,
-  createNodeProcessTool,
   createProcessTools,
-  createShellTool,
+  type createShellTool,
   MemoryWorkspace,
   ToolRegistry,
   type Workspace,

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { PROCESS_INPUT_MAX_BYTES } from "../core/limits.ts";
 import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
-import { type ProcessToolOptions, processTableGetter } from "./_process_table.ts";
+import { processTableGetter, type ProcessToolOptions } from "./_process_table.ts";
 import { defineTool } from "./define_tool.ts";
 import type { Tool } from "./tool.ts";
 import type { WorkspaceSource } from "./workspace_source.ts";
@@ -31,7 +31,7 @@ export interface ProcessInputInput {
 
 /** Result of `process_input`. */
 export interface ProcessInputOutput {
-  /** The process. */
+  /** The proc. */
   process_id: string;
   /** UTF-8 bytes written. */
   bytes: number;
@@ -68,7 +68,7 @@ export function createProcessInputTool(
   return defineTool({
     name: options.name ?? "process_input",
     description: options.description ??
-      `Write text to the stdin of a background process (read its answer with process_output). At most ${maxBytes} bytes per call.`,
+      `Write text to the stdin of a background proc (read its answer with process_output). At most ${maxBytes} bytes per call.`,
     readOnly: false,
     schema,
     prepare: (args): ProcessInputInput => {
@@ -81,9 +81,9 @@ export function createProcessInputTool(
     },
     run: async (input, { signal }) => {
       throwIfAborted(signal);
-      const process = (await getTable()).get(input.processId);
-      await process.write(input.data);
-      return { process_id: process.id, bytes: input.data.length };
+      const proc = (await getTable()).get(input.processId);
+      await proc.write(input.data);
+      return { process_id: proc.id, bytes: input.data.length };
     },
   });
 }

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { throwIfAborted } from "../core/errors.ts";
 import type { BackgroundOutput } from "../core/process/background_process.ts";
-import { type ProcessToolOptions, processTableGetter } from "./_process_table.ts";
+import { processTableGetter, type ProcessToolOptions } from "./_process_table.ts";
 import { defineTool } from "./define_tool.ts";
 import type { Tool } from "./tool.ts";
 import type { WorkspaceSource } from "./workspace_source.ts";
@@ -54,17 +54,17 @@ export function createProcessKillTool(
   return defineTool({
     name: options.name ?? "process_kill",
     description: options.description ??
-      "End a background process and everything it started (its whole process group); returns its last output.",
+      "End a background proc and everything it started (its whole proc group); returns its last output.",
     readOnly: false,
     schema,
     prepare: (args): ProcessKillInput => ({ processId: args.process_id }),
     run: async (input, { signal }) => {
       throwIfAborted(signal);
       const table = await getTable();
-      const process = table.get(input.processId);
-      await process.kill();
-      const output = await process.read(0);
-      table.forget(process.id);
+      const proc = table.get(input.processId);
+      await proc.kill();
+      const output = await proc.read(0);
+      table.forget(proc.id);
       return output;
     },
   });

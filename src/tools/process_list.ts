@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { throwIfAborted } from "../core/errors.ts";
 import type { BackgroundProcessInfo } from "../core/process/background_process.ts";
-import { type ProcessToolOptions, processTableGetter } from "./_process_table.ts";
+import { processTableGetter, type ProcessToolOptions } from "./_process_table.ts";
 import { defineTool } from "./define_tool.ts";
 import type { Tool } from "./tool.ts";
 import type { WorkspaceSource } from "./workspace_source.ts";

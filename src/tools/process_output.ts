@@ -2,7 +2,7 @@ import * as z from "zod";
 import { throwIfAborted } from "../core/errors.ts";
 import { PROCESS_OUTPUT_MAX_WAIT_MS } from "../core/limits.ts";
 import type { BackgroundOutput } from "../core/process/background_process.ts";
-import { type ProcessToolOptions, processTableGetter } from "./_process_table.ts";
+import { processTableGetter, type ProcessToolOptions } from "./_process_table.ts";
 import { defineTool } from "./define_tool.ts";
 import type { Tool } from "./tool.ts";
 import type { WorkspaceSource } from "./workspace_source.ts";
@@ -73,7 +73,7 @@ export function createProcessOutputTool(
   return defineTool({
     name: options.name ?? "process_output",
     description: options.description ??
-      "Read what a background process (shell or node_process with background: true) printed since the last call, " +
+      "Read what a background proc (shell or node_process with background: true) printed since the last call, " +
         "and its exit code once it has ended (then it is forgotten). Each stream keeps its start and its end " +
         "between two calls; the bytes dropped are counted. wait_ms waits for new output or the exit.",
     readOnly: false,
@@ -82,9 +82,9 @@ export function createProcessOutputTool(
     run: async (input, { signal }) => {
       throwIfAborted(signal);
       const table = await getTable();
-      const process = table.get(input.processId);
-      const output = await process.read(input.waitMs, signal);
-      if (output.status === "exited") table.forget(process.id);
+      const proc = table.get(input.processId);
+      const output = await proc.read(input.waitMs, signal);
+      if (output.status === "exited") table.forget(proc.id);
       return output;
     },
   });

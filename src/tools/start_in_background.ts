@@ -23,10 +23,10 @@ export interface BackgroundStarted {
  * The result of a background start, in the shape of a finished command's
  * (no exit code yet, no output yet) plus its `process_id`.
  *
- * @param process The process started.
+ * @param proc The process started.
  * @returns The tool result.
  */
-export function startedResult(process: BackgroundProcess): {
+export function startedResult(proc: BackgroundProcess): {
   exitCode: null;
   signal: null;
   stdout: string;
@@ -37,7 +37,7 @@ export function startedResult(process: BackgroundProcess): {
   status: "running";
 } {
   return {
-    process_id: process.id,
+    process_id: proc.id,
     status: "running",
     exitCode: null,
     signal: null,
@@ -68,7 +68,7 @@ export async function startShellInBackground(
   throwIfAborted(signal);
   const entry: BackgroundProcessSpec = { tool: "shell", ...spec };
   const start = provider.start?.bind(provider);
-  const process = await table.start(entry, async (sink) => {
+  const proc = await table.start(entry, async (sink) => {
     if (start === undefined) {
       return backgroundExec(provider, {
         command: spec.command,
@@ -82,5 +82,5 @@ export async function startShellInBackground(
       ...(started.cleanup === undefined ? {} : { cleanup: started.cleanup }),
     });
   });
-  return startedResult(process);
+  return startedResult(proc);
 }

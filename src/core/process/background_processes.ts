@@ -1,9 +1,9 @@
 import { WorkspaceError } from "../errors.ts";
 import { MAX_BACKGROUND_PROCESSES } from "../limits.ts";
 import {
+  type BackgroundLauncher,
   BackgroundProcess,
   type BackgroundProcessInfo,
-  type BackgroundLauncher,
   type BackgroundProcessSpec,
 } from "./background_process.ts";
 
@@ -29,7 +29,7 @@ export class BackgroundProcesses {
 
   /** How many are running (or starting). */
   get running(): number {
-    return this.#starting + [...this.#processes.values()].filter((process) => !process.exited).length;
+    return this.#starting + [...this.#processes.values()].filter((proc) => !proc.exited).length;
   }
 
   /**
@@ -50,12 +50,12 @@ export class BackgroundProcesses {
       );
     }
     this.#starting++;
-    const process = new BackgroundProcess(`p${this.#next++}`, spec);
+    const proc = new BackgroundProcess(`p${this.#next++}`, spec);
     try {
-      const control = await launch(process.sink);
-      this.#processes.set(process.id, process);
-      process.attach(control, () => this.#forgetOldExited());
-      return process;
+      const control = await launch(proc.sink);
+      this.#processes.set(proc.id, proc);
+      proc.attach(control, () => this.#forgetOldExited());
+      return proc;
     } finally {
       this.#starting--;
     }
@@ -69,36 +69,36 @@ export class BackgroundProcesses {
    * @throws {WorkspaceError} `PROCESS_NOT_FOUND` for an id not started here, or one whose last output was read.
    */
   get(id: string): BackgroundProcess {
-    const process = this.#processes.get(id);
-    if (process === undefined) {
-      throw new WorkspaceError("PROCESS_NOT_FOUND", `No background process '${clip(id)}'`, {
+    const proc = this.#processes.get(id);
+    if (proc === undefined) {
+      throw new WorkspaceError("PROCESS_NOT_FOUND", `No background proc '${clip(id)}'`, {
         hint: "process_list lists the background processes; one that exited is gone once its last output was read",
       });
     }
-    return process;
+    return proc;
   }
 
-  /** Forgets a process that ended (its last output was read). */
+  /** Forgets a proc that ended (its last output was read). */
   forget(id: string): void {
     if (this.#processes.get(id)?.exited === true) this.#processes.delete(id);
   }
 
-  /** Every process known, oldest first. */
+  /** Every proc known, oldest first. */
   list(): BackgroundProcessInfo[] {
-    return [...this.#processes.values()].map((process) => process.info());
+    return [...this.#processes.values()].map((proc) => proc.info());
   }
 
   /** Ends every process's group and waits until each ended; the table stays usable. */
   async killAll(): Promise<void> {
-    await Promise.all([...this.#processes.values()].map((process) => process.kill()));
+    await Promise.all([...this.#processes.values()].map((proc) => proc.kill()));
     this.#processes.clear();
   }
 
   // Ended processes whose output nobody read are kept up to the limit, the oldest forgotten first.
   #forgetOldExited(): void {
-    const exited = [...this.#processes.values()].filter((process) => process.exited);
-    for (const process of exited.slice(0, Math.max(0, exited.length - this.#max))) {
-      this.#processes.delete(process.id);
+    const exited = [...this.#processes.values()].filter((proc) => proc.exited);
+    for (const proc of exited.slice(0, Math.max(0, exited.length - this.#max))) {
+      this.#processes.delete(proc.id);
     }
   }
 }

@@ -1,9 +1,4 @@
-import type {
-  ShellExecOptions,
-  ShellExecRequest,
-  ShellExecResult,
-  StartedShellCommand,
-} from "../../shell_provider.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellExecResult, StartedShellCommand } from "../../shell_provider.ts";
 import { throwIfAborted, WorkspaceError } from "../errors.ts";
 import { checkGitRepository, runsGit, safeGitEnvironment } from "./git_guard.ts";
 import { SHELL_KILL_GRACE_MS } from "../limits.ts";
