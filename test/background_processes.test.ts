@@ -13,13 +13,14 @@ import {
   ToolRegistry,
   type Workspace,
 } from "../mod.ts";
-import { MAX_BACKGROUND_PROCESSES, PROCESS_INPUT_MAX_BYTES, PROCESS_OUTPUT_MAX_WAIT_MS } from "../src/core/limits.ts";
+import { MAX_BACKGROUND_PROCESSES } from "../src/core/limits.ts";
 import { createMcpRegistry } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { isAlive, sleep, waitFor } from "./helpers/process.ts";
 import { onBun, runtime } from "./helpers/runtime.ts";
 import { callTool } from "./helpers/tool_call.ts";
+import { BACKGROUND_HOSTILE_CALLS } from "./cases/background_inputs.ts";
 
 // Bun has no permission model: node_process runs there only with permissions: "inherit".
 const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
@@ -276,38 +277,19 @@ describe(`background processes on the ${runtime} host`, () => {
   });
 });
 
-describe("background processes: hostile input", () => {
-  const cases: Array<[string, unknown, string]> = [
-    ["process_output", {}, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: 5 }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p1", wait_ms: -1 }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p1", wait_ms: 1.5 }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p1", wait_ms: PROCESS_OUTPUT_MAX_WAIT_MS + 1 }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p1", wait_ms: "10" }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p1", extra: true }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_output", { process_id: "p999" }, "PROCESS_NOT_FOUND"],
-    ["process_output", { process_id: "x".repeat(1_000_000) }, "PROCESS_NOT_FOUND"],
-    ["process_output", { process_id: "__proto__" }, "PROCESS_NOT_FOUND"],
-    ["process_input", { process_id: "p1" }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_input", { process_id: "p1", text: 5 }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_input", { process_id: "p1", text: ["a"] }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_input", { process_id: "p1", text: "x".repeat(PROCESS_INPUT_MAX_BYTES + 1) }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_input", { process_id: "p999", text: "x" }, "PROCESS_NOT_FOUND"],
-    ["process_kill", { process_id: null }, "TOOL_ARGUMENTS_INVALID"],
-    ["process_kill", { process_id: "p999" }, "PROCESS_NOT_FOUND"],
-    ["process_list", { all: true }, "TOOL_ARGUMENTS_INVALID"],
-    ["shell", { command: "sleep 1", background: "yes" }, "TOOL_ARGUMENTS_INVALID"],
-    ["node_process", { source: "", background: 1 }, "TOOL_ARGUMENTS_INVALID"],
-  ];
-
+describe.each(["disk", "memory"] as const)("background processes: hostile input on the %s host", (host) => {
   const label = (args: unknown) => JSON.stringify(args).replace(/(.{60}).+(.{10})/, "$1…$2");
-  test.each(cases.map(([name, args, code]) => [name, label(args), code, args] as const))(
+  test.each(BACKGROUND_HOSTILE_CALLS.map(([name, args, code]) => [name, label(args), code, args] as const))(
     "%s %s → %s",
     async (name, _label, code, args) => {
-      const fixture = await diskFixture([]);
-      fixtures.push(fixture);
+      let workspace: Workspace = new MemoryWorkspace();
+      if (host === "disk") {
+        const fixture = await diskFixture([]);
+        fixtures.push(fixture);
+        workspace = fixture.workspace;
+      }
       const registry = new ToolRegistry(
-        createCodingTools(fixture.workspace, { shell: { needsApproval: false }, nodeProcess: { ...PERMISSIONS } }),
+        createCodingTools(workspace, { shell: { needsApproval: false }, nodeProcess: { ...PERMISSIONS } }),
       );
       const error = await failure(registry, name, args);
       expect(error.code).toBe(code);

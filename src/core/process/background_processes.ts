@@ -21,6 +21,7 @@ export class BackgroundProcesses {
   readonly #max: number;
   #next = 1;
   #starting = 0;
+  #killAlls = 0;
 
   /** @param max Processes running at once. @default MAX_BACKGROUND_PROCESSES */
   constructor(max: number = MAX_BACKGROUND_PROCESSES) {
@@ -51,10 +52,13 @@ export class BackgroundProcesses {
     }
     this.#starting++;
     const proc = new BackgroundProcess(`p${this.#next++}`, spec);
+    const killAlls = this.#killAlls;
     try {
       const control = await launch(proc.sink);
       this.#processes.set(proc.id, proc);
       proc.attach(control, () => this.#forgetOldExited());
+      // The workspace closed while this one was starting: it ends too (its last output stays readable).
+      if (this.#killAlls !== killAlls) await proc.kill();
       return proc;
     } finally {
       this.#starting--;
@@ -90,6 +94,7 @@ export class BackgroundProcesses {
 
   /** Ends every process's group and waits until each ended; the table stays usable. */
   async killAll(): Promise<void> {
+    this.#killAlls++;
     await Promise.all([...this.#processes.values()].map((proc) => proc.kill()));
     this.#processes.clear();
   }
