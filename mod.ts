@@ -180,6 +180,45 @@ export type {
   ShellSource,
   ShellToolOptions,
 } from "./src/tools/shell.ts";
+export { createProcessOutputTool } from "./src/tools/process_output.ts";
+export type {
+  ProcessOutputArguments,
+  ProcessOutputInput,
+  ProcessOutputOutput,
+  ProcessOutputToolOptions,
+} from "./src/tools/process_output.ts";
+export { createProcessInputTool } from "./src/tools/process_input.ts";
+export type {
+  ProcessInputArguments,
+  ProcessInputInput,
+  ProcessInputOutput,
+  ProcessInputToolOptions,
+} from "./src/tools/process_input.ts";
+export { createProcessKillTool } from "./src/tools/process_kill.ts";
+export type {
+  ProcessKillArguments,
+  ProcessKillInput,
+  ProcessKillOutput,
+  ProcessKillToolOptions,
+} from "./src/tools/process_kill.ts";
+export { createProcessListTool } from "./src/tools/process_list.ts";
+export type { ProcessListArguments, ProcessListOutput, ProcessListToolOptions } from "./src/tools/process_list.ts";
+export { createProcessTools } from "./src/tools/process_tools.ts";
+export type { ProcessToolsOptions } from "./src/tools/process_tools.ts";
+export type { ProcessToolOptions } from "./src/tools/_process_table.ts";
+export type { BackgroundStarted } from "./src/tools/start_in_background.ts";
+export { backgroundProcessesOf } from "./src/core/process/background_processes.ts";
+export type { BackgroundProcesses } from "./src/core/process/background_processes.ts";
+export type {
+  BackgroundControl,
+  BackgroundExit,
+  BackgroundLauncher,
+  BackgroundOutput,
+  BackgroundProcess,
+  BackgroundProcessInfo,
+  BackgroundProcessSpec,
+  BackgroundSink,
+} from "./src/core/process/background_process.ts";
 export { evaluateShellPolicy } from "./src/core/process/shell_policy.ts";
 export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/process/shell_policy.ts";
 

@@ -13,6 +13,14 @@ export interface ByteReader {
   cancel(): Promise<void>;
 }
 
+/** A child's standard input, when it was spawned with `stdin: "pipe"`. */
+export interface ByteWriter {
+  /** Writes `data`; rejects when the child closed its end (the process ended). */
+  write(data: Uint8Array): Promise<void>;
+  /** Closes the pipe (the child reads end of file). */
+  close(): Promise<void>;
+}
+
 /** How a process ended. */
 export interface ExitStatus {
   /** The exit code, or `null` when a signal ended it. */
@@ -21,7 +29,7 @@ export interface ExitStatus {
   signal: string | null;
 }
 
-/** What to spawn. The host always starts it in its own process group, stdin closed, no shell. */
+/** What to spawn. The host always starts it in its own process group, no shell; stdin closed unless asked. */
 export interface SpawnRequest {
   /** The program (an absolute path) and its arguments. */
   argv: string[];
@@ -29,6 +37,8 @@ export interface SpawnRequest {
   cwd: string;
   /** The complete environment; nothing of the parent's is added. */
   env: Record<string, string>;
+  /** `"pipe"` gives the child a stdin pipe ({@link HostChild.stdin}); background processes take input. @default "null" */
+  stdin?: "null" | "pipe";
 }
 
 /** A running child process. */
@@ -39,6 +49,8 @@ export interface HostChild {
   readonly stdout: ByteReader;
   /** Its standard error. */
   readonly stderr: ByteReader;
+  /** Its standard input, when spawned with `stdin: "pipe"`; else `undefined`. */
+  readonly stdin?: ByteWriter;
   /** Resolves when the leader exits. */
   readonly exited: Promise<ExitStatus>;
   /** Sends `signal` to the whole process group; "no such process" is ignored. */

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { HostChild } from "./host_process.ts";
 
 /**
  * How to run one command: the second argument of {@link ShellProvider.exec}.
@@ -73,6 +74,19 @@ export interface ShellExecOutcome {
 }
 
 /**
+ * A command started by {@link ShellProvider.start}: the running child (its
+ * stdin a pipe), and what to release once it ended.
+ */
+export interface StartedShellCommand {
+  /** The child, in its own process group. */
+  child: HostChild;
+  /** Milliseconds between SIGTERM and SIGKILL when it is killed. @default 1000 (`SHELL_KILL_GRACE_MS`) */
+  killGraceMs?: number;
+  /** Releases what the start set up (a sandbox's files); called once it ended. @default none */
+  cleanup?: () => Promise<void>;
+}
+
+/**
  * Runs command lines for the `shell` tool.
  *
  * @example A provider over a remote box
@@ -98,6 +112,17 @@ export interface ShellProvider {
    * @returns How it ended; a non-zero exit is data.
    */
   exec(command: string, options?: ShellExecOptions): Promise<ShellExecOutcome>;
+  /**
+   * Starts a command line and returns at once (`shell`'s `background: true`):
+   * the child runs in its own process group with a stdin pipe, as `exec`
+   * would run it. @default undefined (a background command runs through
+   * `exec`: its output comes when it ends, and it takes no input)
+   *
+   * @param command The command line.
+   * @param options The working folder (`cwd`); time and output are bounded by the caller.
+   * @returns The running child.
+   */
+  start?(command: string, options?: Pick<ShellExecOptions, "cwd">): Promise<StartedShellCommand>;
   /**
    * What its commands can reach, for the `shell` tool's description and MCP
    * `openWorldHint` (`SandboxShell` says). @default undefined (described as

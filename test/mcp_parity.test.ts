@@ -52,6 +52,15 @@ describe("tool annotations", () => {
     expect(hints.create_directory).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(hints.node_process).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     expect(hints.shell).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    expect(hints.process_list).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(hints.process_output).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints.process_input).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    expect(hints.process_kill).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     for (const name of ["read_media_file", "directory_tree", "get_file_info", "list_allowed_directories"]) {
       expect(hints[name], name).toEqual({
         readOnlyHint: true,
@@ -108,6 +117,7 @@ describe("output schemas", () => {
       ...("Bun" in globalThis
         ? []
         : [["node_process", { source: "console.log(1)" }] as [string, Record<string, unknown>]]),
+      ["process_list", {}],
       ["read_file", { path: "missing.txt" }],
     ];
     for (const [name, args] of calls) {
@@ -122,6 +132,27 @@ describe("output schemas", () => {
     }
     await client.close();
   });
+
+  test.skipIf("Bun" in globalThis)(
+    `a background process's start, output, input, list and kill match theirs${
+      "Bun" in globalThis ? " [skipped: Bun has no permission model for the confined node_process]" : ""
+    }`,
+    async () => {
+      const { client } = await connect();
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
+      const source = "process.stdin.on('data', (d) => process.stdout.write(String(d)));";
+      const started = await call("node_process", { source, background: true });
+      expect(started).toMatchObject({ status: "running" });
+      const id = started.process_id as string;
+      expect(await call("process_input", { process_id: id, text: "x\n" })).toEqual({ process_id: id, bytes: 2 });
+      expect(await call("process_output", { process_id: id, wait_ms: 100 })).toMatchObject({ process_id: id });
+      expect(await call("process_list", {})).toMatchObject({ processes: [{ process_id: id }] });
+      expect(await call("process_kill", { process_id: id })).toMatchObject({ status: "exited", killed: true });
+      expect(await call("process_output", { process_id: id })).toMatchObject({ error: { code: "PROCESS_NOT_FOUND" } });
+      await client.close();
+    },
+  );
 });
 
 describe("read_media_file through the protocol", () => {

@@ -75,6 +75,11 @@ export type ErrorCode =
   | "NODE_PROCESS_PERMISSIONS_UNAVAILABLE"
   | "SPAWN_FAILED"
   | "SHELL_TIMEOUT"
+  // Background processes (background_processes.ts): the limit, an unknown id, input to one that ended or takes none.
+  | "TOO_MANY_BACKGROUND_PROCESSES"
+  | "PROCESS_NOT_FOUND"
+  | "PROCESS_NOT_RUNNING"
+  | "PROCESS_INPUT_UNSUPPORTED"
   // A command that ended with a non-zero exit, or a signal, where a tool treats that as a failure (seed 004's bash).
   | "COMMAND_FAILED"
   // More output than a tool's buffer holds, where a tool treats that as a failure (seed 004's bash).

@@ -116,6 +116,15 @@ export const SHELL_MAX_COMMAND_BYTES = 8_192;
 /** shell: milliseconds between SIGTERM and SIGKILL on timeout or abort, so a command can clean up (remove temp files, flush logs). */
 export const SHELL_KILL_GRACE_MS = 1_000;
 
+/** shell and node_process: background processes running at once per workspace (`background: true`); one more is `TOO_MANY_BACKGROUND_PROCESSES`. Each holds two pipes and two output buffers. */
+export const MAX_BACKGROUND_PROCESSES = 8;
+
+/** process_output: the largest `wait_ms` (milliseconds to wait for new output), so one call cannot park for ever. */
+export const PROCESS_OUTPUT_MAX_WAIT_MS = 30_000;
+
+/** process_input: UTF-8 bytes of `text` one call writes to a background process's stdin. */
+export const PROCESS_INPUT_MAX_BYTES = 65_536;
+
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
 export const PIPE_DRAIN_GRACE_MS = 500;
 
@@ -283,6 +292,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SHELL_MAX_OUTPUT_BYTES,
   SHELL_MAX_COMMAND_BYTES,
   SHELL_KILL_GRACE_MS,
+  MAX_BACKGROUND_PROCESSES,
+  PROCESS_OUTPUT_MAX_WAIT_MS,
+  PROCESS_INPUT_MAX_BYTES,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   PROTECTED_SCAN_MAX_ENTRIES,

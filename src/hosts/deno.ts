@@ -12,6 +12,7 @@
  */
 import {
   type ByteReader,
+  type ByteWriter,
   type ExitStatus,
   type Host,
   type HostChild,
@@ -32,6 +33,7 @@ interface DenoChildProcess {
   readonly pid: number;
   readonly stdout: ReadableStream<Uint8Array>;
   readonly stderr: ReadableStream<Uint8Array>;
+  readonly stdin: WritableStream<Uint8Array> | null;
   readonly status: Promise<{ code: number; signal: string | null }>;
 }
 interface DenoApi {
@@ -48,7 +50,7 @@ interface DenoApi {
       cwd: string;
       env: Record<string, string>;
       clearEnv: boolean;
-      stdin: "null";
+      stdin: "null" | "piped";
       stdout: "piped";
       stderr: "piped";
       detached: boolean;
@@ -77,7 +79,7 @@ const DENO_ERRORS = nativeErrors({
   NotSupported: "UNSUPPORTED",
   ...ERRNO_CODES,
 });
-const { call } = DENO_ERRORS;
+const { call, mapError } = DENO_ERRORS;
 
 function readerOf(stream: ReadableStream<Uint8Array>): ByteReader {
   const reader = stream.getReader();
@@ -88,6 +90,24 @@ function readerOf(stream: ReadableStream<Uint8Array>): ByteReader {
     },
     cancel: async () => {
       await reader.cancel().catch(() => {});
+    },
+  };
+}
+
+function writerOf(stream: WritableStream<Uint8Array>): ByteWriter {
+  const writer = stream.getWriter();
+  // A child that has gone errors the stream: never an unhandled rejection.
+  writer.closed.catch(() => {});
+  return {
+    write: async (data) => {
+      try {
+        await writer.write(data);
+      } catch (error) {
+        throw mapError(error, "write");
+      }
+    },
+    close: async () => {
+      await writer.close().catch(() => {});
     },
   };
 }
@@ -167,7 +187,7 @@ function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
       cwd: request.cwd,
       env: request.env,
       clearEnv: true,
-      stdin: "null",
+      stdin: request.stdin === "pipe" ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
       // Own process group (and session), so the whole tree can be killed;
@@ -183,6 +203,7 @@ function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
       pid: child.pid,
       stdout: readerOf(child.stdout),
       stderr: readerOf(child.stderr),
+      ...(request.stdin === "pipe" && child.stdin !== null ? { stdin: writerOf(child.stdin) } : {}),
       exited,
       killGroup: (signal) => {
         try {

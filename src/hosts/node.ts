@@ -5,9 +5,10 @@
  * @module
  */
 import { spawn as spawnChild } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import {
   type ByteReader,
+  type ByteWriter,
   type ExitStatus,
   type Host,
   type HostChild,
@@ -47,6 +48,23 @@ function readerOf(stream: Readable): ByteReader {
     },
     cancel: () => {
       stream.destroy();
+      return Promise.resolve();
+    },
+  };
+}
+
+function writerOf(stream: Writable): ByteWriter {
+  // A write to a child that has gone fails with EPIPE as an event: never an uncaught error.
+  stream.on("error", () => {});
+  return {
+    write: (data) =>
+      new Promise((resolve, reject) => {
+        if (stream.destroyed || stream.writableEnded) return reject(new HostError("EIO", "write"));
+        stream.write(data, (error) => error ? reject(mapError(error, "write")) : resolve());
+      }),
+    // Ends the pipe; a child that has gone cannot take the end of file, and need not.
+    close: () => {
+      if (!stream.destroyed) stream.end();
       return Promise.resolve();
     },
   };
@@ -124,7 +142,7 @@ function spawnNode(request: SpawnRequest): Promise<HostChild> {
       env: request.env,
       // Own process group (and session), so the whole tree can be killed.
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [request.stdin === "pipe" ? "pipe" : "ignore", "pipe", "pipe"],
       windowsHide: true,
       shell: false,
     });
@@ -138,6 +156,7 @@ function spawnNode(request: SpawnRequest): Promise<HostChild> {
         pid,
         stdout: readerOf(child.stdout as Readable),
         stderr: readerOf(child.stderr as Readable),
+        ...(request.stdin === "pipe" ? { stdin: writerOf(child.stdin as Writable) } : {}),
         exited,
         killGroup: (signal) => {
           try {

@@ -10,6 +10,8 @@ import { SandboxShell } from "../sandbox/sandbox_shell.ts";
 import { createCodingTools, createReadOnlyTools } from "../tools/coding_tools.ts";
 import { createReadTool } from "../tools/read_file.ts";
 import { createShellTool } from "../tools/shell.ts";
+import { createProcessTools } from "../tools/process_tools.ts";
+import { backgroundProcessesOf } from "../core/process/background_processes.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { createListAllowedDirectoriesTool } from "./list_allowed_directories.ts";
 import { createReadMultipleFilesTool } from "./read_multiple_files.ts";
@@ -91,7 +93,10 @@ export function registryOf(
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.
     const protectedPaths = shell.allow === undefined ? [] : DEFAULT_PROTECTED_PATHS;
-    tools.push(createShellTool(new SandboxShell(sandbox, { cwd: workspace.root, protectedPaths }), shell));
+    const sandboxShell = new SandboxShell(sandbox, { cwd: workspace.root, protectedPaths });
+    // Its background commands live in the workspace's table, where the process tools look.
+    tools.push(createShellTool(sandboxShell, { ...shell, processes: backgroundProcessesOf(workspace) }));
+    if (!tools.some((tool) => tool.name === "process_output")) tools.push(...createProcessTools(workspace));
   }
   return new ToolRegistry([...tools, readMany, listRoots, ...extra]);
 }

@@ -33,6 +33,19 @@ const PROCESS_RESULT: Record<string, Schema> = {
   stderrTruncated: boolean,
 };
 
+/** What a background start adds to shell's and node_process's result. */
+const STARTED: Record<string, Schema> = { process_id: string, status: { type: "string", enum: ["running"] } };
+
+const BACKGROUND_OUTPUT: Schema = object({
+  process_id: string,
+  status: { type: "string", enum: ["running", "exited"] },
+  ...PROCESS_RESULT,
+  stdoutDroppedBytes: integer,
+  stderrDroppedBytes: integer,
+  timedOut: boolean,
+  killed: boolean,
+});
+
 const GREP_BASE: Record<string, Schema> = {
   truncated: boolean,
   skipped: object({ binary: integer, tooLarge: integer, unreadable: integer }),
@@ -137,8 +150,23 @@ const RESULTS: Readonly<Record<string, Schema>> = {
       items: object({ path: string, change: string, status: string }, { from: string, code: string, message: string }),
     },
   }),
-  node_process: object({ ...PROCESS_RESULT, timedOut: boolean }),
-  shell: object(PROCESS_RESULT),
+  node_process: object({ ...PROCESS_RESULT, timedOut: boolean }, STARTED),
+  shell: object(PROCESS_RESULT, STARTED),
+  process_output: BACKGROUND_OUTPUT,
+  process_kill: BACKGROUND_OUTPUT,
+  process_input: object({ process_id: string, bytes: integer }),
+  process_list: object({
+    processes: {
+      type: "array",
+      items: object({
+        process_id: string,
+        tool: string,
+        command: string,
+        status: { type: "string", enum: ["running", "exited"] },
+        started: string,
+      }),
+    },
+  }),
 };
 
 /**

@@ -1,13 +1,14 @@
 import process from "node:process";
 import { oversizedMessageReply } from "./oversized_message_reply.ts";
 import { createPaddockMcpServer } from "./server.ts";
+import { killBackgroundProcesses } from "../core/process/background_processes.ts";
 import type { PaddockMcpServerOptions } from "./server_types.ts";
 import { BoundedStdioTransport } from "./stdio_transport.ts";
 
 /**
  * Runs the Paddock MCP server over this process's stdin and stdout until
  * stdin closes (or SIGTERM, SIGINT or SIGHUP arrives) and the calls already
- * read are answered. Only protocol messages go to stdout; diagnostics go to
+ * read are answered; then its background processes are killed. Only protocol messages go to stdout; diagnostics go to
  * `log` (stderr by default).
  *
  * @param options The root and what to offer.
@@ -25,7 +26,7 @@ export async function serveStdio(
   log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
 ): Promise<void> {
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
-  const { server, registry, roots } = await createPaddockMcpServer({
+  const { server, registry, roots, workspace } = await createPaddockMcpServer({
     ...options,
     flowControl: { pause: () => transport.pauseInput(), resume: () => transport.resumeInput() },
   });
@@ -61,6 +62,8 @@ export async function serveStdio(
     await closed;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stop);
+    // The session is over: its background processes (and all they started) end with it.
+    await killBackgroundProcesses(workspace);
   }
 }
 

@@ -39,6 +39,11 @@ const BUILT_IN: Readonly<Record<string, Hints>> = {
   undo_last_change: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   node_process: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   shell: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // Background processes: reading output consumes it; input goes to a program; a kill ends one.
+  process_output: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  process_input: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  process_kill: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  process_list: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 /**

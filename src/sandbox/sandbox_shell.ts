@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Sandbox } from "../core/process/command_sandbox.ts";
+import type { Sandbox, SandboxedCommand } from "../core/process/command_sandbox.ts";
+import { mapSpawnError } from "../core/process/map_spawn_error.ts";
 import { childEnvironment } from "../core/process/environment.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
@@ -15,8 +16,14 @@ import { protectedLayout } from "../core/fs/protected_layout.ts";
 import type { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { sandboxShellReach } from "../tools/process_reach.ts";
-import { resolveShellExec } from "../core/process/resolve_shell_exec.ts";
-import type { ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../shell_provider.ts";
+import { type ResolvedShellExec, resolveShellExec } from "../core/process/resolve_shell_exec.ts";
+import type {
+  ShellExecOptions,
+  ShellExecRequest,
+  ShellExecResult,
+  ShellProvider,
+  StartedShellCommand,
+} from "../shell_provider.ts";
 
 /** Options of {@link SandboxShell}. */
 export interface SandboxShellOptions {
@@ -95,6 +102,38 @@ export class SandboxShell implements ShellProvider {
    */
   async exec(commandOrRequest: string | ShellExecRequest, options?: ShellExecOptions): Promise<ShellExecResult> {
     const request = resolveShellExec(commandOrRequest, options);
+    const { command, cwd } = await this.wrap(request);
+    try {
+      return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
+        killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+      });
+    } finally {
+      await command.cleanup?.();
+    }
+  }
+
+  /**
+   * Starts one command line in the sandbox and returns at once (`shell`'s
+   * `background: true`): its own process group, stdin a pipe.
+   *
+   * @param command The command line.
+   * @param options `cwd` (below the working folder).
+   * @returns The running child, and the sandbox's cleanup for when it ended.
+   * @throws {WorkspaceError} as {@link SandboxShell.exec}, and `SPAWN_FAILED`.
+   */
+  async start(command: string, options?: Pick<ShellExecOptions, "cwd">): Promise<StartedShellCommand> {
+    const { command: wrapped, cwd } = await this.wrap(resolveShellExec(command, options));
+    try {
+      const child = await this.host.spawn({ argv: wrapped.argv, cwd, env: wrapped.env, stdin: "pipe" });
+      return { child, killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS, cleanup: wrapped.cleanup };
+    } catch (error) {
+      await wrapped.cleanup?.();
+      throw mapSpawnError(error, "the command");
+    }
+  }
+
+  /** The command in its sandboxed form, and its working folder. */
+  private async wrap(request: ResolvedShellExec): Promise<{ command: SandboxedCommand; cwd: string }> {
     // Canonical once: bwrap binds the real folder at its real path.
     this.root ??= this.host.realpath(this.options.cwd).catch((error: unknown) => {
       this.root = undefined;
@@ -113,14 +152,9 @@ export class SandboxShell implements ShellProvider {
       writable: [root],
       ...(await this.protectedPaths(root, request.signal)),
     });
-    try {
-      return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
-        killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
-      });
-    } finally {
-      await command.cleanup?.();
-    }
+    return { command, cwd };
   }
+
   /** The protected paths that exist now, as host paths for the sandbox (none configured: none). */
   private async protectedPaths(
     root: string,

@@ -11,6 +11,7 @@ import { createGrepTool, type GrepToolOptions } from "./grep.ts";
 import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list_directory.ts";
 import { createMoveTool, type MoveToolOptions } from "./move_path.ts";
 import { createNodeProcessTool, type NodeProcessToolOptions } from "./node_process.ts";
+import { createProcessTools, type ProcessToolsOptions } from "./process_tools.ts";
 import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import { createReadMediaFileTool, type ReadMediaFileToolOptions } from "./read_media_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
@@ -68,6 +69,12 @@ export interface CodingToolsOptions {
   directoryTree?: DirectoryTreeToolOptions | false;
   /** Options of `get_file_info`, or `false` to leave it out. @default {} */
   fileInfo?: FileInfoToolOptions | false;
+  /**
+   * Options of `process_output`, `process_input`, `process_kill` and
+   * `process_list` (background processes), or `false` to leave them out.
+   * Included only with `shell` or `node_process`. @default {}
+   */
+  processTools?: ProcessToolsOptions | false;
   /**
    * Paths the write tools (`write_file`, `edit_file`, `apply_patch`, `delete_path`,
    * `move_path`, `create_directory`) refuse to change (`PROTECTED_PATH`), and
@@ -145,6 +152,9 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.directoryTree !== false) tools.push(createDirectoryTreeTool(workspace, options.directoryTree));
   if (options.fileInfo !== false) tools.push(createFileInfoTool(workspace, options.fileInfo));
   if (shellOptions !== undefined) tools.push(createShellTool(workspace, shellOptions));
+  if (options.processTools !== false && (options.shell !== undefined || options.nodeProcess !== false)) {
+    tools.push(...createProcessTools(workspace, options.processTools));
+  }
   return tools;
 }
 
@@ -164,5 +174,5 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
  * ```
  */
 export function createReadOnlyTools(workspace: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
-  return createCodingTools(workspace, options).filter((tool) => tool.readOnly);
+  return createCodingTools(workspace, { ...options, processTools: false }).filter((tool) => tool.readOnly);
 }

@@ -28,6 +28,9 @@ import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import type { ShellExecResult } from "../shell_provider.ts";
+import { backgroundChild } from "../core/process/background_child.ts";
+import { backgroundProcessesOf } from "../core/process/background_processes.ts";
+import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startedResult } from "./start_in_background.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */
 export const NODE_SCRIPT_PREFIX = ".paddock-node-";
@@ -83,6 +86,8 @@ export interface NodeProcessArguments {
   source: string;
   /** The script's arguments (`process.argv.slice(1)`). @default [] */
   arguments?: string[];
+  /** Start it in the background and return at once with a `process_id`. @default false */
+  background?: boolean;
 }
 
 /** Arguments of `node_process`, validated. */
@@ -91,14 +96,19 @@ export interface NodeProcessInput {
   source: Uint8Array;
   /** The script's arguments. */
   args: string[];
+  /** Whether it runs in the background (no time limit; see `process_output`). @default false */
+  background?: boolean;
+  /** What `process_list` shows: the source's start. @default "node_process" */
+  summary?: string;
 }
 
 /** Result of `node_process`. A non-zero exit is data, not an error; `timedOut` is always false (a timeout is `NODE_PROCESS_TIMEOUT`). */
-export type NodeProcessOutput = ShellExecResult;
+export type NodeProcessOutput = ShellExecResult & BackgroundStarted;
 
 const schema = z.object({
   source: z.string().describe("CommonJS source to run; `require` and `process` are available"),
   arguments: z.array(z.string()).optional().describe("Arguments; inside the script process.argv.slice(1) equals them"),
+  background: z.boolean().optional().describe(BACKGROUND_DESCRIPTION + "; no time limit then"),
 }).strict();
 
 function argumentError(code: WorkspaceError["code"], message: string): WorkspaceError {
@@ -150,10 +160,11 @@ export function createNodeProcessTool(
     description: options.description ??
       `Run a CommonJS script with the host JavaScript runtime inside the workspace (cwd = workspace root). ` +
         `Limits: ${limits.timeoutMs} ms, ${limits.output} bytes of stdout and of stderr. ` +
+        `With background: true it starts and returns a process_id at once (read it with process_output). ` +
         `Paths in the output are workspace-relative ('.' is the root; the script itself is ${SCRIPT_DISPLAY_NAME}). ${reach.text}`,
     readOnly: false,
     schema,
-    prepare: (args) => {
+    prepare: (args): NodeProcessInput => {
       const argv = args.arguments ?? [];
       if (utf8ByteLength(args.source) > limits.source) {
         throw argumentError("SOURCE_TOO_LARGE", `Source is larger than ${limits.source} bytes of UTF-8`);
@@ -179,7 +190,12 @@ export function createNodeProcessTool(
           `Arguments take more than ${limits.windows} characters on a Windows command line`,
         );
       }
-      return { source: encodeUtf8(args.source), args: argv };
+      return {
+        source: encodeUtf8(args.source),
+        args: argv,
+        background: args.background ?? false,
+        summary: summarize(args.source),
+      };
     },
     run: async (input, { signal }) => {
       const workspace = await getWorkspace();
@@ -209,6 +225,11 @@ export function createNodeProcessTool(
       // In a sandbox the script may run as another uid than the caller's (a root caller's container runs as
       // the workspace's owner), so it must be readable by others; unsandboxed it stays the caller's alone.
       const mode = options.sandbox === undefined ? 0o600 : 0o644;
+      const removeScripts = async () => {
+        // Remove our own temp files only: each must still be the object we created.
+        for (const [path, identity] of created) await removeOwnFile(host, path, identity);
+      };
+      let handedOver = false;
       try {
         created.push([atRoot(`${base}.cjs`), await createScript(workspace, atRoot(`${base}.cjs`), input.source, mode)]);
         if (launch.bootstrap !== undefined) {
@@ -220,6 +241,33 @@ export function createNodeProcessTool(
           env: { ...workspace.childEnvironment(), ...launch.env },
           ...(layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) }),
         }, workspace.root);
+        const names = { scriptPath, bootstrapPath: launch.bootstrap === undefined ? undefined : bootstrapPath };
+        if (input.background === true) {
+          const spec = {
+            tool: "node_process",
+            command: input.summary ?? "node_process",
+            maxOutputBytes: limits.output,
+            sanitize: (text: string) => sanitizeScriptOutput(text, names),
+          };
+          const started = await backgroundProcessesOf(workspace).start(spec, async (sink) => {
+            const child = await host.spawn({ argv: command.argv, cwd: workspace.root, env: command.env, stdin: "pipe" })
+              .catch((error: unknown) => {
+                throw mapSpawnError(error, "the script");
+              });
+            handedOver = true;
+            return backgroundChild(child, sink, {
+              killGraceMs: 0,
+              cleanup: async () => {
+                await command.cleanup?.();
+                await removeScripts();
+              },
+            });
+          }).catch(async (error: unknown) => {
+            await command.cleanup?.();
+            throw error;
+          });
+          return { ...startedResult(started), timedOut: false };
+        }
         const result = await runProcess(host, {
           argv: command.argv,
           cwd: workspace.root,
@@ -239,7 +287,6 @@ export function createNodeProcessTool(
             },
           );
         }
-        const names = { scriptPath, bootstrapPath: launch.bootstrap === undefined ? undefined : bootstrapPath };
         const output = toExecResult(result);
         return {
           ...output,
@@ -247,12 +294,18 @@ export function createNodeProcessTool(
           stderr: sanitizeScriptOutput(output.stderr, names),
         };
       } finally {
-        // Remove our own temp files only: each must still be the object we created.
-        for (const [path, identity] of created) await removeOwnFile(host, path, identity);
+        // A background script's files are removed when it ended.
+        if (!handedOver) await removeScripts();
       }
     },
   });
   return { ...tool, openWorld: reach.openWorld };
+}
+
+// What process_list shows of a background script: its first line, clipped.
+function summarize(source: string): string {
+  const first = source.trim().split("\n", 1)[0] ?? "";
+  return `node_process: ${first.length > 80 ? `${first.slice(0, 80)}…` : first}`;
 }
 
 // The host's command line for the script; a runtime that cannot confine it

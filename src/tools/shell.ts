@@ -12,6 +12,8 @@ import { evaluateShellPolicy, type ShellPattern } from "../core/process/shell_po
 import { keepHeadAndTail } from "../core/text/keep_head_and_tail.ts";
 import { utf8ByteLength } from "../core/text/utf8.ts";
 import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
+import { type BackgroundProcesses, backgroundProcessesOf } from "../core/process/background_processes.ts";
+import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startShellInBackground } from "./start_in_background.ts";
 import { shellReach } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
@@ -83,6 +85,12 @@ export interface ShellToolOptions extends BaseToolOptions {
    * @default `DEFAULT_PROTECTED_PATHS` when `allow` is given, else []
    */
   protectedPaths?: readonly string[];
+  /**
+   * Where `background: true` commands are kept (see `process_output`): the
+   * table `process_*` tools read. @default the workspace's own table (a
+   * provider source: the provider's)
+   */
+  processes?: BackgroundProcesses;
 }
 
 /** Arguments of `shell` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -91,18 +99,24 @@ export interface ShellArguments {
   command: string;
   /** Time limit in milliseconds. @default the tool's `defaultTimeoutMs` */
   timeout_ms?: number;
+  /** Start it in the background and return at once with a `process_id`. @default false */
+  background?: boolean;
 }
 
 /** Arguments of `shell`, validated. */
 export interface ShellInput {
   /** The command line, as given. */
   command: string;
-  /** The time limit for this call. */
+  /** The time limit for this call (a background command: only when given). */
   timeoutMs: number;
+  /** Whether it runs in the background. @default false */
+  background?: boolean;
+  /** Whether `timeout_ms` was given (a background command has a time limit only then). @default false */
+  timeoutGiven?: boolean;
 }
 
 /** Result of `shell`. A non-zero exit code is data, not an error; a timeout is `SHELL_TIMEOUT`. */
-export type ShellOutput = Omit<ShellExecResult, "timedOut">;
+export type ShellOutput = Omit<ShellExecResult, "timedOut"> & BackgroundStarted;
 
 function describeRule(rule: ShellPattern): string {
   return typeof rule === "string" ? `'${rule}'` : String(rule);
@@ -161,12 +175,14 @@ export function createShellTool(
     throw new RangeError("Cannot create the shell tool: defaultTimeoutMs is above maxTimeoutMs");
   }
   const policy = { allow: options.allow, deny: options.deny ?? [] };
-  const getProvider = providerGetter(source, options);
+  const getWorkspace = isShellProvider(source) ? undefined : workspaceGetter(source);
+  const getProvider = providerGetter(source, getWorkspace, options);
+  const getOwner = getWorkspace ?? (() => Promise.resolve(source as ShellProvider));
   // An allow list is only as good as the files its commands read: protect them in this folder, for every tool.
   const owner = source instanceof Workspace || source instanceof DeferredWorkspace
     ? source
     : typeof source === "string"
-    ? getProvider.workspace?.owner
+    ? getWorkspace?.owner
     : undefined;
   if (owner !== undefined) {
     declareProtectedPaths(
@@ -179,8 +195,9 @@ export function createShellTool(
   const schema = z.object({
     command: z.string().describe("The command line, run by the shell in the workspace root, e.g. 'npm test'"),
     timeout_ms: z.number().int().positive().max(limits.maxTimeoutMs).optional().describe(
-      `Time limit in milliseconds (default ${limits.defaultTimeoutMs}, at most ${limits.maxTimeoutMs})`,
+      `Time limit in milliseconds (default ${limits.defaultTimeoutMs}, at most ${limits.maxTimeoutMs}; in the background: none unless given)`,
     ),
+    background: z.boolean().optional().describe(BACKGROUND_DESCRIPTION),
   }).strict();
 
   const allowed = policy.allow === undefined
@@ -194,6 +211,7 @@ export function createShellTool(
     name: options.name ?? "shell",
     description: options.description ??
       `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
+        `With background: true it starts and returns a process_id at once (for servers and watchers; read it with process_output). ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
         `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed +
         ` ${reach.text}`,
@@ -233,10 +251,23 @@ export function createShellTool(
           hint: `allowed commands: ${(policy.allow ?? []).map(describeRule).join(", ") || "none"}`,
         });
       }
-      return { command, timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs };
+      return {
+        command,
+        timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs,
+        background: args.background ?? false,
+        timeoutGiven: args.timeout_ms !== undefined,
+      };
     },
     run: async (input, { signal }): Promise<ShellOutput> => {
       const provider = await getProvider();
+      if (input.background === true) {
+        const table = options.processes ?? backgroundProcessesOf(await getOwner());
+        return await startShellInBackground(table, provider, {
+          command: input.command,
+          maxOutputBytes: limits.output,
+          ...(input.timeoutGiven === true ? { timeoutMs: input.timeoutMs } : {}),
+        }, signal);
+      }
       const result = await provider.exec(input.command, {
         timeoutMs: input.timeoutMs,
         maxOutputBytes: limits.output,
@@ -276,16 +307,15 @@ export function createShellTool(
 // also one), otherwise the host shell over the workspace, opened on first use.
 function providerGetter(
   source: ShellSource,
+  getWorkspace: WorkspaceGetter | undefined,
   options: ShellToolOptions,
-): (() => Promise<ShellProvider>) & { workspace?: WorkspaceGetter } {
-  if (isShellProvider(source)) return () => Promise.resolve(source);
-  const getWorkspace = workspaceGetter(source);
+): () => Promise<ShellProvider> {
+  if (isShellProvider(source) || getWorkspace === undefined) return () => Promise.resolve(source as ShellProvider);
   let provider: ShellProvider | undefined;
-  const get = async () =>
+  return async () =>
     provider ??= createHostShellProvider(await getWorkspace(), {
       shell: options.shell,
       killGraceMs: options.killGraceMs ?? SHELL_KILL_GRACE_MS,
       safeGit: options.safeGit ?? options.allow !== undefined,
     });
-  return Object.assign(get, { workspace: getWorkspace });
 }

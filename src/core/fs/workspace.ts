@@ -4,6 +4,7 @@ import type { WorkspaceOptions } from "./open_workspace.ts";
 import { childEnvironment, MINIMAL_ENVIRONMENT_NAMES } from "../process/environment.ts";
 import { rootChanged, WorkspaceError } from "../errors.ts";
 import { closeFolder, type Confinement, type Folder } from "./folder.ts";
+import { killBackgroundProcesses } from "../process/background_processes.ts";
 import { joinHostPath, separatorOf } from "../path/host_path.ts";
 import { MAX_WALK_DEPTH } from "../limits.ts";
 import { type Resolved, resolvePath } from "./resolve_path.ts";
@@ -102,12 +103,14 @@ export class Workspace {
   }
 
   /**
-   * Lets go of the held root handle. The workspace holds one descriptor for
-   * its root from first use; a later call opens it again.
+   * Kills its background processes (each whole process group, see
+   * `process_kill`) and lets go of the held root handle. The workspace holds
+   * one descriptor for its root from first use; a later call opens it again.
    *
-   * @returns When the handle is closed.
+   * @returns When the processes have ended and the handle is closed.
    */
   async close(): Promise<void> {
+    await killBackgroundProcesses(this);
     const held = this.#held;
     this.#held = undefined;
     const root = await held?.catch(() => null);

@@ -1,9 +1,10 @@
-import type { ShellExecOptions, ShellExecRequest, ShellExecResult } from "../../shell_provider.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellExecResult, StartedShellCommand } from "../../shell_provider.ts";
 import { throwIfAborted, WorkspaceError } from "../errors.ts";
 import { checkGitRepository, runsGit, safeGitEnvironment } from "./git_guard.ts";
 import { SHELL_KILL_GRACE_MS } from "../limits.ts";
-import { resolveShellExec } from "./resolve_shell_exec.ts";
-import { runShellCommand } from "./run_shell_command.ts";
+import { mapSpawnError } from "./map_spawn_error.ts";
+import { type ResolvedShellExec, resolveShellExec } from "./resolve_shell_exec.ts";
+import { runShellCommand, type ShellCommand } from "./run_shell_command.ts";
 import type { Workspace } from "../fs/workspace.ts";
 
 /** Options of {@link createHostShellProvider}. */
@@ -44,6 +45,13 @@ export interface FlexibleShellProvider {
    * @throws {WorkspaceError} `INVALID_ARGUMENTS` for an invalid option, `SPAWN_FAILED`, `NOT_A_DIRECTORY` for a `cwd` that is no folder.
    */
   exec(command: string | ShellExecRequest, options?: ShellExecOptions): Promise<ShellExecResult>;
+  /**
+   * Starts one command line in the background: its own process group, stdin a pipe.
+   * @param command The command line.
+   * @param options The working folder.
+   * @returns The running child.
+   */
+  start(command: string, options?: Pick<ShellExecOptions, "cwd">): Promise<StartedShellCommand>;
 }
 
 /**
@@ -84,43 +92,52 @@ export function createHostShellProvider(
 ): FlexibleShellProvider {
   const shell = options.shell ?? (workspace.host.platform === "win32" ? "cmd.exe" : "/bin/sh");
   const killGraceMs = options.killGraceMs ?? SHELL_KILL_GRACE_MS;
+  // The command as it runs: the shell's argv, the working folder (resolved confined) and the environment.
+  const prepare = async (request: ResolvedShellExec): Promise<ShellCommand> => {
+    throwIfAborted(request.signal);
+    await workspace.checkRoot();
+    let cwd = workspace.root;
+    if (request.cwd.length > 0) {
+      const display = request.cwd.join("/");
+      const folder = await workspace.resolve(request.cwd, { action: "run a command in", display });
+      await folder.release();
+      if (folder.stat?.kind !== "directory") {
+        throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot run a command in '${display}': it is not a folder`, {
+          path: display,
+        });
+      }
+      // A process starts in a folder by its path (there is no fchdir before exec here):
+      // the canonical path of what the walk found, links resolved.
+      cwd = workspace.hostPath(folder.segments);
+    }
+    if (options.safeGit === true && runsGit(request.command)) {
+      await checkGitRepository(workspace.host, workspace.root);
+    }
+    return {
+      argv: shellArgv(shell, request.command),
+      cwd,
+      env: {
+        ...workspace.childEnvironment(),
+        ...(options.safeGit === true ? safeGitEnvironment(workspace.host.platform, workspace.root) : {}),
+      },
+    };
+  };
+  const spawnFailure = {
+    detail: "the shell could not be started",
+    hint: "the shell program is missing or not executable on this host",
+  };
   return {
     exec: async (commandOrRequest, execOptions): Promise<ShellExecResult> => {
       const request = resolveShellExec(commandOrRequest, execOptions);
-      throwIfAborted(request.signal);
-      await workspace.checkRoot();
-      let cwd = workspace.root;
-      if (request.cwd.length > 0) {
-        const display = request.cwd.join("/");
-        const folder = await workspace.resolve(request.cwd, { action: "run a command in", display });
-        await folder.release();
-        if (folder.stat?.kind !== "directory") {
-          throw new WorkspaceError("NOT_A_DIRECTORY", `Cannot run a command in '${display}': it is not a folder`, {
-            path: display,
-          });
-        }
-        // A process starts in a folder by its path (there is no fchdir before exec here):
-        // the canonical path of what the walk found, links resolved.
-        cwd = workspace.hostPath(folder.segments);
-      }
-      if (options.safeGit === true && runsGit(request.command)) {
-        await checkGitRepository(workspace.host, workspace.root);
-      }
-      const command = {
-        argv: shellArgv(shell, request.command),
-        cwd,
-        env: {
-          ...workspace.childEnvironment(),
-          ...(options.safeGit === true ? safeGitEnvironment(workspace.host.platform, workspace.root) : {}),
-        },
-      };
-      return await runShellCommand(workspace.host, command, request, {
-        killGraceMs,
-        spawnFailure: {
-          detail: "the shell could not be started",
-          hint: "the shell program is missing or not executable on this host",
-        },
+      const command = await prepare(request);
+      return await runShellCommand(workspace.host, command, request, { killGraceMs, spawnFailure });
+    },
+    start: async (command, startOptions): Promise<StartedShellCommand> => {
+      const prepared = await prepare(resolveShellExec(command, startOptions));
+      const child = await workspace.host.spawn({ ...prepared, stdin: "pipe" }).catch((error: unknown) => {
+        throw mapSpawnError(error, "the command", spawnFailure);
       });
+      return { child, killGraceMs };
     },
   };
 }
