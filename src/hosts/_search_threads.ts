@@ -95,6 +95,19 @@ function addThread(): void {
 }
 
 /**
+ * Starts the pool's workers now (those {@link nodeSearchThreads} would use for
+ * `threads`), in the background: a worker takes about 30 ms to start and load
+ * its modules, which the first grep then does not wait for.
+ *
+ * @param threads Threads wanted (at most the cores there are, less one).
+ */
+export function warmNodeSearchThreads(threads: number): void {
+  const wanted = Math.min(threads, availableParallelism() - 1);
+  if (broken) return;
+  while (pool.length < wanted) addThread();
+}
+
+/**
  * Search threads for one grep call.
  *
  * @param spec The search.

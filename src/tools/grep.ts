@@ -7,6 +7,7 @@ import {
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_RESULTS,
+  GREP_MAX_THREADS,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
@@ -21,6 +22,7 @@ import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { Workspace } from "../core/fs/workspace.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {
@@ -155,6 +157,12 @@ export function createGrepTool(
   const maxFileBytes = options.maxFileBytes ?? GREP_MAX_FILE_BYTES;
   const maxLineChars = options.maxLineChars ?? GREP_MAX_LINE_CHARS;
   const maxWalkEntries = options.maxWalkEntries ?? SEARCH_MAX_WALK_ENTRIES;
+  // The worker threads a search of a folder would use, started ahead of the first one (in the background).
+  const threads = Math.min(options.threads ?? GREP_MAX_THREADS, GREP_MAX_THREADS);
+  const warmThreads = (workspace: Workspace): void => {
+    if (threads > 0) workspace.host.warmSearchThreads?.(threads);
+  };
+  if (workspace instanceof Workspace) warmThreads(workspace);
   return defineTool({
     name: options.name ?? "grep",
     description: options.description ??
@@ -199,6 +207,7 @@ export function createGrepTool(
           );
           results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
+          warmThreads(workspace); // a workspace opened at the first call: they start while the walk begins
           const held = await holdFolder(workspace, start, { action: "search", display });
           try {
             walkLimitReached = await searchFolder(workspace, held, {
