@@ -237,9 +237,10 @@ export interface Host {
    * Optional: starts the threads {@link Host.searchThreads} would use (up to
    * `threads`) now, in the background, so that the first grep finds them
    * running (a worker takes tens of milliseconds to start and load its
-   * modules). They never keep the process alive.
+   * modules). They never keep the process alive. Returns whether they are all
+   * running now.
    */
-  warmSearchThreads?(threads: number): void;
+  warmSearchThreads?(threads: number): boolean;
   /** Optional: a native {@link ByteSearch} (Node's `Buffer`); without one grep uses a portable one. */
   byteSearch?: ByteSearch;
   /** Starts a process in its own process group. */

@@ -176,6 +176,9 @@ export const GREP_MAX_THREADS = 4;
 /** grep: files searched in the calling thread before worker threads are asked for, so a small search (or a `limit` met early) never starts one (about 50 ms of work). */
 export const GREP_THREADS_AFTER_FILES = 2_000;
 
+/** grep: {@link GREP_THREADS_AFTER_FILES} when the worker threads are already running (started ahead, `Host.warmSearchThreads`): nothing to wait for, so the files go to them early. */
+export const GREP_THREADS_AFTER_FILES_WARM = 256;
+
 /**
  * grep: milliseconds past which a file's synchronous search in the calling
  * thread counts as slow; after {@link GREP_SLOW_FILES} slow ones in a row that thread
@@ -271,6 +274,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
+  GREP_THREADS_AFTER_FILES_WARM,
   GREP_SLOW_FILE_MS,
   GREP_SLOW_FILES,
   GREP_MAX_QUEUED_FILES,

@@ -100,11 +100,13 @@ function addThread(): void {
  * its modules, which the first grep then does not wait for.
  *
  * @param threads Threads wanted (at most the cores there are, less one).
+ * @returns Whether they are all running now (started earlier and online).
  */
-export function warmNodeSearchThreads(threads: number): void {
+export function warmNodeSearchThreads(threads: number): boolean {
   const wanted = Math.min(threads, availableParallelism() - 1);
-  if (broken) return;
+  if (broken || wanted < 1) return false;
   while (pool.length < wanted) addThread();
+  return pool.slice(0, wanted).every((thread) => thread.online);
 }
 
 /**

@@ -8,6 +8,8 @@ import {
   GREP_MAX_LINE_CHARS,
   GREP_MAX_RESULTS,
   GREP_MAX_THREADS,
+  GREP_THREADS_AFTER_FILES,
+  GREP_THREADS_AFTER_FILES_WARM,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
@@ -38,7 +40,7 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
   /** Worker threads a search of a folder may use (never more than the cores); 0 searches in the calling thread only. @default 4 (`GREP_MAX_THREADS`) */
   threads?: number;
-  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`) */
+  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`); 256 (`GREP_THREADS_AFTER_FILES_WARM`) when they are running already */
   threadsAfterFiles?: number;
 }
 
@@ -159,9 +161,8 @@ export function createGrepTool(
   const maxWalkEntries = options.maxWalkEntries ?? SEARCH_MAX_WALK_ENTRIES;
   // The worker threads a search of a folder would use, started ahead of the first one (in the background).
   const threads = Math.min(options.threads ?? GREP_MAX_THREADS, GREP_MAX_THREADS);
-  const warmThreads = (workspace: Workspace): void => {
-    if (threads > 0) workspace.host.warmSearchThreads?.(threads);
-  };
+  const warmThreads = (workspace: Workspace): boolean =>
+    threads > 0 && (workspace.host.warmSearchThreads?.(threads) ?? false);
   if (workspace instanceof Workspace) warmThreads(workspace);
   return defineTool({
     name: options.name ?? "grep",
@@ -207,7 +208,8 @@ export function createGrepTool(
           );
           results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
-          warmThreads(workspace); // a workspace opened at the first call: they start while the walk begins
+          // Running already: the files go to them early. Else (a workspace opened at this call) they start now.
+          const running = warmThreads(workspace);
           const held = await holdFolder(workspace, start, { action: "search", display });
           try {
             walkLimitReached = await searchFolder(workspace, held, {
@@ -228,7 +230,8 @@ export function createGrepTool(
               maxWalkEntries,
               maxIgnoreFileBytes: options.maxIgnoreFileBytes,
               threads: options.threads,
-              threadsAfterFiles: options.threadsAfterFiles,
+              threadsAfterFiles: options.threadsAfterFiles ??
+                (running ? GREP_THREADS_AFTER_FILES_WARM : GREP_THREADS_AFTER_FILES),
               signal,
               onProgress,
             }, results);
