@@ -77,6 +77,8 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
     view: (bytes): ByteView => {
       let address: number | null = null;
       return {
+        // memmem finds a whole needle as fast as memchr finds one byte; a scan by the rarest byte is a call per hit.
+        wholeSequences: true,
         indexOf: (needle, from) => {
           const start = from < 0 ? 0 : from;
           if (start >= bytes.length) {
