@@ -2,8 +2,11 @@
 // side in one run. Prints medians and ratios; nothing here is asserted.
 //
 //   npm run bench                          every suite; the real-tree cases are skipped
-//   npm run bench -- --tree /work/trees/linux   also the real-tree search cases (see the README)
+//   npm run bench -- --tree /work/trees/go --tree /work/trees/linux   also the real-tree search cases, per tree,
+//                                          Node and Deno, cold and warm, and the first grep of a fresh `paddock mcp`
+//                                          (the built package: `npm run build` runs first; see the README for the trees)
 //   npm run bench -- --tree DIR --only tree     only those
+//   npm run bench -- --tree DIR --only tree --runtime node   only on Node
 import { parseArgs } from "node:util";
 import { benchContainer } from "./bench/container.ts";
 import { benchCore } from "./bench/core.ts";
@@ -12,10 +15,19 @@ import { benchMcp } from "./bench/mcp.ts";
 import { benchSandbox } from "./bench/sandbox.ts";
 import { benchSearch } from "./bench/search.ts";
 import type { BenchRow } from "./bench/row.ts";
-import { benchTree } from "./bench/tree.ts";
+import { benchTree, type PaddockRuntime } from "./bench/tree.ts";
+import { benchMcpFirstCall } from "./bench/mcp_first_call.ts";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const { values: flags } = parseArgs({
-  options: { tree: { type: "string" }, only: { type: "string" }, rounds: { type: "string" } },
+  options: {
+    tree: { type: "string", multiple: true },
+    only: { type: "string" },
+    rounds: { type: "string" },
+    runtime: { type: "string", multiple: true },
+  },
 });
 
 const suites: Array<[string, () => Promise<BenchRow[]>]> = [
@@ -66,12 +78,28 @@ if (lines.length > 0) {
   for (const line of lines) print(line);
 }
 
-// The real-tree search cases print their own table (three programs side by side).
+// The real-tree search cases print their own table (three programs side by side), per tree.
 console.log("\nReal-tree search cases");
 if (flags.tree === undefined) {
-  console.log("skipped: no --tree <dir> given (get the Linux kernel tree as the README's Benchmarks section says)");
+  console.log("skipped: no --tree <dir> given (get the trees as the README's Benchmarks section says)");
 } else {
-  process.stderr.write("running real-tree search cases…\n");
+  // What users run: the built package, built now from these sources.
+  process.stderr.write("building dist/ (npm run build)…\n");
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const built = spawnSync(path.join(repo, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], {
+    cwd: repo,
+    stdio: "inherit",
+  });
+  if (built.status !== 0) throw new Error("npm run build failed");
   const rounds = flags.rounds === undefined ? undefined : Number(flags.rounds);
-  for (const line of await benchTree(flags.tree, { rounds })) console.log(line);
+  const runtimes = flags.runtime as PaddockRuntime[] | undefined;
+  for (const tree of flags.tree) {
+    process.stderr.write(`running real-tree search cases on ${tree}…\n`);
+    console.log("");
+    for (const line of await benchTree(tree, { rounds, runtimes })) console.log(line);
+    console.log("");
+    for (const line of await benchMcpFirstCall(tree, rounds === undefined ? undefined : Math.max(rounds, 3))) {
+      console.log(line);
+    }
+  }
 }

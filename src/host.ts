@@ -233,6 +233,14 @@ export interface Host {
    * cannot now. The memory host does it in its own thread, on later turns.
    */
   searchThreads?(spec: FileSearchSpec, threads: number): FileSearchThreads | null;
+  /**
+   * Optional: starts the threads {@link Host.searchThreads} would use (up to
+   * `threads`) now, in the background, so that the first grep finds them
+   * running (a worker takes tens of milliseconds to start and load its
+   * modules). They never keep the process alive. Returns whether they are all
+   * running now.
+   */
+  warmSearchThreads?(threads: number): boolean;
   /** Optional: a native {@link ByteSearch} (Node's `Buffer`); without one grep uses a portable one. */
   byteSearch?: ByteSearch;
   /** Starts a process in its own process group. */

@@ -13,6 +13,13 @@ import type { LineMatch } from "./core/search/search_text.ts";
 export interface ByteView {
   /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
   indexOf(needle: number | Uint8Array, from: number): number;
+  /**
+   * Optional: `true` when {@link ByteView.indexOf} of a sequence costs about
+   * what a scan for one byte costs (libc's `memmem`), so a needle is handed
+   * over whole instead of scanned for by its rarest byte (a call per hit).
+   * @default false
+   */
+  readonly wholeSequences?: boolean;
 }
 
 /** Makes {@link ByteView}s: views of the caller's bytes, never copies. */

@@ -9,7 +9,13 @@ import { TREE_CASES, type TreeCase } from "./tree_cases.ts";
 
 /** One measured run. */
 interface Run {
+  /** Wall time (Paddock: the median of the warm calls, those after the first in its process). */
   ms: number;
+  /** Paddock: start-up (import of the built package, openWorkspace, the tool made). */
+  startMs?: number;
+  /** Paddock: the first call in a fresh process, wall and CPU. */
+  coldMs?: number;
+  coldCpuMs?: number;
   /** CPU time (user + system) of the process and its children, ms: steadier than wall time on a loaded machine. */
   cpuMs: number;
   /** Peak resident memory of the process (and its children), MB. */
@@ -26,12 +32,22 @@ export interface TreeBenchOptions {
   rounds?: number;
   /** Only the cases with these names. @default all */
   cases?: string[];
+  /** The runtimes Paddock is measured on (Deno where `node_modules/.bin/deno` is). @default ["node", "deno"] */
+  runtimes?: PaddockRuntime[];
 }
+
+/** A runtime Paddock's side runs on. */
+export type PaddockRuntime = "node" | "deno";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Whether this Node reaches libc's openat (the `koffi` package): then the floor has an openat row, Paddock's route. */
 const OPENAT = libcAtRoute() === "openat";
 const TSX = path.join(HERE, "../../node_modules/.bin/tsx");
+const DENO = path.join(HERE, "../../node_modules/.bin/deno");
+/** The built package (`npm run build`): what users run; the bench builds it first. */
+const DIST = path.join(HERE, "../../dist");
+/** Calls after the first in each Paddock process; the warm figure is their median. */
+const WARM_CALLS = 3;
 
 /**
  * The issue's five searches on a real tree (the Linux kernel source, see the
@@ -49,31 +65,29 @@ const TSX = path.join(HERE, "../../node_modules/.bin/tsx");
 export async function benchTree(tree: string, options: TreeBenchOptions = {}): Promise<string[]> {
   const rounds = options.rounds ?? 3;
   const cases = TREE_CASES.filter((entry) => options.cases === undefined || options.cases.includes(entry.name));
+  const runtimes = (options.runtimes ?? ["node", "deno"]).filter((runtime) =>
+    runtime === "node" || fs.existsSync(DENO)
+  );
   const fd = hasProgram("fd") ? "fd" : hasProgram("fdfind") ? "fdfind" : null;
   const missing = ["rg", "grep", "find"].filter((name) => !hasProgram(name));
   if (fd === null) missing.push("fd (fdfind)");
   if (missing.length > 0) throw new Error(`baselines not installed: ${missing.join(", ")}`);
-  const runs = new Map<
-    string,
-    { paddock: Run[]; fast: Run[]; classic: Run[]; ordered: Run[]; floor: Run[]; proc: Run[]; plain: Run[] }
-  >();
+  if (!fs.existsSync(path.join(DIST, "mod.js"))) throw new Error("no dist/: run `npm run build` first");
+  type Side = PaddockRuntime | "fast" | "classic" | "ordered" | "floor" | "proc" | "plain";
+  const runs = new Map<string, Record<Side, Run[]>>();
   for (const entry of cases) {
-    runs.set(entry.name, { paddock: [], fast: [], classic: [], ordered: [], floor: [], proc: [], plain: [] });
+    runs.set(entry.name, { node: [], deno: [], fast: [], classic: [], ordered: [], floor: [], proc: [], plain: [] });
   }
   for (let round = 0; round < rounds; round++) {
     for (const entry of cases) {
       const into = runs.get(entry.name)!;
-      const sides: ("paddock" | "fast" | "classic" | "ordered" | "floor" | "proc" | "plain")[] = [
-        "paddock",
-        "fast",
-        "classic",
-      ];
+      const sides: Side[] = [...runtimes, "fast", "classic"];
       if (entry.ordered !== undefined) sides.push("ordered");
       if (entry.floor !== undefined) sides.push(...(OPENAT ? ["floor" as const] : []), "proc", "plain");
       const order = sides.map((_, i, all) => all[(i + round) % all.length]);
       for (const side of order) {
         process.stderr.write(`  round ${round + 1}/${rounds} ${entry.name} ${side}…\n`);
-        if (side === "paddock") into.paddock.push(await runPaddock(tree, entry));
+        if (side === "node" || side === "deno") into[side].push(await runPaddock(tree, entry, side));
         else if (side === "floor" || side === "proc" || side === "plain") {
           into[side].push(await runFloor(tree, entry.floor!, side === "floor" ? "openat" : side));
         } else {
@@ -88,75 +102,87 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     }
   }
   const lines = [
-    `Tree: ${tree} (${countFiles(tree)} files); ${os.cpus().length} cores; medians of ${rounds}, interleaved.`,
+    `Tree: ${tree} (${countFiles(tree)} files); ${os.cpus().length} cores; medians of ${rounds}, interleaved;`,
+    `Paddock: the built package (dist/) on ${runtimes.map(runtimeVersion).join(" and ")}.`,
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
+    "Cold: the first call in a fresh process; warm: the median of the next " + WARM_CALLS + " calls in it.",
     "",
-    "| case | Paddock | ripgrep / fd | GNU grep / find | ÷ rg/fd | ÷ grep/find | rg in Paddock's order (÷) | bare node:fs loop, CPU: openat · /proc · plain paths | its CPU on 2 cores ÷ rg/fd: openat · plain | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| case | runtime | Paddock cold | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
+  const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
+  const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
+  const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
+  const coldOf = (runs: Run[]) => runs.map((run) => ({ ...run, ms: run.coldMs!, cpuMs: run.coldCpuMs! }));
+  // CPU below /usr/bin/time's 10 ms resolution gives no ratio.
+  const ratio = (mine: Run[], theirs: Run[]) =>
+    `${(wall(mine) / wall(theirs)).toFixed(2)}× (${
+      cpu(theirs) >= 10 ? `${(cpu(mine) / cpu(theirs)).toFixed(2)}×` : "—"
+    })`;
   for (const entry of cases) {
-    const { paddock, fast, classic, ordered, floor, proc, plain } = runs.get(entry.name)!;
-    const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
-    const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
-    const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
-    // CPU below /usr/bin/time's 10 ms resolution gives no ratio.
-    const ratio = (runs: Run[]) =>
-      `${(wall(paddock) / wall(runs)).toFixed(2)}× (${
-        cpu(runs) >= 10 ? `${(cpu(paddock) / cpu(runs)).toFixed(2)}×` : "—"
-      })`;
-    const lag = Math.max(...paddock.map((run) => run.lagMs ?? 0));
-    const cpuLag = Math.max(...paddock.map((run) => run.cpuLagMs ?? 0));
-    const rss = Math.max(...paddock.map((run) => run.rssMB));
+    const { fast, classic, ordered, floor, proc, plain } = runs.get(entry.name)!;
     const fastRss = Math.max(...fast.map((run) => run.rssMB));
-    lines.push(
-      `| ${entry.label} | ${time(paddock)} | ${time(fast)} | ${time(classic)} | ${ratio(fast)} | ${ratio(classic)} | ${
-        ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(ordered)})`
-      } | ${
-        plain.length === 0
-          ? "—"
-          : `${floor.length === 0 ? "—" : seconds(cpu(floor))} · ${seconds(cpu(proc))} · ${seconds(cpu(plain))}`
-      } | ${
-        plain.length === 0
-          ? "—"
-          : `${floor.length === 0 ? "—" : `${(cpu(floor) / 2 / wall(fast)).toFixed(2)}×`} · ${
-            (cpu(plain) / 2 / wall(fast)).toFixed(2)
-          }×`
-      } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
-        Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
-      } |`,
-    );
+    for (const runtime of runtimes) {
+      const warm = runs.get(entry.name)![runtime];
+      const cold = coldOf(warm);
+      const lag = Math.max(...warm.map((run) => run.lagMs ?? 0));
+      const cpuLag = Math.max(...warm.map((run) => run.cpuLagMs ?? 0));
+      const rss = Math.max(...warm.map((run) => run.rssMB));
+      const start = median(warm.map((run) => run.startMs ?? NaN));
+      lines.push(
+        `| ${entry.label} | ${runtime} | ${time(cold)} | ${time(warm)} | ${time(fast)} | ${ratio(cold, fast)} | ${
+          ratio(warm, fast)
+        } | ${ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(cold, ordered)} · ${ratio(warm, ordered)})`} | ${
+          time(classic)
+        } (${ratio(warm, classic)}) | ${
+          plain.length === 0
+            ? "—"
+            : `${floor.length === 0 ? "—" : seconds(cpu(floor))} · ${seconds(cpu(proc))} · ${seconds(cpu(plain))}`
+        } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
+          Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
+        } | ${seconds(start)} |`,
+      );
+    }
   }
   lines.push(
     "",
-    "Event-loop lag: the longest a 5 ms timer was late during the measured call, and (in brackets) the most CPU the",
-    "process used between two of its ticks: the work done without giving the loop a turn (the worst round).",
+    "Paddock runs each case in its own process (`tree_case_run.mjs`, the built package loaded by the runtime itself,",
+    "no TypeScript loader): start-up (import, openWorkspace, the tool made), then the first call (cold), then",
+    `${WARM_CALLS} more (warm), each timed with its CPU (every thread of the process); lag, RSS: the worst call, the worst round.`,
+    "Event-loop lag: the longest a 5 ms timer was late during a measured call, and (in brackets) the most CPU the",
+    "process used between two of its ticks: the work done without giving the loop a turn.",
     "rg in Paddock's order: for a case with a limit, `rg --sort path` (one thread), whose first lines are the ones",
     "Paddock returns; plain rg's first 100 are whichever of its threads found first.",
-    "Bare node:fs loop (`tree_floor.ts`): only the system calls the case cannot do without, one thread, no .gitignore,",
-    "no matching, no results: every file opened, fstat'ed, read and closed (grep), or every folder listed (find_files);",
-    "openat reaches each name at its held folder's descriptor (libc's openat and getdents64), as Paddock does on Node and",
-    "Bun; /proc the same through `/proc/self/fd/<fd>/<name>` (Paddock's route on Deno); plain paths are not race-free.",
-    "Its CPU on 2 cores ÷ rg/fd: half that CPU over ripgrep's / fd's wall time, the best ratio a search in this",
-    "runtime could reach with both cores busy all the time.",
+    "Bare node:fs loop (`tree_floor.ts`, Node): only the system calls the case cannot do without, one thread, no",
+    ".gitignore, no matching, no results: every file opened, fstat'ed, read and closed (grep), or every folder listed",
+    "(find_files); openat reaches each name at its held folder's descriptor (libc's openat and getdents64), as Paddock",
+    "does; /proc the same through `/proc/self/fd/<fd>/<name>`; plain paths are not race-free.",
   );
   return lines;
+}
+
+function runtimeVersion(runtime: PaddockRuntime): string {
+  if (runtime === "node") return `Node ${process.version}`;
+  const out = spawnSync(DENO, ["--version"], { encoding: "utf8" });
+  return out.stdout.split("\n")[0].replace(/^deno /, "Deno ").replace(/ \(.*$/, "");
 }
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-function runPaddock(tree: string, entry: TreeCase): Promise<Run> {
+function runPaddock(tree: string, entry: TreeCase, runtime: PaddockRuntime): Promise<Run> {
+  const script = path.join(HERE, "tree_case_run.mjs");
+  const args = [script, DIST, tree, entry.tool, JSON.stringify(entry.args), String(WARM_CALLS)];
+  const [program, argv] = runtime === "node" ? [process.execPath, args] : [DENO, ["run", "-A", ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [path.join(HERE, "tree_case.ts"), tree, entry.name], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(program, argv, { cwd: path.join(HERE, "../.."), stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`Paddock case ${entry.name} failed (exit ${code})`));
+      if (code !== 0) return reject(new Error(`Paddock case ${entry.name} on ${runtime} failed (exit ${code})`));
       const last = out.trim().split("\n").pop() ?? "{}";
       resolve(JSON.parse(last) as Run);
     });

@@ -2,7 +2,7 @@ import type { FindFilesArguments, GrepArguments } from "../../mod.ts";
 
 /** One real-tree search: Paddock's call and the two command lines it is measured against. */
 export interface TreeCase {
-  /** A short name (also the argument of `tree_case.ts`). */
+  /** A short name (to pick cases: `tree.ts <tree> <name>…`). */
   name: string;
   /** What is measured, for the table. */
   label: string;

@@ -198,8 +198,11 @@ export const GREP_MAX_CONTEXT_LINES = 10;
 /** grep: worker threads one call searches files on, at most (never more than the machine's cores less one); the calling thread walks, searches files too while the workers have work queued, and merges. */
 export const GREP_MAX_THREADS = 4;
 
-/** grep: files searched in the calling thread before worker threads are asked for, so a small search (or a `limit` met early) never starts one (about 50 ms of work). */
+/** grep: files searched in the calling thread before worker threads are used, so a small search (or a `limit` met early) never waits for one to start (about 50 ms of work; the grep tool starts them ahead, in the background). */
 export const GREP_THREADS_AFTER_FILES = 2_000;
+
+/** grep: {@link GREP_THREADS_AFTER_FILES} when the worker threads are already running (started ahead, `Host.warmSearchThreads`): nothing to wait for, so the files go to them early. */
+export const GREP_THREADS_AFTER_FILES_WARM = 256;
 
 /**
  * grep: milliseconds past which a file's synchronous search in the calling
@@ -319,6 +322,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_CONTEXT_LINES,
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
+  GREP_THREADS_AFTER_FILES_WARM,
   GREP_SLOW_FILE_MS,
   GREP_SLOW_FILES,
   GREP_MAX_QUEUED_FILES,

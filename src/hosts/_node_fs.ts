@@ -32,7 +32,7 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { type Host, type HostDirEntry, HostError } from "../host.ts";
+import { type ByteSearch, type Host, type HostDirEntry, HostError } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { nodeByteSearch } from "./_node_byte_search.ts";
 import { nodeHandles, procFdFolder } from "./_node_handles.ts";
@@ -77,6 +77,8 @@ export interface NodeFileSystemOptions {
    * @default false
    */
   removeChecksKind?: boolean;
+  /** The byte search grep uses. @default `node:buffer`'s ({@link nodeByteSearch}) */
+  byteSearch?: ByteSearch;
 }
 
 /**
@@ -114,7 +116,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
     readlink: (path: string) => callSync("readlink", () => readlinkSync(path)),
     openDir,
     readSync: readSyncWith(mapError),
-    byteSearch: nodeByteSearch,
+    byteSearch: options.byteSearch ?? nodeByteSearch,
   };
   if (sync) {
     return {

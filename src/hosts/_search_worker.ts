@@ -13,6 +13,7 @@ import type { FileSearchSpec } from "../host.ts";
 import { fileSearchRequest, resultsAdded, searchListedFile } from "../core/search/search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
 import { createNodeHost } from "./node.ts";
+import { denoByteSearch } from "./_deno_byte_search.ts";
 import { SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
@@ -36,9 +37,11 @@ export type SearchWorkerReply =
   | { batch: number; error: string };
 
 // Files up to 64 MiB in one synchronous step: this thread has no event loop to keep turning.
+// Under Deno, whose `node:buffer` searches in JavaScript, the Deno host's byte search.
 const host = {
   ...createNodeHost({ syncFileCalls: true }),
   readSync: readSyncWith(NODE_ERRORS.mapError, WORKER_READ_SYNC_MAX_BYTES),
+  ...("Deno" in globalThis ? { byteSearch: denoByteSearch() } : {}),
 };
 const scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();

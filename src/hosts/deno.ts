@@ -24,7 +24,8 @@ import {
 import { denoScriptBootstrap } from "./_deno_script_bootstrap.ts";
 import { ERRNO_CODES, nativeErrors } from "./_native_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
-import { nodeSearchThreads } from "./_search_threads.ts";
+import { denoByteSearch } from "./_deno_byte_search.ts";
+import { nodeSearchThreads, warmNodeSearchThreads } from "./_search_threads.ts";
 import { type DenoEnv, denoEnvironment } from "./_deno_environment.ts";
 
 // The slice of the Deno namespace this host uses, declared here so the file
@@ -130,9 +131,16 @@ export function createDenoHost(): Host {
   return {
     runtime: "deno",
     platform: isWindows ? "win32" : "posix",
-    ...nodeFileSystem({ sync: true, errors: DENO_ERRORS, procfs: api.build.os === "linux", removeChecksKind: true }),
+    ...nodeFileSystem({
+      sync: true,
+      errors: DENO_ERRORS,
+      procfs: api.build.os === "linux",
+      removeChecksKind: true,
+      byteSearch: denoByteSearch(),
+    }),
     // Deno runs `node:worker_threads` too (workers inherit the process's permissions).
     searchThreads: nodeSearchThreads,
+    warmSearchThreads: warmNodeSearchThreads,
     spawn: (request) => spawnDeno(api, request),
     execPath: () => api.execPath(),
     scriptLaunch: (request) => denoScriptLaunch(api, request),

@@ -19,7 +19,7 @@ import {
 } from "../host.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
-import { nodeSearchThreads } from "./_search_threads.ts";
+import { nodeSearchThreads, warmNodeSearchThreads } from "./_search_threads.ts";
 
 const { mapError } = NODE_ERRORS;
 
@@ -98,6 +98,7 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     platform: isWindows ? "win32" : "posix",
     ...files,
     searchThreads: nodeSearchThreads,
+    warmSearchThreads: warmNodeSearchThreads,
     spawn: spawnNode,
     execPath: () => process.execPath,
     scriptLaunch: nodeScriptLaunch,

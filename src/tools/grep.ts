@@ -7,6 +7,9 @@ import {
   GREP_MAX_FILE_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_RESULTS,
+  GREP_MAX_THREADS,
+  GREP_THREADS_AFTER_FILES,
+  GREP_THREADS_AFTER_FILES_WARM,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
@@ -22,6 +25,7 @@ import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
+import { Workspace } from "../core/fs/workspace.ts";
 
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions extends BaseToolOptions {
@@ -37,7 +41,7 @@ export interface GrepToolOptions extends BaseToolOptions {
   maxIgnoreFileBytes?: number;
   /** Worker threads a search of a folder may use (never more than the cores); 0 searches in the calling thread only. @default 4 (`GREP_MAX_THREADS`) */
   threads?: number;
-  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`) */
+  /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`); 256 (`GREP_THREADS_AFTER_FILES_WARM`) when they are running already */
   threadsAfterFiles?: number;
 }
 
@@ -158,6 +162,11 @@ export function createGrepTool(
   const maxFileBytes = options.maxFileBytes ?? GREP_MAX_FILE_BYTES;
   const maxLineChars = options.maxLineChars ?? GREP_MAX_LINE_CHARS;
   const maxWalkEntries = options.maxWalkEntries ?? SEARCH_MAX_WALK_ENTRIES;
+  // The worker threads a search of a folder would use, started ahead of the first one (in the background).
+  const threads = Math.min(options.threads ?? GREP_MAX_THREADS, GREP_MAX_THREADS);
+  const warmThreads = (workspace: Workspace): boolean =>
+    threads > 0 && (workspace.host.warmSearchThreads?.(threads) ?? false);
+  if (workspace instanceof Workspace) warmThreads(workspace);
   return defineTool({
     name: options.name ?? "grep",
     description: options.description ??
@@ -203,6 +212,8 @@ export function createGrepTool(
           );
           results.take(display, outcome);
         } else if (start.stat !== null && start.stat.kind === "directory") {
+          // Running already: the files go to them early. Else (a workspace opened at this call) they start now.
+          const running = warmThreads(workspace);
           const held = await holdFolder(workspace, start, { action: "search", display });
           try {
             walkLimitReached = await searchFolder(workspace, held, {
@@ -223,7 +234,8 @@ export function createGrepTool(
               maxWalkEntries,
               maxIgnoreFileBytes: options.maxIgnoreFileBytes,
               threads: options.threads,
-              threadsAfterFiles: options.threadsAfterFiles,
+              threadsAfterFiles: options.threadsAfterFiles ??
+                (running ? GREP_THREADS_AFTER_FILES_WARM : GREP_THREADS_AFTER_FILES),
               signal,
               onProgress,
             }, results);

@@ -55,7 +55,7 @@ export function needleOf(bytes: Uint8Array): Needle {
  */
 export function findNeedle(data: Uint8Array, view: ByteView, needle: Needle, from: number): number {
   const { bytes, rare } = needle;
-  if (rare < 0) return view.indexOf(bytes, from);
+  if (rare < 0 || view.wholeSequences === true) return view.indexOf(bytes, from);
   const scan = bytes[rare];
   const length = bytes.length;
   for (let at = view.indexOf(scan, from + rare); at >= 0; at = view.indexOf(scan, at + 1)) {

@@ -1,0 +1,105 @@
+/**
+ * The first grep of a fresh `paddock mcp` session on a real tree, against
+ * ripgrep's time for the same query, interleaved round by round: the built
+ * server (`dist/cli.js mcp --root <tree>`, run by Node itself) is started
+ * through the MCP SDK's stdio client, its start-up timed (spawn until the
+ * `initialize` handshake is answered), then one `grep` call (a literal with
+ * no match in the Go tree: every file read) timed from request to answer.
+ * Issue 23's target: the first call at most 2× ripgrep.
+ *
+ * Run alone: `tsx scripts/bench/mcp_first_call.ts <tree> [rounds]`.
+ */
+import * as path from "node:path";
+import process from "node:process";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { median } from "./row.ts";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CLI = path.join(REPO, "dist", "cli.js");
+/** The query: a literal with no match (a pure scan), as `rg` is given it. */
+const QUERY = { pattern: "EXPORT_SYMBOL_GPL", literal: true, output_mode: "count" };
+const RG = ["--hidden", "-c", "-F", "EXPORT_SYMBOL_GPL"];
+/** A pause between start-up and the first call, as a client's handshake and a model's first turn give one. */
+const PAUSE_MS = 300;
+const TARGET = 2;
+
+async function paddockRound(tree: string, pauseMs: number): Promise<{ startMs: number; firstMs: number }> {
+  const began = performance.now();
+  const client = new Client({ name: "paddock-bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--root", tree], stderr: "ignore" }),
+  );
+  const startMs = performance.now() - began;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const start = performance.now();
+    const result = await client.callTool({ name: "grep", arguments: QUERY });
+    const firstMs = performance.now() - start;
+    if ((result as { isError?: boolean }).isError === true) {
+      throw new Error(`grep returned an error: ${JSON.stringify(result).slice(0, 300)}`);
+    }
+    return { startMs, firstMs };
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+function rgRound(tree: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn("rg", RG, { cwd: tree, stdio: ["ignore", "ignore", "ignore"] });
+    child.on("error", reject);
+    child.on("close", () => resolve(performance.now() - start));
+  });
+}
+
+/**
+ * Runs the first-call benchmark on one tree.
+ *
+ * @param tree The tree's folder.
+ * @param rounds Rounds (medians over them).
+ * @returns The table, as Markdown lines.
+ */
+export async function benchMcpFirstCall(tree: string, rounds = 5): Promise<string[]> {
+  if (!fs.existsSync(CLI)) throw new Error("no dist/cli.js: run `npm run build` first");
+  const paddock: { startMs: number; firstMs: number }[] = [];
+  const paused: { startMs: number; firstMs: number }[] = [];
+  const rg: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    process.stderr.write(`  mcp first call round ${round + 1}/${rounds}…\n`);
+    const order = round % 2 === 0 ? ["now", "paused", "rg"] : ["rg", "paused", "now"];
+    for (const side of order) {
+      if (side === "rg") rg.push(await rgRound(tree));
+      else (side === "now" ? paddock : paused).push(await paddockRound(tree, side === "now" ? 0 : PAUSE_MS));
+    }
+  }
+  const rgMs = median(rg);
+  const row = (label: string, runs: { startMs: number; firstMs: number }[]) => {
+    const first = median(runs.map((run) => run.firstMs));
+    const ratio = first / rgMs;
+    return `| ${label} | ${median(runs.map((run) => run.startMs)).toFixed(0)} ms | ${first.toFixed(0)} ms | ${
+      rgMs.toFixed(0)
+    } ms | ${ratio.toFixed(2)}× ${ratio <= TARGET ? "✓" : "✗"} |`;
+  };
+  return [
+    `Tree: ${tree}; the first grep (\`${
+      JSON.stringify(QUERY)
+    }\`) of a fresh \`paddock mcp\` (dist, Node ${process.version}); medians of ${rounds}, interleaved.`,
+    "",
+    "| first call | server start-up (spawn → initialize answered) | first grep | rg | ÷ rg (target ≤ 2×) |",
+    "| --- | --- | --- | --- | --- |",
+    row("at once after the handshake", paddock),
+    row(`${PAUSE_MS} ms after it (a client's first turn)`, paused),
+  ];
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [tree, rounds] = process.argv.slice(2);
+  for (const line of await benchMcpFirstCall(tree, rounds === undefined ? undefined : Number(rounds))) {
+    console.log(line);
+  }
+}
