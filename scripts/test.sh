@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Runs the whole suite: type checks, then the same vitest files under Node,
-# Deno and Bun (Bun where it is installed).
+# `npm test`: type checks, then the behaviour suite (vitest.config.ts) under
+# Node, Deno and Bun (Bun where it is installed). The soaks, race loops and
+# big-tree checks are `npm run test:soak` (scripts/test_soak.sh).
+#
+# PADDOCK_SUITE_PASSES names the passes, so that what one proves is not run
+# again by another: the host-independent files (HOST_INDEPENDENT_FILES in
+# vitest.config.ts) and the memory host's rows run in the Node pass only, and
+# the Node pass starts no Deno MCP server for the tests the Deno pass runs
+# (test/helpers/suite_pass.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
@@ -21,6 +28,10 @@ if ! lint=$("$bin/deno" doc --lint $entries 2>&1); then
   exit 1
 fi
 "$bin/deno" check --quiet --doc mod.ts host.ts node.ts testing.ts sandbox.ts cli.ts src/
+
+passes=node,deno
+if [ -x "$bin/bun" ]; then passes=node,deno,bun; fi
+export PADDOCK_SUITE_PASSES=$passes
 
 echo "== vitest under Node $(node --version)"
 "$bin/vitest" run
