@@ -12,12 +12,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
 
+# Incremental: a second run re-checks only what changed since the last (the
+# same diagnostics; a fresh clone checks everything). The state is kept in
+# .cache/ (git-ignored).
+cache=.cache/tsc
+typecheck() { "$bin/tsc" -p "$1" --incremental --tsBuildInfoFile "$cache/${1%.json}.tsbuildinfo"; }
+
 echo "== tsc: core without Node/Deno types, then everything"
-"$bin/tsc" -p tsconfig.core.json
-"$bin/tsc" -p tsconfig.test.json
+typecheck tsconfig.core.json
+typecheck tsconfig.test.json
 echo "== tsc: the AI SDK adapter against ai 6 and ai 7 (ai 5 is in tsconfig.test.json)"
-"$bin/tsc" -p tsconfig.ai6.json
-"$bin/tsc" -p tsconfig.ai7.json
+typecheck tsconfig.ai6.json
+typecheck tsconfig.ai7.json
 
 echo "== deno doc --lint over every entry of deno.json (what JSR's score reads), then every @example type-checked"
 entries=$(node -e 'console.log(Object.values(require("./deno.json").exports).join(" "))')
