@@ -1,7 +1,58 @@
+import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/**
+ * Soaks, race loops and big-tree checks: not in `npm test` (vitest.config.ts),
+ * run by `npm run test:soak` (vitest.soak.config.ts) under Node, Deno and Bun,
+ * which `.ci/run` runs after `npm test`. Every other `test/**\/*.test.ts` file,
+ * new ones too, is in the behaviour suite.
+ */
+export const SOAK_FILES: string[] = [
+  // The adversary of issue 9, bounded: 15 attempts per tool × swap level × host of the runtime.
+  "test/race.test.ts",
+  // One swap before each host call of every tool, every level, both modes, every host: exhaustive.
+  "test/single_swap.test.ts",
+  // The race fixture's own checks (every tool's undisturbed run on every race host passes every check).
+  "test/race_harness.test.ts",
+  // A 5,000-file, 500,000-line tree grepped through `paddock mcp` (progress, cancel, ping order).
+  "test/mcp_search.test.ts",
+];
+
+/**
+ * Files that test a host-independent layer (no host, no disk, no process, no
+ * runtime API: pure text and path grammar, pattern compilers, the shell-policy
+ * parser, the agent loop on the memory host, static checks of the sources and
+ * manifests). `npm test` runs them in its Node pass only (scripts/test.sh sets
+ * PADDOCK_SUITE_PASSES); a plain `vitest run` runs them on any runtime.
+ */
+export const HOST_INDEPENDENT_FILES: string[] = [
+  "test/apply_edits.test.ts", // pure text edits
+  "test/unified_diff.test.ts", // pure diff text
+  "test/path_grammar.test.ts", // normalizeWorkspacePath: the path grammar
+  "test/shell_policy.test.ts", // the shell-policy parser
+  "test/search_patterns.test.ts", // glob and line-matcher compilers
+  "test/linear_matching.test.ts", // the same compilers' linear-time bound
+  "test/ignore_prefilter.test.ts", // .gitignore prefilter against the `ignore` package
+  "test/ignore_prefilter_whitespace.test.ts",
+  "test/folder_ignores.test.ts",
+  "test/read_line_window.test.ts", // line windows over a fake HostFile
+  "test/run_process_output.test.ts", // output capture over a fake spawn
+  "test/agent_executor.test.ts", // the agent loop on the memory host
+  "test/seed_example.test.ts", // the seed example on a MemoryWorkspace
+  "test/seeds/seed_002_agent_executor.test.ts",
+  "test/seeds/seed_002_custom_provider.test.ts", // a provider over an in-memory stand-in
+  "test/seeds/seed_002_memory_workspace.test.ts",
+  "test/seeds/seed_002_shell_policy.test.ts",
+  "test/package_manifest.test.ts", // package.json, deno.json and the sources, read as text
+  "test/public_api.test.ts", // the export lists, as the TypeScript compiler sees them
+];
+
+const passes = (process.env.PADDOCK_SUITE_PASSES ?? "").split(",");
+const globals = globalThis as { Deno?: unknown; Bun?: unknown };
+const onNode = globals.Deno === undefined && globals.Bun === undefined;
 
 export default defineConfig({
   resolve: {
@@ -19,6 +70,11 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [
+      ...configDefaults.exclude,
+      ...SOAK_FILES,
+      ...(!onNode && passes.includes("node") ? HOST_INDEPENDENT_FILES : []),
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: run files in parallel threads, few at a time.

@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Runs the whole suite: type checks, then the same vitest files under Node,
-# Deno and Bun (Bun where it is installed).
+# `npm test`: type checks, then the behaviour suite (vitest.config.ts) under
+# Node, Deno and Bun (Bun where it is installed). The soaks, race loops and
+# big-tree checks are `npm run test:soak` (scripts/test_soak.sh).
+#
+# PADDOCK_SUITE_PASSES names the passes, so that what one proves is not run
+# again by another: the host-independent files (HOST_INDEPENDENT_FILES in
+# vitest.config.ts) and the memory host's rows run in the Node pass only, and
+# the Node pass starts no Deno MCP server for the tests the Deno pass runs
+# (test/helpers/suite_pass.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
 
+# Incremental: a second run re-checks only what changed since the last (the
+# same diagnostics; a fresh clone checks everything). The state is kept in
+# .cache/ (git-ignored).
+cache=.cache/tsc
+typecheck() { "$bin/tsc" -p "$1" --incremental --tsBuildInfoFile "$cache/${1%.json}.tsbuildinfo"; }
+
 echo "== tsc: core without Node/Deno types, then everything"
-"$bin/tsc" -p tsconfig.core.json
-"$bin/tsc" -p tsconfig.test.json
+typecheck tsconfig.core.json
+typecheck tsconfig.test.json
 echo "== tsc: the AI SDK adapter against ai 6 and ai 7 (ai 5 is in tsconfig.test.json)"
-"$bin/tsc" -p tsconfig.ai6.json
-"$bin/tsc" -p tsconfig.ai7.json
+typecheck tsconfig.ai6.json
+typecheck tsconfig.ai7.json
 
 echo "== deno doc --lint over every entry of deno.json (what JSR's score reads), then every @example type-checked"
 entries=$(node -e 'console.log(Object.values(require("./deno.json").exports).join(" "))')
@@ -21,6 +34,10 @@ if ! lint=$("$bin/deno" doc --lint $entries 2>&1); then
   exit 1
 fi
 "$bin/deno" check --quiet --doc mod.ts host.ts node.ts testing.ts sandbox.ts cli.ts src/
+
+passes=node,deno
+if [ -x "$bin/bun" ]; then passes=node,deno,bun; fi
+export PADDOCK_SUITE_PASSES=$passes
 
 echo "== vitest under Node $(node --version)"
 "$bin/vitest" run

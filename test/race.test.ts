@@ -16,7 +16,7 @@ import { TOOL_CASES } from "./race/race_tools.ts";
 import { describeRow, raceRow, raceUnavailable } from "./race/run_race.ts";
 
 /**
- * Attempts per tool × level × host (60 per tool per host, on every runtime: `npm test` stays short;
+ * Attempts per tool × level × host (60 per tool per host, on every runtime, in `npm run test:soak`;
  * `npm run test:race` runs 10,000); `PADDOCK_RACE_ATTEMPTS` overrides.
  */
 const ATTEMPTS = Number(process.env.PADDOCK_RACE_ATTEMPTS ?? 15);

@@ -5,6 +5,7 @@
 // Each run is judged as the race judges it (nothing out in the result, nothing
 // outside touched, nothing inside lost, no temp file, no descriptor left open).
 // Red on the path-walking core (before issue 9's directory-handle seam).
+// A soak: `npm run test:soak` runs it (SOAK_FILES in vitest.config.ts), not `npm test`.
 import { describe, expect, test } from "vitest";
 import { SWAP_MODES } from "./helpers/swap_at_call.ts";
 import { FAILURE_KEYS, type FailureCounts, failures } from "./race/attempt.ts";

@@ -6,6 +6,7 @@ import { type MemoryHost, MemoryWorkspace } from "../../testing.ts";
 import { diskFixture, leftovers, OUTSIDE_SECRET, type Tree } from "./fixture.ts";
 import { heldBelow } from "./held_descriptors.ts";
 import { runtime } from "./runtime.ts";
+import { runsHostIndependentCases } from "./suite_pass.ts";
 
 /**
  * A workspace built from a fixture tree on one host, with raw (non-Paddock)
@@ -185,5 +186,9 @@ export function memoryTestWorkspace(workspace: MemoryWorkspace): TestWorkspace &
   };
 }
 
-/** Every host the tool tables are replayed on. */
-export const TEST_HOSTS: TestHost[] = [DISK_HOST, MEMORY_HOST];
+/**
+ * Every host the tool tables are replayed on. The memory host is plain
+ * TypeScript with no runtime API (tsconfig.core.json), so `npm test` replays
+ * it in the Node pass only; a plain `vitest run` replays it on every runtime.
+ */
+export const TEST_HOSTS: TestHost[] = runsHostIndependentCases ? [DISK_HOST, MEMORY_HOST] : [DISK_HOST];

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runtime, type RuntimeName } from "./runtime.ts";
+import { hasOwnPass } from "./suite_pass.ts";
 
 /** The repository's top folder. */
 export const REPO: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -58,6 +59,14 @@ export function scriptCommand(on: RuntimeName, script: string, args: string[] = 
 /**
  * The runtimes the server runs under in the protocol tests: the suite's own,
  * plus Deno when the suite runs under Node (so a plain `vitest run` already
- * proves the Deno server).
+ * proves the Deno server), except in `npm test`, whose Deno pass runs the
+ * same tests against the same Deno server.
  */
-export const SERVER_RUNTIMES: RuntimeName[] = runtime === "node" ? ["node", "deno"] : [runtime];
+export const SERVER_RUNTIMES: RuntimeName[] = runtime === "node" && !hasOwnPass("deno") ? ["node", "deno"] : [runtime];
+
+/**
+ * {@link SERVER_RUNTIMES} without the `npm test` exception: the Deno server
+ * under a Node client too, for tests the Deno pass cannot run itself (Deno's
+ * `child_process` `kill()` does not reach the server's signal handler).
+ */
+export const SERVER_RUNTIMES_ALWAYS: RuntimeName[] = runtime === "node" ? ["node", "deno"] : [runtime];
