@@ -10,6 +10,7 @@ const ws = new MemoryWorkspace({
 const agent = createAgent({
   instructions: "You fix bugs in this repository. Run the tests after every change.",
   provider: mockModel([ // a scripted model; any ModelProvider (OpenAI, Anthropic, …) fits here
+    { toolCalls: [{ name: "read_file", args: { path: "src/math.ts" } }] }, // edits need a read first (the stale-write guard)
     { toolCalls: [{ name: "edit_file", args: { path: "src/math.ts", old_string: "a - b", new_string: "a + b" } }] },
     { toolCalls: [{ name: "shell", args: { command: "npm test" } }] },
     "Fixed add(): it returned a - b; it now returns a + b, and the test passes.",
