@@ -26,5 +26,5 @@ export { registerDefaultHost } from "./src/core/fs/default_host.ts";
 export { createHostShellProvider } from "./src/core/process/host_shell_provider.ts";
 export type { HostShellProviderOptions } from "./src/core/process/host_shell_provider.ts";
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/fs/atomic_write.ts";
-export type { AtomicWriteOptions } from "./src/core/fs/atomic_write.ts";
+export type { AtomicWriteOptions, AtomicWriteResult } from "./src/core/fs/atomic_write.ts";
 export type { Folder, Identity, Resolved, ResolveOptions } from "./src/core/fs/workspace.ts";

@@ -307,6 +307,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
     ],
     types: [
       "AtomicWriteOptions",
+      "AtomicWriteResult",
       "ByteReader",
       "ByteSearch",
       "ByteView",

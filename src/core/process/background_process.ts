@@ -107,6 +107,8 @@ export class BackgroundProcess {
   readonly #waiters = new Set<() => void>();
 
   /**
+   * Wraps one started process.
+   *
    * @param id Its id.
    * @param spec What it is.
    */

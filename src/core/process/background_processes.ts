@@ -23,7 +23,11 @@ export class BackgroundProcesses {
   #starting = 0;
   #killAlls = 0;
 
-  /** @param max Processes running at once. @default MAX_BACKGROUND_PROCESSES */
+  /**
+   * Makes an empty table.
+   *
+   * @param max Processes running at once. @default MAX_BACKGROUND_PROCESSES
+   */
   constructor(max: number = MAX_BACKGROUND_PROCESSES) {
     this.#max = max;
   }
