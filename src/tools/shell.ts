@@ -254,8 +254,8 @@ export function createShellTool(
       return {
         command,
         timeoutMs: args.timeout_ms ?? limits.defaultTimeoutMs,
-        background: args.background ?? false,
-        timeoutGiven: args.timeout_ms !== undefined,
+        // Only a background command carries these: a foreground input stays the seeds' { command, timeoutMs }.
+        ...(args.background === true ? { background: true, timeoutGiven: args.timeout_ms !== undefined } : {}),
       };
     },
     run: async (input, { signal }): Promise<ShellOutput> => {

@@ -37,6 +37,7 @@ test("seed 002: AgentExecutor.execute pauses before the shell runs; resumeAfterA
     "delete_path",
     "move_path",
     "create_directory",
+    "undo_last_change",
     "list_directory",
     "find_files",
     "grep",
