@@ -89,6 +89,12 @@ export const APPLY_PATCH_MAX_FILES = 64;
 export const APPLY_PATCH_MAX_FILE_BYTES = 1_048_576;
 
 /**
+ * apply_patch: line comparisons spent locating the hunks of one file (all passes, exact to tolerant); past
+ * it the hunk is `PATCH_HUNK_NOT_FOUND` (a search that would cost this much is a hostile or degenerate patch).
+ */
+export const APPLY_PATCH_MAX_MATCH_STEPS = 33_554_432;
+
+/**
  * Stale-write guard: files one workspace remembers as read (identity, size,
  * mtime); past it the oldest is forgotten, and writing over that file again
  * needs a fresh read (`FILE_NOT_READ`), never a write that skips the check.
@@ -287,6 +293,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   APPLY_PATCH_MAX_BYTES,
   APPLY_PATCH_MAX_FILES,
   APPLY_PATCH_MAX_FILE_BYTES,
+  APPLY_PATCH_MAX_MATCH_STEPS,
   STALE_WRITE_MAX_TRACKED_FILES,
   DELETE_PATH_MAX_ENTRIES,
   MOVE_PATH_MAX_SCAN_ENTRIES,

@@ -7,7 +7,8 @@
  */
 import { WorkspaceError } from "../errors.ts";
 import type { PatchHunk } from "./parse_patch.ts";
-import { normalizeLine, seekLines } from "./seek_lines.ts";
+import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
+import { LineIndex, normalizeLine, SeekBudgetExceeded, seekLines, type SeekResult } from "./seek_lines.ts";
 
 /** The patched text and what changed. */
 export interface AppliedHunks {
@@ -55,13 +56,14 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], display: s
   const crlf = raw.filter((line) => line.endsWith("\r")).length * 2 > raw.length;
 
   // 1. Locate every hunk; nothing is replaced until all are found.
+  const index = new LineIndex(lines);
   const replacements: { start: number; length: number; oldLines: string[]; lines: string[] }[] = [];
   let at = 0;
   let fuzzy = false;
-  for (const [index, hunk] of hunks.entries()) {
-    const label = { display, number: index + 1, total: hunks.length };
+  for (const [number, hunk] of hunks.entries()) {
+    const label = { display, number: number + 1, total: hunks.length };
     if (hunk.context !== undefined && hunk.context.trim() !== "") {
-      const found = seekLines(lines, [hunk.context], at, false);
+      const found = seek(label, () => seekLines(index, [hunk.context as string], at, false));
       if (found === undefined) throw notFound(label, lines, [hunk.context], "its '@@' context line");
       fuzzy ||= found.tolerant;
       at = found.index + 1;
@@ -79,12 +81,12 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], display: s
     }
     let oldLines = hunk.oldLines;
     let newLines = hunk.newLines;
-    let found = locate(lines, oldLines, at, hunk);
+    let found = seek(label, () => locate(index, oldLines, at, hunk));
     if (found === undefined && oldLines[oldLines.length - 1] === "") {
       // A trailing blank line in the hunk stands for the file's final newline.
       oldLines = oldLines.slice(0, -1);
       newLines = newLines[newLines.length - 1] === "" ? newLines.slice(0, -1) : newLines;
-      if (oldLines.length > 0) found = locate(lines, oldLines, at, hunk);
+      if (oldLines.length > 0) found = seek(label, () => locate(index, oldLines, at, hunk));
     }
     if (found === undefined) throw notFound(label, lines, hunk.oldLines, "its lines");
     fuzzy ||= found.tolerant;
@@ -129,7 +131,27 @@ function sharedEnds(old: readonly string[], replacement: readonly string[]): { h
   return { head, tail };
 }
 
-function locate(lines: readonly string[], pattern: readonly string[], at: number, hunk: PatchHunk) {
+/** A search, its budget running out said as the hunk not found (the file is left as it was). */
+function seek(label: HunkLabel, search: () => SeekResult | undefined): SeekResult | undefined {
+  try {
+    return search();
+  } catch (error) {
+    if (!(error instanceof SeekBudgetExceeded)) throw error;
+    const { display, number, total } = label;
+    throw new WorkspaceError(
+      "PATCH_HUNK_NOT_FOUND",
+      `Cannot apply patch to '${display}': hunk ${number} of ${total} not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons (the file's hunks together)`,
+      {
+        path: display,
+        hint:
+          "give each hunk a few distinctive context lines (or an '@@' line near the change), and split very large hunks; nothing was changed",
+        details: { path: display, hunk: number },
+      },
+    );
+  }
+}
+
+function locate(lines: LineIndex, pattern: readonly string[], at: number, hunk: PatchHunk) {
   // A unified diff's line number is where to look first; the patch's order is the fallback.
   if (hunk.oldStart !== undefined && hunk.oldStart - 1 > at) {
     const near = seekLines(lines, pattern, hunk.oldStart - 1, hunk.endOfFile);

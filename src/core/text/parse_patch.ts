@@ -78,7 +78,17 @@ export function parsePatch(text: string): ParsedPatch {
 }
 
 class Reader {
-  constructor(private readonly lines: string[], private at: number) {}
+  /** For each line, the index of the first non-blank line at or after it (`lines.length` if none). */
+  private readonly nextNonBlank: Int32Array;
+
+  constructor(private readonly lines: string[], private at: number) {
+    // Computed once, so a run of blank lines costs linear time, not a scan ahead from each of them.
+    this.nextNonBlank = new Int32Array(lines.length + 1);
+    this.nextNonBlank[lines.length] = lines.length;
+    for (let index = lines.length - 1; index >= 0; index--) {
+      this.nextNonBlank[index] = lines[index].trim() === "" ? this.nextNonBlank[index + 1] : index;
+    }
+  }
 
   operations(): PatchOperation[] {
     const operations: PatchOperation[] = [];
@@ -198,11 +208,8 @@ class Reader {
 
   /** Whether only blank lines stand between here and the next header (or the end). */
   private nextIsHeaderOrEnd(): boolean {
-    for (let at = this.at; at < this.lines.length; at++) {
-      if (this.lines[at].trim() === "") continue;
-      return isHeader(this.lines[at]);
-    }
-    return true;
+    const next = this.nextNonBlank[this.at];
+    return next >= this.lines.length || isHeader(this.lines[next]);
   }
 }
 

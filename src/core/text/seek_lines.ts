@@ -1,4 +1,7 @@
 // Where a run of lines occurs in a file's lines: exact first, then ever more tolerant (as Codex's seek_sequence).
+// Linear per search (Knuth-Morris-Pratt over interned lines), the file folded once per pass, and a budget of
+// comparisons per file: a file of identical lines and a hunk of many of them cannot cost quadratic time.
+import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
 import { LOOKALIKES } from "./tolerant_match.ts";
 
 const LOOKALIKE = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
@@ -24,34 +27,128 @@ export interface SeekResult {
   tolerant: boolean;
 }
 
+/** The search ran out of its comparison budget (`APPLY_PATCH_MAX_MATCH_STEPS`). */
+export class SeekBudgetExceeded extends Error {
+  constructor() {
+    super("line search budget exhausted");
+  }
+}
+
+/** One file's lines, folded and interned per pass on first use, and the comparisons left. */
+export class LineIndex {
+  private readonly folded: ({ ids: Int32Array; intern: Map<string, number> } | undefined)[] = [];
+  /** Comparisons left before searches throw {@link SeekBudgetExceeded}. */
+  stepsLeft: number;
+
+  constructor(readonly lines: readonly string[], budget: number = APPLY_PATCH_MAX_MATCH_STEPS) {
+    this.stepsLeft = budget;
+  }
+
+  /** The file's lines as ids for `pass` (equal folded lines, equal ids). */
+  pass(pass: number): { ids: Int32Array; intern: Map<string, number> } {
+    let entry = this.folded[pass];
+    if (entry === undefined) {
+      const fold = PASSES[pass];
+      const intern = new Map<string, number>();
+      const ids = new Int32Array(this.lines.length);
+      for (const [index, line] of this.lines.entries()) {
+        const key = fold(line);
+        let id = intern.get(key);
+        if (id === undefined) {
+          id = intern.size;
+          intern.set(key, id);
+        }
+        ids[index] = id;
+      }
+      entry = { ids, intern };
+      this.folded[pass] = entry;
+    }
+    return entry;
+  }
+
+  spend(steps: number): void {
+    this.stepsLeft -= steps;
+    if (this.stepsLeft < 0) throw new SeekBudgetExceeded();
+  }
+}
+
 /**
  * Finds `pattern` in `lines` at or after `from`: compared exactly, then
  * ignoring trailing whitespace, then ignoring leading and trailing
  * whitespace, then also look-alike characters. With `endOfFile`, a run that
  * ends the file is tried first.
  *
- * @param lines The file's lines.
+ * @param lines The file's lines, or a {@link LineIndex} of them (shared by the searches of one file).
  * @param pattern The lines to find (not empty).
  * @param from The first index a match may start at.
  * @param endOfFile Try the run at the end of the file first.
  * @returns The first match, or `undefined`.
+ * @throws {SeekBudgetExceeded} When the index's comparison budget runs out.
  */
 export function seekLines(
-  lines: readonly string[],
+  lines: readonly string[] | LineIndex,
   pattern: readonly string[],
   from: number,
   endOfFile: boolean,
 ): SeekResult | undefined {
-  const last = lines.length - pattern.length;
+  const index = lines instanceof LineIndex ? lines : new LineIndex(lines);
+  const length = index.lines.length;
+  const last = length - pattern.length;
   if (last < from) return undefined;
+  if (pattern.length === 0) return { index: endOfFile ? last : from, tolerant: false };
   for (const [pass, fold] of PASSES.entries()) {
-    const wanted = pattern.map(fold);
-    const folded = pass === 0 ? lines : lines.map(fold);
-    const matchesAt = (start: number) => wanted.every((line, offset) => folded[start + offset] === line);
-    if (endOfFile && matchesAt(last)) return { index: last, tolerant: pass > 0 };
-    for (let start = from; start <= last; start++) {
-      if (matchesAt(start)) return { index: start, tolerant: pass > 0 };
+    const { ids, intern } = index.pass(pass);
+    // A pattern line that no line of the file folds to: no match in this pass, at no cost.
+    const wanted = new Int32Array(pattern.length);
+    let absent = false;
+    for (const [offset, line] of pattern.entries()) {
+      const id = intern.get(fold(line));
+      if (id === undefined) {
+        absent = true;
+        break;
+      }
+      wanted[offset] = id;
+    }
+    index.spend(pattern.length);
+    if (absent) continue;
+    if (endOfFile) {
+      index.spend(pattern.length);
+      if (wanted.every((id, offset) => ids[last + offset] === id)) return { index: last, tolerant: pass > 0 };
+    }
+    const found = firstOccurrence(ids, wanted, from, index);
+    if (found !== undefined) return { index: found, tolerant: pass > 0 };
+  }
+  return undefined;
+}
+
+/** Knuth-Morris-Pratt: the first start at or after `from` where `pattern` occurs in `text`; O(text + pattern). */
+function firstOccurrence(text: Int32Array, pattern: Int32Array, from: number, index: LineIndex): number | undefined {
+  const m = pattern.length;
+  const failure = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && pattern[i] !== pattern[k]) k = failure[k - 1];
+    if (pattern[i] === pattern[k]) k++;
+    failure[i] = k;
+  }
+  index.spend(2 * m);
+  let k = 0;
+  let steps = 0;
+  for (let i = from; i < text.length; i++) {
+    while (k > 0 && text[i] !== pattern[k]) {
+      k = failure[k - 1];
+      steps++;
+    }
+    if (text[i] === pattern[k]) k++;
+    steps++;
+    if (k === m) {
+      index.spend(steps);
+      return i - m + 1;
+    }
+    if (steps >= 65_536) {
+      index.spend(steps);
+      steps = 0;
     }
   }
+  index.spend(steps);
   return undefined;
 }

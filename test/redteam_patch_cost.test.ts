@@ -1,0 +1,74 @@
+// Red team: apply_patch's cost on hostile input. Each of these took minutes of one synchronous
+// run (the event loop pinned, the call not abortable) before the search became linear and bounded.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { createApplyPatchTool } from "../mod.ts";
+import { APPLY_PATCH_MAX_BYTES, APPLY_PATCH_MAX_FILE_BYTES } from "../src/core/limits.ts";
+import { applyHunks } from "../src/core/text/apply_hunks.ts";
+
+/** Far above what the linear search takes on a loaded machine, far below what the quadratic one took. */
+const BOUND_MS = 20_000;
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-redteam-"));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
+
+describe("apply_patch: hostile matching cost", () => {
+  test("a 1 MiB file of identical lines and a hunk of as many of them as a patch holds, then one absent", async () => {
+    const text = "a\n".repeat(APPLY_PATCH_MAX_FILE_BYTES / 2);
+    fs.writeFileSync(path.join(dir, "big.txt"), text);
+    const head = "*** Begin Patch\n*** Update File: big.txt\n@@\n";
+    const tail = "-b\n+x\n*** End Patch\n";
+    const count = Math.floor((APPLY_PATCH_MAX_BYTES - head.length - tail.length) / 3);
+    const patch = head + "-a\n".repeat(count) + tail;
+    const started = Date.now();
+    expect(await codeOf(createApplyPatchTool(dir).execute({ patch }))).toBe("PATCH_HUNK_NOT_FOUND");
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(fs.readFileSync(path.join(dir, "big.txt"), "utf8")).toBe(text);
+  }, 60_000);
+
+  test("thousands of hunks that each match only tolerantly, every exact try scanning the file", async () => {
+    const text = "a\n a\n".repeat(100_000);
+    fs.writeFileSync(path.join(dir, "big.txt"), text);
+    const patch = "*** Begin Patch\n*** Update File: big.txt\n" + "@@\n-a\n-a\n+x\n".repeat(20_000) + "*** End Patch\n";
+    const started = Date.now();
+    const code = await codeOf(createApplyPatchTool(dir).execute({ patch }));
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(code).toBe("PATCH_HUNK_NOT_FOUND"); // the comparison budget ran out; said, and nothing changed
+    expect(fs.readFileSync(path.join(dir, "big.txt"), "utf8")).toBe(text);
+  }, 60_000);
+
+  test("a hunk of many identical lines that does match is applied at the first place, fast", () => {
+    const text = "a\n".repeat(200_000) + "b\n";
+    const started = Date.now();
+    const { text: after } = applyHunks(text, [{
+      oldLines: [...Array(50_000).fill("a"), "b"],
+      newLines: ["x"],
+      endOfFile: false,
+    }], "big.txt");
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(after).toBe("a\n".repeat(150_000) + "x\n");
+  });
+
+  test("the exact match anywhere still beats a tolerant one earlier; a tolerant one still applies", () => {
+    expect(applyHunks(" b\nb\n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text).toBe(" b\nc\n");
+    expect(applyHunks("x\n  b  \n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text).toBe("x\nc\n");
+    expect(applyHunks("a\nb\na\nb\n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: true }], "f").text)
+      .toBe("a\nb\na\nc\n");
+  });
+});
