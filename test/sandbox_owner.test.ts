@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 // The sandboxes let a command write its workspace, whoever owns it, and nothing else: as a root caller
 // (a workspace of uid 0, and one of another uid) and as a non-root caller, for bubblewrap and containers.
 import { execFile, spawn } from "node:child_process";
@@ -19,7 +20,17 @@ const noSetpriv = !hasProgram("setpriv")
   ? "setpriv is not installed (util-linux)"
   : !hasProgram("node")
   ? "no node on PATH to relay the engine's socket"
+  : !othersReach(fileURLToPath(new URL("..", import.meta.url)))
+  ? "this checkout is inside a folder other users cannot enter (mktemp -d is 0700): uid 4242 could not run the runtime from it"
   : undefined;
+
+/** Whether every folder from `/` down to `dir` lets other users through (o+x). */
+function othersReach(dir: string): boolean {
+  for (let at = path.resolve(dir);; at = path.dirname(at)) {
+    if ((fs.statSync(at).mode & 0o001) === 0) return false;
+    if (at === path.dirname(at)) return true;
+  }
+}
 /** The workspace owner the tests give a root caller, and the uid a non-root caller is started as. */
 const OWNER = 4242;
 const SECOND_OWNER = 4343;
