@@ -77,8 +77,14 @@ export default defineConfig({
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Two cores: run files in parallel threads, few at a time.
+    // Two cores, but most of a file's time is spent waiting on a child process
+    // (a shell, a container, a server): four forks keep both cores busy. The
+    // files share each fork's module cache (no test mocks modules, stubs
+    // globals or leaves process.env changed), which saves ~0.6 s of import per
+    // file. Measured on the 2-core machine, quiet: Node pass 77 → 47 s, Deno
+    // 50 → 30 s, Bun 47 → 26 s.
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: 4,
+    isolate: false,
   },
 });

@@ -193,8 +193,13 @@ describe("paddock, in-process", () => {
   test("the package ships the paddock bin, the ./cli and ./mcp exports, and a start script for the demo", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
     const deno = JSON.parse(fs.readFileSync(path.join(REPO, "deno.json"), "utf8"));
-    // The form npm keeps as is (it rewrites "./dist/cli.js" and warns on publish).
-    expect(pkg.bin).toEqual({ paddock: "dist/cli.js" });
+    // A committed shim (npm checks the bin exists before prepack builds dist/), in the form npm keeps as is.
+    expect(pkg.bin).toEqual({ paddock: "bin/paddock.js" });
+    expect(pkg.files).toContain("bin/");
+    const shim = fs.readFileSync(path.join(REPO, "bin/paddock.js"), "utf8");
+    expect(shim.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(shim).toContain('import "../dist/cli.js";');
+    expect(fs.statSync(path.join(REPO, "bin/paddock.js")).mode & 0o111).not.toBe(0);
     expect(pkg.exports["./cli"]).toEqual({ types: "./dist/cli.d.ts", default: "./dist/cli.js" });
     expect(pkg.exports["./mcp"]).toEqual({ types: "./dist/src/mcp/mod.d.ts", default: "./dist/src/mcp/mod.js" });
     expect(deno.exports["./cli"]).toBe("./cli.ts");

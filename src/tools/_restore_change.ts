@@ -1,6 +1,6 @@
 // Takes back one journaled change, through the confined walk and the atomic write (see restore_checkpoint.ts).
 import { type ErrorCode, isWorkspaceError, WorkspaceError } from "../core/errors.ts";
-import { atomicWrite } from "../core/fs/atomic_write.ts";
+import { atomicWrite, type AtomicWriteOptions } from "../core/fs/atomic_write.ts";
 import { type JournalEntry, matchesStamp, type PreviousState } from "../core/fs/change_journal.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
@@ -46,19 +46,12 @@ export async function restoreOne(workspace: Workspace, entry: JournalEntry, opti
           await remover.removeEntry(target.folder, target.name as string, current);
           return RESTORED;
         }
-        if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
-        await atomicWrite(workspace, entry.segments, previous.content, {
-          target,
-          display,
-          mode: previous.mode,
-          journal: false,
-          signal: options.signal,
+        return await writeBack(workspace, entry, target, options, {
           // Inside the write's lock: still what the change left (someone may have written since the look above).
           beforeWrite: (now) => {
             if (!force && !matchesStamp(now.stat, entry.after)) throw changed(display);
           },
         });
-        return await written(workspace, target);
       }
       case "remove": {
         if (current !== null && !(previous.kind === "directory" && current.kind === "directory") && !force) {
@@ -69,16 +62,7 @@ export async function restoreOne(workspace: Workspace, entry: JournalEntry, opti
           await makeFolder(workspace, target, previous.mode, display);
           return RESTORED;
         }
-        if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
-        await atomicWrite(workspace, entry.segments, previous.content, {
-          target,
-          display,
-          mode: previous.mode,
-          journal: false,
-          exclusive: !force,
-          signal: options.signal,
-        });
-        return await written(workspace, target);
+        return await writeBack(workspace, entry, target, options, { exclusive: !force });
       }
       case "mkdir": {
         if (current === null) return RESTORED;
@@ -103,6 +87,29 @@ export async function restoreOne(workspace: Workspace, entry: JournalEntry, opti
   } finally {
     await target.release();
   }
+}
+
+// Puts the journaled copy back at the held target with the atomic write (not
+// journaled itself), under the case's guard; what it left is the outcome.
+async function writeBack(
+  workspace: Workspace,
+  entry: JournalEntry,
+  target: Resolved,
+  options: RestoreOptions,
+  guard: Pick<AtomicWriteOptions, "beforeWrite" | "exclusive">,
+): Promise<Outcome> {
+  const display = entry.segments.join("/");
+  const previous = entry.previous;
+  if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
+  await atomicWrite(workspace, entry.segments, previous.content, {
+    target,
+    display,
+    mode: previous.mode,
+    journal: false,
+    signal: options.signal,
+    ...guard,
+  });
+  return await written(workspace, target);
 }
 
 // Restored, and what the atomic write left at the held folder (a look only: a change after it is the next restore's to see).
