@@ -3,6 +3,7 @@
 // every relative link and #anchor resolves, and the README stays short.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import picomatch from "picomatch";
 import { describe, expect, test } from "vitest";
 
 const repo = path.resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
@@ -79,4 +80,19 @@ describe("the documentation", () => {
     expect(fs.existsSync(path.join(repo, resolved)), resolved).toBe(true);
     if (anchor !== undefined) expect([...anchors(text(resolved))]).toContain(anchor);
   });
+
+  // npm shows the README with no repository to resolve links against: the guides and
+  // examples it links to ship in the package, so they open from node_modules.
+  const shipped = (JSON.parse(text("package.json")) as { files: string[] }).files
+    .map((entry) => picomatch(entry.endsWith("/") ? `${entry}**` : entry, { dot: true }));
+  test.each(links.map((l) => [`${l.page} → ${l.target}`, l] as const))(
+    "%s is in the npm package",
+    (_, { page, target }) => {
+      const [file] = target.split("#");
+      const resolved = file === "" ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file));
+      const asFile = resolved.replace(/\/$/, "/x");
+      expect({ resolved, shipped: shipped.some((matches) => matches(asFile) || matches(resolved)) })
+        .toEqual({ resolved, shipped: true });
+    },
+  );
 });
