@@ -129,6 +129,8 @@ describe("paddock, in-process", () => {
     ["an unknown call flag", ["call", "read_file", "{}", "--bogus"]],
     ["an unknown demo flag", ["demo", "--fast"]],
     ["a bad --node-process value", ["mcp", "--node-process", "maybe"]],
+    ["a bad --stale-write-guard value", ["mcp", "--stale-write-guard", "yes"]],
+    ["a bad --warm-up value", ["mcp", "--warm-up", "later"]],
     ["a --node-process-timeout that is not whole milliseconds", ["mcp", "--node-process-timeout", "1.5"]],
     ["a --node-process-timeout of 0", ["mcp", "--node-process-timeout", "0"]],
     ["a bad --shell value", ["mcp", "--shell", "sometimes"]],

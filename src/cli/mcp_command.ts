@@ -18,6 +18,7 @@ const FLAGS = {
   "node-process": { value: true },
   "node-process-timeout": { value: true },
   "stale-write-guard": { value: true },
+  "warm-up": { value: true },
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
   "allow-broad-root": { value: false },
@@ -94,6 +95,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   };
   const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
   const staleWriteGuard = parseOnOff("stale-write-guard", flags.get("stale-write-guard")?.[0], true);
+  const warmUp = parseOnOff("warm-up", flags.get("warm-up")?.[0], true);
   // No default: `cd / && paddock mcp` must not serve the whole disk.
   const rootArgs = flags.get("root") ?? [];
   if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
@@ -128,6 +130,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     nodeProcess: choice.nodeProcess,
     nodeProcessTimeoutMs,
     staleWriteGuard,
+    warmUp,
     shell: choice.shell,
     ...(choice.sandboxed && sandbox !== undefined ? { sandbox } : {}),
   };

@@ -210,6 +210,9 @@ export const GREP_THREADS_AFTER_FILES = 2_000;
 /** grep: {@link GREP_THREADS_AFTER_FILES} when the worker threads are already running (started ahead, `Host.warmSearchThreads`): nothing to wait for, so the files go to them early. */
 export const GREP_THREADS_AFTER_FILES_WARM = 256;
 
+/** grep with `warmUp`: milliseconds its one background search of the workspace runs at most (it also ends when the first call begins); it runs the search code once so that the first call does not pay the runtime's first run of it. */
+export const GREP_WARM_UP_MS = 250;
+
 /**
  * grep: milliseconds past which a file's synchronous search in the calling
  * thread counts as slow; after {@link GREP_SLOW_FILES} slow ones in a row that thread
@@ -330,6 +333,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_MAX_THREADS,
   GREP_THREADS_AFTER_FILES,
   GREP_THREADS_AFTER_FILES_WARM,
+  GREP_WARM_UP_MS,
   GREP_SLOW_FILE_MS,
   GREP_SLOW_FILES,
   GREP_MAX_QUEUED_FILES,

@@ -34,6 +34,13 @@ export interface PaddockMcpServerOptions {
    * @default true
    */
   staleWriteGuard?: boolean;
+  /**
+   * Search the default root once in the background at start (`grep`'s `warmUp`, for 250 ms at
+   * most, ended by the first call), so that the session's first grep does not pay the runtime's
+   * first run of the search code. `paddock mcp` turns it on; `--warm-up off` leaves it off.
+   * @default false
+   */
+  warmUp?: boolean;
   /** `node_process`'s time limit per script, in milliseconds. @default 500 (`NODE_PROCESS_TIMEOUT_MS`) */
   nodeProcessTimeoutMs?: number;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */

@@ -1,0 +1,117 @@
+// grep's warm-up (`warmUp`, on in `paddock mcp`): one background search of the
+// workspace when the tool is made, its result dropped, bounded by
+// GREP_WARM_UP_MS and ended by the first call; off by default. Host calls are
+// counted on a wrapping host (threads: 0, so every file is read in this thread).
+import { describe, expect, test } from "vitest";
+import type { Host } from "../host.ts";
+import { createGrepTool, LIMITS, openWorkspace } from "../mod.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
+import { descriptorsUnder } from "./helpers/held_descriptors.ts";
+import { runtime } from "./helpers/runtime.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Counts the host's file reads (`readSync`); `slowMs` makes each one take that long (the thread waits).
+function countingReads(base: Host, slowMs = 0): { host: Host; reads: () => number } {
+  let reads = 0;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const host = new Proxy(base, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (key === "readSync") {
+          reads++;
+          if (slowMs > 0) Atomics.wait(pause, 0, 0, slowMs);
+        }
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { host, reads: () => reads };
+}
+
+// Waits until no read has happened for `quietMs` (or `maxMs` passed); the count then.
+async function settled(reads: () => number, quietMs = 100, maxMs = 3_000): Promise<number> {
+  const began = Date.now();
+  let last = reads();
+  let since = Date.now();
+  while (Date.now() - began < maxMs) {
+    await sleep(10);
+    if (reads() !== last) [last, since] = [reads(), Date.now()];
+    else if (Date.now() - since >= quietMs) break;
+  }
+  return last;
+}
+
+const tree = (folders: number, files: number): string[] =>
+  Array.from({ length: folders * files }, (_, i) => `d${i % folders}/f${i}.txt=line\nTODO ${i}\nneedle ${i % 7}\n`);
+
+async function withFixture(entries: string[], body: (fixture: DiskFixture) => Promise<void>): Promise<void> {
+  const fixture = await diskFixture(entries);
+  try {
+    await body(fixture);
+  } finally {
+    fixture.cleanup();
+  }
+}
+
+describe(`[${runtime}] grep's warm-up`, () => {
+  test("is bounded by a documented constant", () => {
+    expect(LIMITS.GREP_WARM_UP_MS).toBe(250);
+  });
+
+  test("off by default: making the tool reads nothing", () =>
+    withFixture(tree(2, 10), async (fixture) => {
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      createGrepTool(workspace, { threads: 0 });
+      await sleep(LIMITS.GREP_WARM_UP_MS + 100);
+      expect(counting.reads()).toBe(0);
+    }));
+
+  test("on: every file is searched once in the background, and no descriptor is left", () =>
+    withFixture(tree(4, 10), async (fixture) => {
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      await workspace.confinement(); // the root held before the descriptors are taken
+      const before = descriptorsUnder(fixture.root);
+      createGrepTool(workspace, { threads: 0, warmUp: true });
+      expect(await settled(counting.reads)).toBe(40);
+      if (before !== null) expect(descriptorsUnder(fixture.root)).toEqual(before);
+      expect(fixture.listAll().filter((entry) => !/^workspace\/d\d\/(f\d+\.txt)?$|^workspace\/$|^outside/.test(entry)))
+        .toEqual([]);
+    }));
+
+  test("the first call ends it: its answer is the one without a warm-up, and nothing is read after it", () =>
+    withFixture(tree(20, 100), async (fixture) => {
+      const args = { pattern: "needle 3", literal: true, output_mode: "count" as const, limit: 5_000 };
+      const expected = await createGrepTool(fixture.workspace, { threads: 0, maxResults: 5_000 }).execute(args);
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      const grep = createGrepTool(workspace, { threads: 0, warmUp: true, maxResults: 5_000 });
+      expect(await grep.execute(args)).toEqual(expected);
+      const afterCall = counting.reads();
+      // The call read each of the 2,000 files once; the warm-up, ended as the call began, next to none.
+      expect(afterCall).toBeGreaterThanOrEqual(2_000);
+      expect(afterCall).toBeLessThan(2_100);
+      expect(await settled(counting.reads)).toBe(afterCall);
+    }));
+
+  test(
+    `ends by itself after ${LIMITS.GREP_WARM_UP_MS} ms on a tree it cannot finish, and a call then runs in full`,
+    () =>
+      withFixture(tree(10, 100), async (fixture) => {
+        // 3 ms per read: the 1,000 files would take 3 s.
+        const counting = countingReads(fixture.host, 3);
+        const workspace = await openWorkspace(fixture.root, { host: counting.host });
+        const grep = createGrepTool(workspace, { threads: 0, warmUp: true, maxResults: 5_000 });
+        const read = await settled(counting.reads, 200, 5_000);
+        expect(read).toBeGreaterThan(0);
+        expect(read).toBeLessThan(1_000 / 2);
+        const result = await grep.execute({ pattern: "TODO", literal: true, output_mode: "count", path: "d3" });
+        expect("counts" in result ? result.counts.length : result).toBe(100);
+      }),
+    20_000,
+  );
+});
