@@ -273,7 +273,9 @@ export function createGrepTool(
     const controller = warmUp = new AbortController();
     const timer = setTimeout(() => controller.abort(), GREP_WARM_UP_MS);
     // A literal most code trees hold here and there, counted per file: the walk, the byte search, line ends.
-    void tool.run(tool.validate({ pattern: "TODO", literal: true, output_mode: "count" }), { signal: controller.signal })
+    void tool.run(tool.validate({ pattern: "TODO", literal: true, output_mode: "count" }), {
+      signal: controller.signal,
+    })
       .catch(() => {})
       .finally(() => {
         clearTimeout(timer);
