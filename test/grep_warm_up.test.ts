@@ -1,6 +1,6 @@
-// grep's warm-up (`warmUp`, on in `paddock mcp`): one background search of the
-// workspace when the tool is made, its result dropped, bounded by
-// GREP_WARM_UP_MS and ended by the first call; off by default. Host calls are
+// grep's warm-up (`warmUp`, on in `paddock mcp`): background searches of the
+// workspace when the tool is made, their results dropped, bounded by
+// GREP_WARM_UP_MS and GREP_WARM_UP_PASSES and ended by the first call; off by default. Host calls are
 // counted on a wrapping host (threads: 0, so every file is read in this thread).
 import { describe, expect, test } from "vitest";
 import type { Host } from "../host.ts";
@@ -58,7 +58,8 @@ async function withFixture(entries: string[], body: (fixture: DiskFixture) => Pr
 
 describe(`[${runtime}] grep's warm-up`, () => {
   test("is bounded by a documented constant", () => {
-    expect(LIMITS.GREP_WARM_UP_MS).toBe(250);
+    expect(LIMITS.GREP_WARM_UP_MS).toBe(500);
+    expect(LIMITS.GREP_WARM_UP_PASSES).toBe(10);
   });
 
   test("off by default: making the tool reads nothing", () =>
@@ -70,14 +71,14 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(counting.reads()).toBe(0);
     }));
 
-  test("on: every file is searched once in the background, and no descriptor is left", () =>
+  test("on: the workspace is searched GREP_WARM_UP_PASSES times in the background, and no descriptor is left", () =>
     withFixture(tree(4, 10), async (fixture) => {
       const counting = countingReads(fixture.host);
       const workspace = await openWorkspace(fixture.root, { host: counting.host });
       await workspace.confinement(); // the root held before the descriptors are taken
       const before = descriptorsUnder(fixture.root);
       createGrepTool(workspace, { threads: 0, warmUp: true });
-      expect(await settled(counting.reads)).toBe(40);
+      expect(await settled(counting.reads)).toBe(40 * LIMITS.GREP_WARM_UP_PASSES);
       if (before !== null) expect(descriptorsUnder(fixture.root)).toEqual(before);
       expect(fixture.listAll().filter((entry) => !/^workspace\/d\d\/(f\d+\.txt)?$|^workspace\/$|^outside/.test(entry)))
         .toEqual([]);

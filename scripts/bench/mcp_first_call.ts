@@ -1,7 +1,8 @@
 /**
  * The first grep of a fresh `paddock mcp` session on a real tree, against
  * ripgrep's time for the same query, interleaved round by round: the built
- * server (`dist/cli.js mcp --root <tree>`, run by Node itself) is started
+ * server (`dist/cli.js mcp --root <tree>`, run by Node and by Deno, with grep's
+ * warm-up on and off) is started
  * through the MCP SDK's stdio client, its start-up timed (spawn until the
  * `initialize` handshake is answered), then one `grep` call (a literal with
  * no match in the Go tree: every file read) timed from request to answer.
@@ -27,15 +28,39 @@ const RG = ["--hidden", "-c", "-F", "EXPORT_SYMBOL_GPL"];
 const PAUSE_MS = 300;
 const TARGET = 2;
 
-async function paddockRound(tree: string, pauseMs: number): Promise<{ startMs: number; firstMs: number }> {
+/** One way of starting the server: its runtime, whether it warms grep up at start, the pause before the call. */
+interface Side {
+  label: string;
+  runtime: "node" | "deno";
+  warmUp: boolean;
+  pauseMs: number;
+}
+
+const SIDES: Side[] = [
+  { label: "Node, at once after the handshake", runtime: "node", warmUp: true, pauseMs: 0 },
+  { label: `Node, ${PAUSE_MS} ms after it (a client's first turn)`, runtime: "node", warmUp: true, pauseMs: PAUSE_MS },
+  { label: `Node, ${PAUSE_MS} ms after it, \`--warm-up off\``, runtime: "node", warmUp: false, pauseMs: PAUSE_MS },
+  { label: "Deno, at once after the handshake", runtime: "deno", warmUp: true, pauseMs: 0 },
+  { label: `Deno, ${PAUSE_MS} ms after it`, runtime: "deno", warmUp: true, pauseMs: PAUSE_MS },
+  { label: `Deno, ${PAUSE_MS} ms after it, \`--warm-up off\``, runtime: "deno", warmUp: false, pauseMs: PAUSE_MS },
+];
+
+const DENO = path.join(REPO, "node_modules", ".bin", "deno");
+
+async function paddockRound(tree: string, side: Side): Promise<{ startMs: number; firstMs: number }> {
   const began = performance.now();
   const client = new Client({ name: "paddock-bench", version: "1" });
+  const args = [CLI, "mcp", "--root", tree, "--warm-up", side.warmUp ? "on" : "off"];
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--root", tree], stderr: "ignore" }),
+    new StdioClientTransport(
+      side.runtime === "node"
+        ? { command: process.execPath, args, stderr: "ignore" }
+        : { command: DENO, args: ["run", "-A", ...args], stderr: "ignore" },
+    ),
   );
   const startMs = performance.now() - began;
   try {
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    await new Promise((resolve) => setTimeout(resolve, side.pauseMs));
     const start = performance.now();
     const result = await client.callTool({ name: "grep", arguments: QUERY });
     const firstMs = performance.now() - start;
@@ -66,16 +91,16 @@ function rgRound(tree: string): Promise<number> {
  */
 export async function benchMcpFirstCall(tree: string, rounds = 5): Promise<string[]> {
   if (!fs.existsSync(CLI)) throw new Error("no dist/cli.js: run `npm run build` first");
-  const paddock: { startMs: number; firstMs: number }[] = [];
-  const paused: { startMs: number; firstMs: number }[] = [];
+  const runs = SIDES.map(() => [] as { startMs: number; firstMs: number }[]);
   const rg: number[] = [];
   for (let round = 0; round < rounds; round++) {
     process.stderr.write(`  mcp first call round ${round + 1}/${rounds}…\n`);
-    const order = round % 2 === 0 ? ["now", "paused", "rg"] : ["rg", "paused", "now"];
-    for (const side of order) {
-      if (side === "rg") rg.push(await rgRound(tree));
-      else (side === "now" ? paddock : paused).push(await paddockRound(tree, side === "now" ? 0 : PAUSE_MS));
-    }
+    // rg first in even rounds, last in odd ones; the servers in turn, reversed every other round.
+    const order = SIDES.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    if (round % 2 === 0) rg.push(await rgRound(tree));
+    for (const i of order) runs[i].push(await paddockRound(tree, SIDES[i]));
+    if (round % 2 === 1) rg.push(await rgRound(tree));
   }
   const rgMs = median(rg);
   const row = (label: string, runs: { startMs: number; firstMs: number }[]) => {
@@ -88,12 +113,11 @@ export async function benchMcpFirstCall(tree: string, rounds = 5): Promise<strin
   return [
     `Tree: ${tree}; the first grep (\`${
       JSON.stringify(QUERY)
-    }\`) of a fresh \`paddock mcp\` (dist, Node ${process.version}); medians of ${rounds}, interleaved.`,
+    }\`) of a fresh \`paddock mcp\` (dist; Node ${process.version}, Deno from node_modules); medians of ${rounds}, interleaved.`,
     "",
     "| first call | server start-up (spawn → initialize answered) | first grep | rg | ÷ rg (target ≤ 2×) |",
     "| --- | --- | --- | --- | --- |",
-    row("at once after the handshake", paddock),
-    row(`${PAUSE_MS} ms after it (a client's first turn)`, paused),
+    ...SIDES.map((side, i) => row(side.label, runs[i])),
   ];
 }
 

@@ -210,8 +210,11 @@ export const GREP_THREADS_AFTER_FILES = 2_000;
 /** grep: {@link GREP_THREADS_AFTER_FILES} when the worker threads are already running (started ahead, `Host.warmSearchThreads`): nothing to wait for, so the files go to them early. */
 export const GREP_THREADS_AFTER_FILES_WARM = 256;
 
-/** grep with `warmUp`: milliseconds its one background search of the workspace runs at most (it also ends when the first call begins); it runs the search code once so that the first call does not pay the runtime's first run of it. */
-export const GREP_WARM_UP_MS = 250;
+/** grep with `warmUp`: milliseconds its background searches of the workspace run at most (they also end when the first call begins), so that the first call does not pay the runtime's first runs of the search code. */
+export const GREP_WARM_UP_MS = 500;
+
+/** grep with `warmUp`: searches of the workspace it makes at most, one after the other (a small tree needs few; a large one meets {@link GREP_WARM_UP_MS} first). */
+export const GREP_WARM_UP_PASSES = 10;
 
 /**
  * grep: milliseconds past which a file's synchronous search in the calling
@@ -334,6 +337,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   GREP_THREADS_AFTER_FILES,
   GREP_THREADS_AFTER_FILES_WARM,
   GREP_WARM_UP_MS,
+  GREP_WARM_UP_PASSES,
   GREP_SLOW_FILE_MS,
   GREP_SLOW_FILES,
   GREP_MAX_QUEUED_FILES,

@@ -35,9 +35,9 @@ export interface PaddockMcpServerOptions {
    */
   staleWriteGuard?: boolean;
   /**
-   * Search the default root once in the background at start (`grep`'s `warmUp`, for 250 ms at
+   * Search the default root in the background at start (`grep`'s `warmUp`: 500 ms and 10 passes at
    * most, ended by the first call), so that the session's first grep does not pay the runtime's
-   * first run of the search code. `paddock mcp` turns it on; `--warm-up off` leaves it off.
+   * first runs of the search code. `paddock mcp` turns it on; `--warm-up off` leaves it off.
    * @default false
    */
   warmUp?: boolean;

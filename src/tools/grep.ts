@@ -11,6 +11,7 @@ import {
   GREP_THREADS_AFTER_FILES,
   GREP_THREADS_AFTER_FILES_WARM,
   GREP_WARM_UP_MS,
+  GREP_WARM_UP_PASSES,
   SEARCH_MAX_WALK_ENTRIES,
 } from "../core/limits.ts";
 import { compileLineMatcher, type LineMatcher } from "../core/search/line_matcher.ts";
@@ -45,11 +46,12 @@ export interface GrepToolOptions extends BaseToolOptions {
   /** Files a search of a folder searches in the calling thread before it uses worker threads. @default 2000 (`GREP_THREADS_AFTER_FILES`); 256 (`GREP_THREADS_AFTER_FILES_WARM`) when they are running already */
   threadsAfterFiles?: number;
   /**
-   * Search the workspace once in the background when the tool is made, and
-   * drop what it finds: the runtime then runs the search code for the first
-   * time before the first call does (a cold first call on an 8,000-file tree
-   * is about twice a warm one). It runs for {@link GREP_WARM_UP_MS} at most
-   * and ends as soon as a call begins. On in `paddock mcp`. @default false
+   * Search the workspace in the background when the tool is made, a few
+   * times over, and drop what is found: the runtime then runs the search code
+   * its first few times before the first call does (a cold first call on an
+   * 8,000-file tree is about twice a warm one). At most
+   * {@link GREP_WARM_UP_PASSES} searches and {@link GREP_WARM_UP_MS}; it ends
+   * as soon as a call begins. On in `paddock mcp`. @default false
    */
   warmUp?: boolean;
 }
@@ -273,14 +275,16 @@ export function createGrepTool(
     const controller = warmUp = new AbortController();
     const timer = setTimeout(() => controller.abort(), GREP_WARM_UP_MS);
     // A literal most code trees hold here and there, counted per file: the walk, the byte search, line ends.
-    void tool.run(tool.validate({ pattern: "TODO", literal: true, output_mode: "count" }), {
-      signal: controller.signal,
-    })
-      .catch(() => {})
-      .finally(() => {
-        clearTimeout(timer);
-        if (warmUp === controller) warmUp = undefined;
-      });
+    // Pass after pass: V8 optimizes the search code after a few runs (one pass of an 8,000-file tree is not enough).
+    const input = tool.validate({ pattern: "TODO", literal: true, output_mode: "count" });
+    void (async () => {
+      for (let pass = 0; pass < GREP_WARM_UP_PASSES && !controller.signal.aborted; pass++) {
+        await tool.run(input, { signal: controller.signal });
+      }
+    })().catch(() => {}).finally(() => {
+      clearTimeout(timer);
+      if (warmUp === controller) warmUp = undefined;
+    });
   }
   return tool;
 }
