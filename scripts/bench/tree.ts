@@ -48,6 +48,8 @@ const DENO = path.join(HERE, "../../node_modules/.bin/deno");
 const DIST = path.join(HERE, "../../dist");
 /** Calls after the first in each Paddock process; the warm figure is their median. */
 const WARM_CALLS = 3;
+/** grep cases: a second process per runtime makes the tool with `warmUp` (as `paddock mcp` does) and waits this long before its first call. */
+const PRIMED_PAUSE_MS = 600;
 
 /**
  * The issue's five searches on a real tree (the Linux kernel source, see the
@@ -73,22 +75,45 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
   if (fd === null) missing.push("fd (fdfind)");
   if (missing.length > 0) throw new Error(`baselines not installed: ${missing.join(", ")}`);
   if (!fs.existsSync(path.join(DIST, "mod.js"))) throw new Error("no dist/: run `npm run build` first");
-  type Side = PaddockRuntime | "fast" | "classic" | "ordered" | "floor" | "proc" | "plain";
+  type Side =
+    | PaddockRuntime
+    | "nodePrimed"
+    | "denoPrimed"
+    | "fast"
+    | "classic"
+    | "ordered"
+    | "floor"
+    | "proc"
+    | "plain";
   const runs = new Map<string, Record<Side, Run[]>>();
   for (const entry of cases) {
-    runs.set(entry.name, { node: [], deno: [], fast: [], classic: [], ordered: [], floor: [], proc: [], plain: [] });
+    runs.set(entry.name, {
+      node: [],
+      deno: [],
+      nodePrimed: [],
+      denoPrimed: [],
+      fast: [],
+      classic: [],
+      ordered: [],
+      floor: [],
+      proc: [],
+      plain: [],
+    });
   }
   for (let round = 0; round < rounds; round++) {
     for (const entry of cases) {
       const into = runs.get(entry.name)!;
       const sides: Side[] = [...runtimes, "fast", "classic"];
+      if (entry.tool === "grep") sides.push(...runtimes.map((runtime) => `${runtime}Primed` as const));
       if (entry.ordered !== undefined) sides.push("ordered");
       if (entry.floor !== undefined) sides.push(...(OPENAT ? ["floor" as const] : []), "proc", "plain");
       const order = sides.map((_, i, all) => all[(i + round) % all.length]);
       for (const side of order) {
         process.stderr.write(`  round ${round + 1}/${rounds} ${entry.name} ${side}…\n`);
         if (side === "node" || side === "deno") into[side].push(await runPaddock(tree, entry, side));
-        else if (side === "floor" || side === "proc" || side === "plain") {
+        else if (side === "nodePrimed" || side === "denoPrimed") {
+          into[side].push(await runPaddock(tree, entry, side === "nodePrimed" ? "node" : "deno", PRIMED_PAUSE_MS));
+        } else if (side === "floor" || side === "proc" || side === "plain") {
           into[side].push(await runFloor(tree, entry.floor!, side === "floor" ? "openat" : side));
         } else {
           const command = side === "fast"
@@ -107,9 +132,11 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
     "Cold: the first call in a fresh process; warm: the median of the next " + WARM_CALLS + " calls in it.",
+    `Cold after warm-up (grep): the first call in a fresh process whose tool was made with \`warmUp\` (as \`paddock mcp\``,
+    `does), ${PRIMED_PAUSE_MS} ms after start-up (a client's first turn).`,
     "",
-    "| case | runtime | Paddock cold | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| case | runtime | Paddock cold | Paddock cold after warm-up | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd cold after warm-up | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
   const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
@@ -126,12 +153,15 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     for (const runtime of runtimes) {
       const warm = runs.get(entry.name)![runtime];
       const cold = coldOf(warm);
+      const primed = coldOf(runs.get(entry.name)![`${runtime}Primed`]);
       const lag = Math.max(...warm.map((run) => run.lagMs ?? 0));
       const cpuLag = Math.max(...warm.map((run) => run.cpuLagMs ?? 0));
       const rss = Math.max(...warm.map((run) => run.rssMB));
       const start = median(warm.map((run) => run.startMs ?? NaN));
       lines.push(
-        `| ${entry.label} | ${runtime} | ${time(cold)} | ${time(warm)} | ${time(fast)} | ${ratio(cold, fast)} | ${
+        `| ${entry.label} | ${runtime} | ${time(cold)} | ${primed.length === 0 ? "—" : time(primed)} | ${
+          time(warm)
+        } | ${time(fast)} | ${ratio(cold, fast)} | ${primed.length === 0 ? "—" : ratio(primed, fast)} | ${
           ratio(warm, fast)
         } | ${ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(cold, ordered)} · ${ratio(warm, ordered)})`} | ${
           time(classic)
@@ -172,9 +202,9 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-function runPaddock(tree: string, entry: TreeCase, runtime: PaddockRuntime): Promise<Run> {
+function runPaddock(tree: string, entry: TreeCase, runtime: PaddockRuntime, pauseMs = 0): Promise<Run> {
   const script = path.join(HERE, "tree_case_run.mjs");
-  const args = [script, DIST, tree, entry.tool, JSON.stringify(entry.args), String(WARM_CALLS)];
+  const args = [script, DIST, tree, entry.tool, JSON.stringify(entry.args), String(WARM_CALLS), String(pauseMs)];
   const [program, argv] = runtime === "node" ? [process.execPath, args] : [DENO, ["run", "-A", ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(program, argv, { cwd: path.join(HERE, "../.."), stdio: ["ignore", "pipe", "inherit"] });

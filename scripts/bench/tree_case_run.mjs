@@ -3,8 +3,12 @@
 // TypeScript loader (plain JavaScript for that reason: under tsx, Node would
 // also load tsx into every grep worker). Run by `tree.ts`:
 //
-//   node scripts/bench/tree_case_run.mjs <dist> <tree> <tool> <args JSON> [warm calls]
-//   deno run -A scripts/bench/tree_case_run.mjs <dist> <tree> <tool> <args JSON> [warm calls]
+//   node scripts/bench/tree_case_run.mjs <dist> <tree> <tool> <args JSON> [warm calls] [pause ms]
+//   deno run -A scripts/bench/tree_case_run.mjs <dist> <tree> <tool> <args JSON> [warm calls] [pause ms]
+//
+// With a pause (grep only), the tool is made with `warmUp` (what `paddock mcp`
+// does) and the first call waits that long after start-up, as a client's first
+// turn gives the server time: the cold figure is then "cold after the warm-up".
 //
 // Start-up (import, openWorkspace, the tool made) is timed, then the first call
 // in this fresh process (cold), then the later calls (warm; their median), each
@@ -17,10 +21,13 @@ const TICK_MS = 5;
 const ALL = { maxResults: 1_000_000, maxWalkEntries: 10_000_000, maxFileBytes: 1 << 30 };
 
 const began = performance.now();
-const [dist, tree, tool, argsJson, warmCalls = "3"] = process.argv.slice(2);
+const [dist, tree, tool, argsJson, warmCalls = "3", pause = "0"] = process.argv.slice(2);
+const pauseMs = Number(pause);
 const { createFindFilesTool, createGrepTool, openWorkspace } = await import(new URL(`file://${dist}/mod.js`).href);
 const workspace = await openWorkspace(tree);
-const run = tool === "grep" ? createGrepTool(workspace, ALL) : createFindFilesTool(workspace, ALL);
+const run = tool === "grep"
+  ? createGrepTool(workspace, { ...ALL, warmUp: pauseMs > 0 })
+  : createFindFilesTool(workspace, ALL);
 const startMs = performance.now() - began;
 const args = JSON.parse(argsJson);
 
@@ -63,6 +70,7 @@ const median = (values) => {
     : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 };
 
+if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
 const cold = await once();
 const warm = [];
 for (let i = 0; i < Number(warmCalls); i++) warm.push(await once());
