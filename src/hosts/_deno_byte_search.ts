@@ -18,14 +18,9 @@
  */
 import type { ByteSearch, ByteView } from "../host.ts";
 import { portableByteSearch } from "../core/search/byte_search.ts";
+import type { DenoFfiGlobal } from "./_deno_ffi.ts";
 
-declare const Deno: {
-  build: { os: string; arch: string };
-  permissions: { querySync?(descriptor: { name: "ffi" }): { state: string } };
-  dlopen(path: string, symbols: Record<string, { parameters: string[]; result: string }>): {
-    symbols: Record<string, (...args: unknown[]) => number>;
-  };
-} | undefined;
+declare const Deno: DenoFfiGlobal;
 
 interface MemSymbols {
   memchr(bytes: Uint8Array, byte: number, length: number): number;

@@ -32,6 +32,7 @@ import { Buffer } from "node:buffer";
 import { openSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { EntryKind, HostDirEntry, HostStat } from "../host.ts";
+import type { DenoFfiGlobal } from "./_deno_ffi.ts";
 
 /** Linux's `O_CLOEXEC` (x64, arm64): the runtimes set it on every descriptor they open; so must this. */
 const O_CLOEXEC = 0o2000000;
@@ -57,13 +58,7 @@ interface Libc {
   close(fd: number): number;
 }
 
-declare const Deno: {
-  build: { os: string; arch: string };
-  permissions: { querySync?(descriptor: { name: "ffi" }): { state: string } };
-  dlopen(path: string, symbols: Record<string, { parameters: string[]; result: string }>): {
-    symbols: Record<string, (...args: unknown[]) => number>;
-  };
-} | undefined;
+declare const Deno: DenoFfiGlobal;
 
 let libc: Libc | null | undefined;
 
