@@ -20,6 +20,15 @@ export interface ByteView {
    * @default false
    */
   readonly wholeSequences?: boolean;
+  /**
+   * Optional: the index of `lower` (ASCII, lowercase, not empty, no NUL byte)
+   * at or after `from` in any ASCII case, bytes outside ASCII compared as
+   * they are, or -1: one native scan (libc's `strcasestr`) where
+   * {@link ByteView.indexOf} would be a scan for the needle's rarest bytes in
+   * each case and a look at every hit.
+   * @default undefined (grep scans with `indexOf`)
+   */
+  indexOfFolded?(lower: Uint8Array, from: number): number;
 }
 
 /** Makes {@link ByteView}s: views of the caller's bytes, never copies. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runtime } from "./helpers/runtime.ts";
 import { Buffer } from "node:buffer";
 import { denoByteSearch } from "../src/hosts/_deno_byte_search.ts";
 import { portableByteSearch } from "../src/core/search/byte_search.ts";
@@ -30,6 +31,37 @@ describe("the Deno host's byte search", () => {
         }
       }
     }
+  });
+
+  // ASCII case folding only: a byte outside ASCII is compared as it is.
+  const folded = (bytes: Uint8Array) => bytes.map((byte) => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte));
+  const reference = (bytes: Uint8Array, lower: Uint8Array, from: number) =>
+    portableByteSearch.view(folded(bytes)).indexOf(lower, from);
+
+  it(`${runtime === "deno" ? "with FFI, " : ""}finds a needle in any ASCII case as a scan of folded bytes does, across NULs and at the end, and leaves the byte past the view as it was`, () => {
+    const text = Buffer.from("Use-After-FREE\u0000use-after\u0000-free USE-AFTER-FREE é\u00c9 tail use-after-freE");
+    // A view inside a larger buffer (as grep's read buffer is), its next byte a marker.
+    const backing = new Uint8Array(text.length + 8).fill(0x7e);
+    backing.set(text, 3);
+    const bytes = backing.subarray(3, 3 + text.length);
+    const view = search.view(bytes);
+    if (runtime === "deno") expect(typeof view.indexOfFolded).toBe("function");
+    if (view.indexOfFolded === undefined) return; // no FFI: grep scans with indexOf (the test above)
+    for (const needle of ["use-after-free", "e", "free", "after\u0000", "reE", "é", "tail use-after-free", "zz", "-"]) {
+      const lower = folded(Buffer.from(needle));
+      if (lower.includes(0) || lower.some((byte) => byte >= 0x80)) continue; // not what indexOfFolded takes
+      for (let from = 0; from <= bytes.length + 1; from++) {
+        expect({ needle, from, at: view.indexOfFolded(lower, from) }).toEqual({
+          needle,
+          from,
+          at: reference(bytes, lower, from),
+        });
+      }
+    }
+    expect(backing[3 + text.length]).toBe(0x7e);
+    expect([...backing.subarray(0, 3)]).toEqual([0x7e, 0x7e, 0x7e]);
+    // A view that ends where its buffer ends has no byte to put a NUL in: no indexOfFolded.
+    expect(search.view(new Uint8Array(text)).indexOfFolded).toBeUndefined();
   });
 
   it("gives -1 in empty bytes and past the end", () => {

@@ -131,6 +131,7 @@ export function foldedNeedleOf(ascii: string): FoldedNeedle {
  */
 export function findFolded(data: Uint8Array, view: ByteView, needle: FoldedNeedle, from: number): number {
   const { lower, rare } = needle;
+  if (view.indexOfFolded !== undefined && !lower.includes(0)) return view.indexOfFolded(lower, from);
   const [scanA, scanB] = needle.scan;
   const length = lower.length;
   let a = view.indexOf(scanA, from + rare);
