@@ -74,9 +74,8 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
     for (let k = 0; k < needle.length; k++) if (bytes[index + k] !== needle[k]) return false;
     return true;
   };
-  // A result's index in `bytes` (see the module's note); `null` for no hit in [from, end).
+  // A result's index in the searched bytes (see the module's note); `null` for no hit in [from, end).
   const indexIn = (
-    bytes: Uint8Array,
     found: number,
     address: number,
     from: number,
@@ -112,7 +111,6 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
           for (let at = start; at < bytes.length;) {
             const rest = whole.subarray(at);
             const nul = indexIn(
-              bytes,
               libc.memchr(rest, 0, bytes.length - at),
               address,
               at,
@@ -122,7 +120,6 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
             const end = nul ?? bytes.length;
             if (end - at >= lower.length) {
               const hit = indexIn(
-                bytes,
                 libc.strcasestr(rest, needle),
                 address,
                 at,
