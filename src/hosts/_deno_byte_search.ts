@@ -20,7 +20,7 @@
  * @module
  */
 import type { ByteSearch, ByteView } from "../host.ts";
-import { portableByteSearch } from "../core/search/byte_search.ts";
+import { foldedAt, portableByteSearch } from "../core/search/byte_search.ts";
 import type { DenoFfiGlobal } from "./_deno_ffi.ts";
 
 declare const Deno: DenoFfiGlobal;
@@ -158,16 +158,6 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
       };
     },
   };
-}
-
-// The bytes at `index` are `lower` in any ASCII case.
-function foldedAt(bytes: Uint8Array, index: number, lower: Uint8Array): boolean {
-  if (index + lower.length > bytes.length) return false;
-  for (let k = 0; k < lower.length; k++) {
-    const byte = bytes[index + k];
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lower[k]) return false;
-  }
-  return true;
 }
 
 let chosen: ByteSearch | undefined;

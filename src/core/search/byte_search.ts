@@ -147,14 +147,27 @@ export function findFolded(data: Uint8Array, view: ByteView, needle: FoldedNeedl
     }
     const start = at - rare;
     if (start + length > data.length) return -1; // every later hit ends later still
-    let k = 0;
-    for (; k < length; k++) {
-      const byte = data[start + k];
-      if ((isUpper(byte) ? byte | 0x20 : byte) !== lower[k]) break;
-    }
-    if (k === length) return start;
+    if (foldedAt(data, start, lower)) return start;
   }
   return -1;
+}
+
+/**
+ * Whether the bytes at `index` are `lower` in any ASCII case (bytes outside
+ * ASCII compared as they are).
+ *
+ * @param data The bytes.
+ * @param index Where to look.
+ * @param lower The needle, lowercase ASCII.
+ * @returns Whether it is there (false when it would run past the end).
+ */
+export function foldedAt(data: Uint8Array, index: number, lower: Uint8Array): boolean {
+  if (index + lower.length > data.length) return false;
+  for (let k = 0; k < lower.length; k++) {
+    const byte = data[index + k];
+    if ((isUpper(byte) ? byte | 0x20 : byte) !== lower[k]) return false;
+  }
+  return true;
 }
 
 /** A {@link ByteSearch} for any runtime: typed-array `indexOf` for one byte, a scan for a sequence. */
