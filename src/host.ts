@@ -165,6 +165,17 @@ export interface HostDir {
   close(): Promise<void>;
 }
 
+/**
+ * A look at a file's first bytes before the rest is read ({@link Host.readSync}):
+ * grep reads no more of a file whose first bytes say it is binary.
+ */
+export interface ReadHead {
+  /** The bytes read first, when the whole read would be longer. */
+  readonly bytes: number;
+  /** Given those bytes: `true` reads no more. */
+  stop(head: Uint8Array): boolean;
+}
+
 /** One directory entry. */
 export interface HostDirEntry {
   /** The entry's name (one segment). */
@@ -216,15 +227,23 @@ export interface Host {
    * `into(stat)` for the buffer to fill: `null` reads nothing. Reads from
    * offset 0 until the buffer is full or the file ends (a short read that
    * reaches the fstat size counts as the end), then closes the handle.
-   * Every decision about what to read stays with the caller's `into`.
+   * Every decision about what to read stays with the caller's `into`, and
+   * with `head`: when the buffer is longer than `head.bytes`, those are read
+   * first and `head.stop` sees them; `true` reads no more (the result then
+   * says `stopped`, its bytes the head alone).
    *
    * @param path The file's absolute host path.
    * @param into The buffer to read into, given the opened handle's metadata, or `null` for none.
+   * @param head A look at a large file's first bytes before the rest is read. @default undefined
    * @returns The metadata and the bytes read (a view of the buffer `into` gave; empty when it gave `null`),
    * or `null` when the host will not read a buffer that large synchronously (use `open` then).
    * @throws {HostError} From open (`ELOOP` for a link, `ENOENT`, …), fstat or read.
    */
-  readSync?(path: string, into: (stat: HostStat) => Uint8Array | null): { stat: HostStat; bytes: Uint8Array } | null;
+  readSync?(
+    path: string,
+    into: (stat: HostStat) => Uint8Array | null,
+    head?: ReadHead,
+  ): { stat: HostStat; bytes: Uint8Array; stopped?: true } | null;
   /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
   /**

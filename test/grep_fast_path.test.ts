@@ -212,10 +212,10 @@ function recordingHost(onRead?: (path: string) => void): { host: Host; opened: s
   };
   if (inner.readSync !== undefined) {
     const readSync = inner.readSync;
-    host.readSync = (path, into) => {
+    host.readSync = (path, into, head) => {
       opened.push(path.slice(path.lastIndexOf("/") + 1));
       onRead?.(path);
-      return readSync(path, into);
+      return readSync(path, into, head);
     };
   }
   return { host, opened };

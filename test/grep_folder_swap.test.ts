@@ -33,9 +33,9 @@ describe("grep and a folder swapped after the walk", () => {
             return base.open(hostPath, options);
           },
           ...(base.readSync === undefined ? {} : {
-            readSync: (hostPath: string, into: Parameters<NonNullable<Host["readSync"]>>[1]) => {
-              swap(hostPath);
-              return base.readSync!(hostPath, into);
+            readSync: (...args: Parameters<NonNullable<Host["readSync"]>>) => {
+              swap(args[0]);
+              return base.readSync!(...args);
             },
           }),
         };

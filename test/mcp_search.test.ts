@@ -111,9 +111,9 @@ describe("cancelling a grep through the MCP server, by counting work", () => {
         return inner.open(path, options);
       },
       ...(inner.readSync === undefined ? {} : {
-        readSync: (path: string, into: Parameters<NonNullable<Host["readSync"]>>[1]) => {
-          count(path);
-          return inner.readSync!(path, into);
+        readSync: (...args: Parameters<NonNullable<Host["readSync"]>>) => {
+          count(args[0]);
+          return inner.readSync!(...args);
         },
       }),
     };

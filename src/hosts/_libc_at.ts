@@ -31,8 +31,9 @@
 import { Buffer } from "node:buffer";
 import { openSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { EntryKind, HostDirEntry, HostStat } from "../host.ts";
+import type { EntryKind, HostDirEntry, HostStat, ReadHead } from "../host.ts";
 import type { DenoFfiGlobal } from "./_deno_ffi.ts";
+import { fillBuffer } from "./_fill_buffer.ts";
 
 /** Linux's `O_CLOEXEC` (x64, arm64): the runtimes set it on every descriptor they open; so must this. */
 const O_CLOEXEC = 0o2000000;
@@ -53,8 +54,8 @@ interface Libc {
   sharesDescriptors: boolean;
   /** `statx(fd, "", AT_EMPTY_PATH, mask, into)`. */
   statx(fd: number, into: Uint8Array): number;
-  /** `pread(fd, into, into.length, position)`. */
-  pread(fd: number, into: Uint8Array, position: number): number;
+  /** `pread(fd, into, count, position)`: `count` at most `into.length`. */
+  pread(fd: number, into: Uint8Array, count: number, position: number): number;
   close(fd: number): number;
 }
 
@@ -101,7 +102,7 @@ function koffiLibc(require: NodeRequire): Libc {
     latin1,
     sharesDescriptors: true,
     statx: (fd, into) => statx(fd, "", AT_EMPTY_PATH, STATX_WANTED, into),
-    pread: (fd, into, position) => pread(fd, into, into.length, position),
+    pread: (fd, into, count, position) => pread(fd, into, count, position),
     close: (fd) => close(fd),
   };
 }
@@ -136,7 +137,7 @@ function libcOf(symbols: ByteSymbols, sharesDescriptors: boolean): Libc {
     latin1,
     sharesDescriptors,
     statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
-    pread: (fd, into, position) => symbols.pread(fd, into, into.length, position),
+    pread: (fd, into, count, position) => symbols.pread(fd, into, count, position),
     close: (fd) => symbols.close(fd),
   };
 }
@@ -342,6 +343,8 @@ function isPlainName(path: string, from: number): boolean {
 export interface HeldRead {
   stat: HostStat;
   bytes: Uint8Array;
+  /** Set when `head.stop` ended the read: `bytes` are the head alone. */
+  stopped?: true;
 }
 
 const S_IFMT = 0o170000;
@@ -358,6 +361,8 @@ const NOTHING = new Uint8Array(0);
 /** struct statx is 256 bytes. */
 const STATX_BYTES = 256;
 let statBytes: Uint8Array | undefined;
+let statWords: Uint32Array | undefined;
+let statSigned: Int32Array | undefined;
 
 /**
  * Opens, stats, reads and closes one name at a held folder entirely through
@@ -365,13 +370,15 @@ let statBytes: Uint8Array | undefined;
  * through the runtime (which Deno's `node:fs` could not do with a descriptor
  * opened here, and Node's does with a `Stats` object per file). The same steps in the same order: `into`
  * sees the stat before anything is read (its `null` reads nothing); a file of
- * `maxBytes` or more, or a buffer longer than that, is declined.
+ * `maxBytes` or more, or a buffer longer than that, is declined; with `head`, a
+ * buffer longer than `head.bytes` is read that far first, and `head.stop` may end the read there.
  *
  * @param path One name at a held folder (`<procFdFolder><fd>/<name>`).
  * @param procFdFolder The host's `/proc/<pid>/fd/`.
  * @param flags The open flags (`O_CLOEXEC` is added).
  * @param maxBytes The largest read done.
  * @param into Gives the buffer to read into, from the stat.
+ * @param head A look at the first bytes of a long read. @default undefined
  * @returns What was read; `null` when declined (read the long way); `undefined`
  * when not done here (no libc, not one name at a held folder, or a call failed):
  * read it the runtime's way, which gives the runtime's own error.
@@ -382,6 +389,7 @@ export function readHeld(
   flags: number,
   maxBytes: number,
   into: (stat: HostStat) => Uint8Array | null,
+  head?: ReadHead,
 ): HeldRead | null | undefined {
   const calls = loaded();
   const name = heldNameAt(path, procFdFolder);
@@ -396,15 +404,16 @@ export function readHeld(
     const buffer = into(stat);
     if (buffer === null) return { stat, bytes: NOTHING };
     if (buffer.length > maxBytes) return null;
-    let length = 0;
-    while (length < buffer.length) {
-      const count = calls.pread(fd, buffer.subarray(length), length);
-      if (count < 0) return undefined;
-      length += count;
-      // The end: nothing more, or a short read that reached the size statx gave.
-      if (count === 0 || (length < buffer.length && length >= stat.size)) break;
-    }
-    return { stat, bytes: buffer.subarray(0, length) };
+    // A read at offset 0 (most files: the whole file at once) makes no view.
+    const filled = fillBuffer(
+      (into, offset, count) => calls.pread(fd, offset === 0 ? into : into.subarray(offset), count, offset),
+      buffer,
+      stat.size,
+      head,
+    );
+    if (filled === null) return undefined;
+    const bytes = buffer.subarray(0, filled.length);
+    return filled.stopped ? { stat, bytes, stopped: true } : { stat, bytes };
   } finally {
     calls.close(fd);
   }
@@ -412,23 +421,29 @@ export function readHeld(
 
 // struct statx (the same on every Linux architecture): u32 stx_mask @0, u16 stx_mode @28, u64 stx_ino @32,
 // u64 stx_size @40, struct statx_timestamp (s64 tv_sec, u32 tv_nsec, s32) stx_btime @80, stx_mtime @112,
-// u32 stx_dev_major @136, u32 stx_dev_minor @140.
+// u32 stx_dev_major @136, u32 stx_dev_minor @140. Read through 32-bit views made once (x64 and arm64 are
+// little-endian): no DataView and no BigInt per file. A 64-bit number is its two halves, added as
+// Number(BigInt) would round it.
 function statOf(bytes: Uint8Array): HostStat {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const mask = view.getUint32(0, true);
-  const mode = view.getUint16(28, true);
-  const major = view.getUint32(136, true);
-  const minor = view.getUint32(140, true);
-  const ms = (at: number) => Number(view.getBigInt64(at, true)) * 1000 + view.getUint32(at + 8, true) / 1e6;
+  if (statWords?.buffer !== bytes.buffer) {
+    statWords = new Uint32Array(bytes.buffer, bytes.byteOffset, STATX_BYTES / 4);
+    statSigned = new Int32Array(bytes.buffer, bytes.byteOffset, STATX_BYTES / 4);
+  }
+  const words = statWords;
+  const mode = words[7] & 0xffff;
+  const major = words[34];
+  const minor = words[35];
+  const u64 = (at: number) => words[at + 1] * 0x100000000 + words[at];
+  const ms = (at: number) => (statSigned![at + 1] * 0x100000000 + words[at]) * 1000 + words[at + 2] / 1e6;
   return {
     kind: FILE_KINDS[mode & S_IFMT] ?? "other",
-    size: Number(view.getBigUint64(40, true)),
+    size: u64(10),
     mode: mode & 0o7777,
     // st_dev as glibc's makedev builds it from statx's two numbers, which is what node:fs reports.
     dev: (major & 0xfff) * 0x100 + (major - (major & 0xfff)) * 0x100000000 + (minor & 0xff) +
       (minor - (minor & 0xff)) * 0x1000,
-    ino: Number(view.getBigUint64(32, true)),
-    mtimeMs: ms(112),
-    birthtimeMs: mask & STATX_BTIME ? ms(80) : 0,
+    ino: u64(8),
+    mtimeMs: ms(28),
+    birthtimeMs: words[0] & STATX_BTIME ? ms(20) : 0,
   };
 }

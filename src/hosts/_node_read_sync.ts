@@ -5,12 +5,13 @@
  * @module
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import type { Host, HostStat } from "../host.ts";
+import type { Host, HostStat, ReadHead } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { openFlags, refuseLinkWithoutNoFollow } from "./_node_open_flags.ts";
 import { toStat } from "./_node_stat.ts";
 import { procFdFolder } from "./_node_handles.ts";
 import { readHeld } from "./_libc_at.ts";
+import { fillBuffer, type Filled } from "./_fill_buffer.ts";
 
 /**
  * The largest whole-file read {@link Host.readSync} does in one synchronous
@@ -43,10 +44,10 @@ export function readSyncWith(
   mapError: NativeErrors["mapError"],
   maxBytes: number = READ_SYNC_MAX_BYTES,
 ): NonNullable<Host["readSync"]> {
-  return (path, into) => {
+  return (path, into, head?: ReadHead) => {
     refuseLinkWithoutNoFollow(path, true);
     // A name at a held folder read through libc alone where the runtime reaches it (`_libc_at.ts`); else the steps below.
-    const done = readHeld(path, procFdFolder(), READ_SYNC_FLAGS, maxBytes, into);
+    const done = readHeld(path, procFdFolder(), READ_SYNC_FLAGS, maxBytes, into, head);
     if (done !== undefined) return done;
     let fd: number;
     try {
@@ -68,18 +69,19 @@ export function readSyncWith(
       const buffer = into(stat);
       if (buffer === null) return { stat, bytes: NOTHING };
       if (buffer.length > maxBytes) return null;
-      let length = 0;
+      let filled: Filled;
       try {
-        while (length < buffer.length) {
-          const count = readSync(fd, buffer, length, buffer.length - length, length);
-          length += count;
-          // The end: nothing more, or a short read that reached the size fstat gave.
-          if (count === 0 || (length < buffer.length && length >= stat.size)) break;
-        }
+        filled = fillBuffer(
+          (into, offset, count) => readSync(fd, into, offset, count, offset),
+          buffer,
+          stat.size,
+          head,
+        )!;
       } catch (error) {
         throw mapError(error, "read");
       }
-      return { stat, bytes: buffer.subarray(0, length) };
+      const bytes = buffer.subarray(0, filled.length);
+      return filled.stopped ? { stat, bytes, stopped: true } : { stat, bytes };
     } finally {
       try {
         closeSync(fd);

@@ -1,10 +1,12 @@
-import type { Host } from "../../host.ts";
+import type { Host, ReadHead } from "../../host.ts";
 import { type Identity, sameIdentity } from "./workspace.ts";
 
 /** What {@link readRegularFile} found. */
 export type RegularFileRead =
   /** The whole file. */
   | { kind: "read"; bytes: Uint8Array }
+  /** The file's first bytes only: `head.stop` said no more were needed. */
+  | { kind: "head"; bytes: Uint8Array }
   /** A regular file larger than the bound; nothing was read. */
   | { kind: "too-large"; size: number }
   /** Not a regular file (a folder, a device, a FIFO); nothing was read. */
@@ -19,12 +21,15 @@ export type RegularFileRead =
  * FIFO or device (non-blocking); the opened handle itself must be a regular
  * file (fstat), so a file swapped for something else after a walk listed it is
  * not read. At most `maxBytes + 1` bytes are read: a file that grew past the
- * bound is reported as too large.
+ * bound is reported as too large. With `head`, a file longer than
+ * `head.bytes` is read that far first, and `head.stop` may end the read
+ * there (grep reads no more of a binary file).
  *
  * @param host The host.
  * @param hostPath The file's absolute host path.
  * @param maxBytes The largest size read.
  * @param expected The identity a confined walk checked, when there is one: the handle must match it.
+ * @param head A look at a long file's first bytes before the rest is read. @default undefined
  * @returns The bytes, or why they were not read.
  * @throws {HostError} From `open` (`ELOOP` for a link, `ENOENT`, …) or `read`.
  */
@@ -33,6 +38,7 @@ export async function readRegularFile(
   hostPath: string,
   maxBytes: number,
   expected?: Identity,
+  head?: ReadHead,
 ): Promise<RegularFileRead> {
   const file = await host.open(hostPath, { read: true, noFollow: true, nonBlocking: true });
   try {
@@ -40,8 +46,20 @@ export async function readRegularFile(
     if (stat.kind !== "file") return { kind: "not-a-file" };
     if (expected !== undefined && !sameIdentity(stat, expected)) return { kind: "changed" };
     if (stat.size > maxBytes) return { kind: "too-large", size: stat.size };
-    let buffer = new Uint8Array(Math.min(stat.size, maxBytes) + 1);
     let length = 0;
+    let first: Uint8Array | undefined;
+    if (head !== undefined && stat.size >= head.bytes) {
+      // The head alone first, so a file that ends here never gets its whole buffer.
+      first = new Uint8Array(head.bytes);
+      while (length < first.length) {
+        const count = await file.read(first.subarray(length), length);
+        if (count === 0) break;
+        length += count;
+      }
+      if (length === first.length && head.stop(first)) return { kind: "head", bytes: first };
+    }
+    let buffer = new Uint8Array(Math.max(Math.min(stat.size, maxBytes) + 1, length + 1));
+    if (first !== undefined) buffer.set(first.subarray(0, length));
     for (;;) {
       if (length === buffer.length) {
         // The file grew while it was read: past the bound it is too large, else read on.
@@ -78,6 +96,7 @@ export async function readRegularFile(
  * @param hostPath The file's absolute host path.
  * @param maxBytes The largest size read.
  * @param scratch The buffer to reuse (replaced by a larger one when needed).
+ * @param head A look at a long file's first bytes before the rest is read. @default undefined
  * @returns What {@link readRegularFile} returns, or `null` when the host has no
  * synchronous read or declines this file (large, or grown while read): use {@link readRegularFile}.
  * @throws {HostError} From the host's open, fstat or read.
@@ -87,6 +106,7 @@ export function readRegularFileSync(
   hostPath: string,
   maxBytes: number,
   scratch: { buffer: Uint8Array },
+  head?: ReadHead,
 ): RegularFileRead | null {
   if (host.readSync === undefined) return null;
   let verdict = null as RegularFileRead | null;
@@ -98,9 +118,10 @@ export function readRegularFileSync(
     const wanted = stat.size + 1;
     if (wanted > scratch.buffer.length) scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(wanted)));
     return scratch.buffer.subarray(0, wanted);
-  });
+  }, head);
   if (done === null) return null;
   if (verdict !== null) return verdict;
+  if (done.stopped === true) return { kind: "head", bytes: done.bytes };
   if (done.bytes.length > done.stat.size) {
     // The file grew while it was read: past the bound it is too large; else read it again the long way.
     return done.bytes.length > maxBytes ? { kind: "too-large", size: done.bytes.length } : null;

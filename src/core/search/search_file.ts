@@ -1,8 +1,8 @@
-import type { ByteSearch, Host } from "../../host.ts";
+import type { ByteSearch, Host, ReadHead } from "../../host.ts";
 import { WorkspaceError } from "../errors.ts";
 import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../fs/read_regular_file.ts";
 import type { Identity } from "../fs/same_identity.ts";
-import { type LineMatch, searchText, type TextSearchRequest } from "./search_text.ts";
+import { type LineMatch, looksBinary, searchText, type TextSearchRequest } from "./search_text.ts";
 
 /** Why a file was passed over without being searched. */
 export type SkipReason = "binary" | "tooLarge" | "unreadable";
@@ -44,7 +44,7 @@ export function searchFileSync(
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },
 ): FileOutcome | null {
-  const read = readRegularFileSync(host, hostPath, request.maxFileBytes, scratch);
+  const read = readRegularFileSync(host, hostPath, request.maxFileBytes, scratch, binaryHead(request.search));
   return read === null ? null : searchRead(read, request, hostPath);
 }
 
@@ -69,7 +69,26 @@ export async function searchFile(
   expected?: Identity,
   display: string = hostPath,
 ): Promise<FileOutcome> {
-  return searchRead(await readRegularFile(host, hostPath, request.maxFileBytes, expected), request, display);
+  const read = await readRegularFile(host, hostPath, request.maxFileBytes, expected, binaryHead(request.search));
+  return searchRead(read, request, display);
+}
+
+/**
+ * The bytes of a longer file read first, to see that it is binary before the
+ * rest is read (ripgrep too stops at a NUL): the size of grep's read buffer,
+ * so a file that fits it still takes one read.
+ */
+const HEAD_BYTES = 65_536;
+const heads = new WeakMap<ByteSearch, ReadHead>();
+
+// A binary file's head ends its read (one ReadHead per byte search: none is made per file).
+function binaryHead(search: ByteSearch): ReadHead {
+  let head = heads.get(search);
+  if (head === undefined) {
+    head = { bytes: HEAD_BYTES, stop: (bytes) => looksBinary(bytes, search.view(bytes), search) };
+    heads.set(search, head);
+  }
+  return head;
 }
 
 function searchRead(read: RegularFileRead, request: FileSearchRequest, display: string): FileOutcome {
@@ -80,6 +99,7 @@ function searchRead(read: RegularFileRead, request: FileSearchRequest, display: 
   }
   if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
   if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
+  if (read.kind === "head") return { skipped: "binary", matches: [], count: 0 };
   const found = searchText(read.bytes, request, request.search);
   return found.binary ? { skipped: "binary", matches: [], count: 0 } : found;
 }

@@ -73,8 +73,7 @@ const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
  */
 export function searchText(bytes: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
   const view = search.view(bytes);
-  const nul = bytes.length > GREP_BINARY_SNIFF_BYTES ? search.view(bytes.subarray(0, GREP_BINARY_SNIFF_BYTES)) : view;
-  if (nul.indexOf(0, 0) >= 0) return { binary: true, matches: [], count: 0 };
+  if (looksBinary(bytes, view, search)) return { binary: true, matches: [], count: 0 };
   const { matcher, outputMode } = request;
   const prefilter = matcher.prefilter;
   if (prefilter.kind === "bytes") {
@@ -90,6 +89,22 @@ export function searchText(bytes: Uint8Array, request: TextSearchRequest, search
     if (!held && !folds) return NONE;
   }
   return searchDecoded(bytes, request);
+}
+
+/**
+ * Whether bytes are binary as grep tells: a NUL byte in the first
+ * {@link GREP_BINARY_SNIFF_BYTES}.
+ *
+ * @param bytes A file's bytes (or its first ones).
+ * @param view A view of `bytes` (from `search`).
+ * @param search The byte search.
+ * @returns Whether the file is binary.
+ */
+export function looksBinary(bytes: Uint8Array, view: ByteView, search: ByteSearch): boolean {
+  const sniffed = bytes.length > GREP_BINARY_SNIFF_BYTES
+    ? search.view(bytes.subarray(0, GREP_BINARY_SNIFF_BYTES))
+    : view;
+  return sniffed.indexOf(0, 0) >= 0;
 }
 
 // A plain text: the lines holding it, counted on the bytes (a needle has no
