@@ -15,11 +15,11 @@ async function outcome(run: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-// The synchronous mode is what `paddock mcp` uses on Node and Bun.
-describe("createNodeHost({ syncFileCalls: true }) behaves exactly like createNodeHost()", () => {
+// The synchronous mode is the Node host's default (and what `paddock mcp` uses on Node and Bun).
+describe("createNodeHost({ syncFileCalls: true }) behaves exactly like createNodeHost({ syncFileCalls: false })", () => {
   let fixture: DiskFixture;
   const sync = createNodeHost({ syncFileCalls: true });
-  const async = createNodeHost();
+  const async = createNodeHost({ syncFileCalls: false });
   beforeAll(async () => {
     fixture = await diskFixture(["d/", "d/f.txt=hello", "link => d/f.txt", "loop => loop", "dangling => nope"]);
   });

@@ -4,9 +4,9 @@
  * `O_NOFOLLOW` and `O_NONBLOCK`, which its native `open` lacks), so both
  * runtimes reach held folders through `/proc/self/fd` the same way.
  *
- * Two speeds. With `sync`, every primitive but `fsync` (and reads larger than
- * {@link SYNC_READ_MAX_BYTES}) is one direct system call: the lowest latency
- * for a single client such as `paddock mcp`, at the price of blocking the
+ * Two speeds. With `sync` (the Node host's default), every primitive but `fsync`
+ * (and reads larger than {@link SYNC_READ_MAX_BYTES}) is one direct system call:
+ * the lowest latency, at the price of blocking the
  * event loop for the call's duration on a slow (network) filesystem. Without
  * it, metadata look-ups, read-only opens and folder listings are still
  * synchronous (the kernel answers them from its caches in microseconds, a
