@@ -1,5 +1,8 @@
 import type { Host, ReadHead } from "../../host.ts";
-import { type Identity, sameIdentity } from "./workspace.ts";
+
+/** What reading a file for a search needs of a host (a grep worker thread has just this). */
+export type FileReadHost = Pick<Host, "open" | "readSync" | "byteSearch">;
+import { type Identity, sameIdentity } from "./same_identity.ts";
 
 /** What {@link readRegularFile} found. */
 export type RegularFileRead =
@@ -34,7 +37,7 @@ export type RegularFileRead =
  * @throws {HostError} From `open` (`ELOOP` for a link, `ENOENT`, …) or `read`.
  */
 export async function readRegularFile(
-  host: Host,
+  host: FileReadHost,
   hostPath: string,
   maxBytes: number,
   expected?: Identity,
@@ -102,7 +105,7 @@ export async function readRegularFile(
  * @throws {HostError} From the host's open, fstat or read.
  */
 export function readRegularFileSync(
-  host: Host,
+  host: FileReadHost,
   hostPath: string,
   maxBytes: number,
   scratch: { buffer: Uint8Array },
@@ -141,6 +144,6 @@ export const SCRATCH_BYTES = 65_536;
  * @param size Its size.
  * @returns Zeroed bytes.
  */
-export function scratchBytes(host: Host, size: number): Uint8Array {
+export function scratchBytes(host: FileReadHost, size: number): Uint8Array {
   return host.byteSearch?.alloc?.(size) ?? new Uint8Array(size);
 }

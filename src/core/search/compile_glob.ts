@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
-import { WorkspaceError } from "../errors.ts";
+import { invalidPattern } from "./invalid_pattern.ts";
 import { SEARCH_MAX_PATTERN_BYTES } from "../limits.ts";
 import { normalizeWorkspacePath } from "../path/normalize_workspace_path.ts";
 import { utf8ByteLength } from "../text/utf8.ts";
@@ -119,16 +119,4 @@ function literalBase(pattern: string, scan: ReturnType<typeof picomatch.scan>): 
   } catch {
     return []; // such a pattern matches nothing a walk yields; walking all of it is still correct
   }
-}
-
-// Characters of a pattern quoted in an error message; the model has the rest.
-const SHOWN_PATTERN_CHARS = 80;
-
-/** The `INVALID_PATTERN` error for `pattern`. */
-export function invalidPattern(pattern: string, detail: string, cause?: unknown): WorkspaceError {
-  const shown = pattern.length > SHOWN_PATTERN_CHARS ? pattern.slice(0, SHOWN_PATTERN_CHARS) + "…" : pattern;
-  return new WorkspaceError("INVALID_PATTERN", `Invalid pattern '${shown}': ${detail}`, {
-    hint: "fix the pattern and call again",
-    cause,
-  });
 }

@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { type FoldedNeedle, foldedNeedleOf, type Needle, needleOf } from "./byte_search.ts";
-import { invalidPattern } from "./compile_glob.ts";
+import { invalidPattern } from "./invalid_pattern.ts";
 import { SEARCH_MAX_PATTERN_BYTES } from "../limits.ts";
 import { requiredLiterals } from "./required_literal.ts";
 import { utf8ByteLength } from "../text/utf8.ts";

@@ -1,4 +1,5 @@
-import type { ByteSearch, FileSearchSpec, Host } from "../../host.ts";
+import type { ByteSearch, FileSearchSpec } from "../../host.ts";
+import type { FileReadHost } from "../fs/read_regular_file.ts";
 import { isAbortError } from "../errors.ts";
 import { compileLineMatcher } from "./line_matcher.ts";
 import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "./search_file.ts";
@@ -58,7 +59,7 @@ export const UNREADABLE: FileOutcome = Object.freeze({
  * @returns What was found (a promise when the file was read asynchronously).
  */
 export function searchListedFile(
-  host: Host,
+  host: FileReadHost,
   path: string,
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },

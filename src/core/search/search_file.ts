@@ -1,6 +1,11 @@
-import type { ByteSearch, Host, ReadHead } from "../../host.ts";
+import type { ByteSearch, ReadHead } from "../../host.ts";
 import { WorkspaceError } from "../errors.ts";
-import { readRegularFile, readRegularFileSync, type RegularFileRead } from "../fs/read_regular_file.ts";
+import {
+  type FileReadHost,
+  readRegularFile,
+  readRegularFileSync,
+  type RegularFileRead,
+} from "../fs/read_regular_file.ts";
 import type { Identity } from "../fs/same_identity.ts";
 import { type LineMatch, looksBinary, searchText, type TextSearchRequest } from "./search_text.ts";
 
@@ -39,7 +44,7 @@ export interface FileSearchRequest extends TextSearchRequest {
  * @throws {HostError} When the file cannot be opened or read.
  */
 export function searchFileSync(
-  host: Host,
+  host: FileReadHost,
   hostPath: string,
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },
@@ -63,7 +68,7 @@ export function searchFileSync(
  * @throws {HostError} When the file cannot be opened or read.
  */
 export async function searchFile(
-  host: Host,
+  host: FileReadHost,
   hostPath: string,
   request: FileSearchRequest,
   expected?: Identity,
