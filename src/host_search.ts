@@ -14,9 +14,11 @@ export interface ByteView {
   /** The index of `needle` (one byte value, or a byte sequence) at or after `from`, or -1. */
   indexOf(needle: number | Uint8Array, from: number): number;
   /**
-   * Optional: `true` when {@link ByteView.indexOf} of a sequence costs about
-   * what a scan for one byte costs (libc's `memmem`), so a needle is handed
-   * over whole instead of scanned for by its rarest byte (a call per hit).
+   * Optional: `true` when each {@link ByteView.indexOf} is a call with a
+   * fixed cost (libc through FFI), so a needle is not scanned for by its
+   * rarest byte with a look at every hit (a call per hit): the rarest byte is
+   * looked for once (`memchr`: most files lack it), and from there the whole
+   * needle (`memmem`).
    * @default false
    */
   readonly wholeSequences?: boolean;

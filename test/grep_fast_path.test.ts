@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Host } from "../host.ts";
+import type { ByteView, Host } from "../host.ts";
 import { createGrepTool, isAbortError } from "../mod.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { nodeByteSearch } from "../src/hosts/_node_byte_search.ts";
@@ -109,6 +109,32 @@ describe("findNeedle()", () => {
       }
     },
   );
+
+  test("on a view whose calls cost (wholeSequences): one call for the rarest byte, then one for the whole needle", () => {
+    const calls: string[] = [];
+    const counting = (data: Uint8Array): ByteView => {
+      const inner = portableByteSearch.view(data);
+      return {
+        wholeSequences: true,
+        indexOf: (needle, from) => {
+          calls.push(typeof needle === "number" ? `byte@${from}` : `needle@${from}`);
+          return inner.indexOf(needle, from);
+        },
+      };
+    };
+    const needle = needleOf(encode("EXPORT_SYMBOL_GPL")); // scanned for by its rarest byte, Y
+    const without = encode("no such byte here, lower case only");
+    expect(findNeedle(without, counting(without), needle, 0)).toBe(-1);
+    expect(calls).toEqual([`byte@${needle.rare}`]);
+    calls.length = 0;
+    const text = "Y Y Y EXPORT_SYMBOL_GP Y EXPORT_SYMBOL_GPL";
+    const data = encode(text);
+    for (let from = 0; from <= text.length; from++) {
+      calls.length = 0;
+      expect(findNeedle(data, counting(data), needle, from)).toBe(text.indexOf("EXPORT_SYMBOL_GPL", from));
+      expect(calls.length).toBeLessThanOrEqual(2);
+    }
+  });
 });
 
 describe("nodeByteSearch.alloc()", () => {

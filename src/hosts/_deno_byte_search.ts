@@ -137,7 +137,7 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
       };
       return {
         ...(room ? { indexOfFolded } : {}),
-        // memmem finds a whole needle as fast as memchr finds one byte; a scan by the rarest byte is a call per hit.
+        // A scan by the rarest byte would be a call per hit: findNeedle makes one memchr, then one memmem.
         wholeSequences: true,
         indexOf: (needle, from) => {
           const start = from < 0 ? 0 : from;

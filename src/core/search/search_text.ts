@@ -83,10 +83,10 @@ export function searchText(bytes: Uint8Array, request: TextSearchRequest, search
       return countMatchingLines(bytes, view, prefilter.needles[0], request);
     }
   } else if (prefilter.kind === "ascii-fold") {
-    const held = findFolded(bytes, view, prefilter.needle, 0) >= 0;
-    const folds = prefilter.beyondAscii &&
-      (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0);
-    if (!held && !folds) return NONE;
+    // The K and ſ that RE2 folds with k and s are looked for only in a file without the needle in ASCII.
+    const held = findFolded(bytes, view, prefilter.needle, 0) >= 0 || (prefilter.beyondAscii &&
+      (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0));
+    if (!held) return NONE;
   }
   return searchDecoded(bytes, request);
 }
