@@ -46,8 +46,12 @@ const TSX = path.join(HERE, "../../node_modules/.bin/tsx");
 const DENO = path.join(HERE, "../../node_modules/.bin/deno");
 /** The built package (`npm run build`): what users run; the bench builds it first. */
 const DIST = path.join(HERE, "../../dist");
-/** Calls after the first in each Paddock process; the warm figure is their median. */
-const WARM_CALLS = 3;
+/**
+ * Calls after the first in each Paddock process; the warm figure is their median. Eight: Node 20 compiles the
+ * search code over the first several calls of an 8,000-file tree (350, 190, 150, 120, 110 ms…), so the median
+ * of three later calls was still a warming one there (it was 3 until 2026-12-04).
+ */
+const WARM_CALLS = 8;
 /** grep cases: a second process per runtime makes the tool with `warmUp` (as `paddock mcp` does) and waits this long before its first call. */
 const PRIMED_PAUSE_MS = 600;
 
