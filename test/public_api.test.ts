@@ -329,6 +329,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "HostStat",
       "Identity",
       "OpenOptions",
+      "ReadHead",
       "ResolveOptions",
       "Resolved",
       "ScriptLaunch",
