@@ -47,7 +47,8 @@ const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
 describe("node_process", () => {
   test("runs the seed script: exact argv, cwd (the canonical root), execPath and stderr under default permissions", async () => {
     const { workspace } = await setup();
-    const tool = createNodeProcessTool(workspace, PERMISSIONS);
+    // Default permissions, roomy timeout: a loaded CI machine has taken over 500 ms to start Deno.
+    const tool = createNodeProcessTool(workspace, { ...ROOMY, ...PERMISSIONS });
     const result = await tool.execute({
       source:
         "console.log(JSON.stringify({execPath: process.execPath, args: process.argv.slice(1), cwd: process.cwd()})); process.stderr.write('diagnostic')",
