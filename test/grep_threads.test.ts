@@ -313,6 +313,58 @@ describe(`[${runtime}] grep on worker threads`, () => {
     }
   });
 
+  test("a file the calling thread's synchronous read declines (over 1 MiB) goes to the threads, not searched in one long step here", async () => {
+    const big = "x".repeat(99) + "\n";
+    const fixture = await diskFixture([...tree(), `huge.txt=${big.repeat(15_000)}needle at the end\n${big}`]);
+    try {
+      expect(fs.statSync(path.join(fixture.root, "huge.txt")).size).toBeGreaterThan(1_048_577);
+      const sent: string[] = [];
+      let openedHere = 0;
+      const host: Host = new Proxy(fixture.host, {
+        get(target, key, receiver) {
+          if (key === "searchThreads") {
+            // Threads that always have work queued: the calling thread searches every file it can itself.
+            return (spec: Parameters<NonNullable<Host["searchThreads"]>>[0]) => {
+              const real = inThreadSearchThreads(target, spec);
+              return {
+                ready: true,
+                queued: 1_000_000,
+                search: (paths: readonly string[]) => {
+                  sent.push(...paths.map((at) => at.slice(at.lastIndexOf("/") + 1)));
+                  return real.search(paths);
+                },
+                close: () => real.close(),
+              };
+            };
+          }
+          if (key !== "open") return Reflect.get(target, key, receiver);
+          // The asynchronous route's opens in the calling thread (the threads above use the host itself).
+          return (at: string, ...rest: unknown[]) => {
+            if (at.endsWith("/huge.txt")) openedHere++;
+            return (target.open as (...args: unknown[]) => unknown)(at, ...rest);
+          };
+        },
+      });
+      const workspace = await openWorkspace(fixture.root, { host });
+      const threaded = createGrepTool(workspace, { threadsAfterFiles: 0, maxFileBytes: 4_000_000 });
+      const inline = createGrepTool(fixture.workspace, { threads: 0, maxFileBytes: 4_000_000 });
+      for (const args of CASES) {
+        sent.length = 0;
+        openedHere = 0;
+        expect(await threaded.execute({ ...args }), JSON.stringify(args)).toEqual(await inline.execute({ ...args }));
+        expect(openedHere).toBe(0);
+        // Only the large file went to the threads. A search below d03 never meets it, and one showing
+        // lines ends at big.txt's 2,000 (a full result) before it.
+        const reaches = "output_mode" in args && !("path" in args);
+        expect(sent, JSON.stringify(args)).toEqual(reaches ? ["huge.txt"] : []);
+      }
+      const found = await threaded.execute({ pattern: "needle at the end", literal: true, output_mode: "count" });
+      expect(found).toMatchObject({ counts: [{ path: "huge.txt", count: 1 }], total: 1 });
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
   // Found by a red-team pass: on Node, a grep that ended before any batch reached a worker left the
   // worker's port referenced (a listener added after unref), so the process never exited.
   test.each([

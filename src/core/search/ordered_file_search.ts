@@ -9,7 +9,7 @@ import {
   GREP_SLOW_FILES,
   GREP_THREADS_AFTER_FILES,
 } from "../limits.ts";
-import { resultsAdded, searchListedFile } from "./search_batch.ts";
+import { resultsAdded, searchListedFile, searchListedFileAsync, searchListedFileSync } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
 
@@ -138,22 +138,25 @@ export class OrderedFileSearch {
         this.#pendingResults < this.#options.request.cap;
     if (!here) {
       if (threads === null) return this.#addAfterFailure(item);
-      this.#use(item.folder);
-      this.#batch.push(item);
-      if (this.#batch.length >= BATCH_FILES) this.#send(threads);
-      if (this.#mustWait()) return this.#waitThenDeliver(threads);
-      // Most files that go to the threads: no promise either.
-      const delivered = this.#deliver();
-      return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+      return this.#toThreads(item, threads);
     }
     const began = performance.now();
-    const outcome = searchListedFile(this.#host, at, this.#options.request, this.#scratch);
-    // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
-    if (!(outcome instanceof Promise)) {
+    const found = searchListedFileSync(this.#host, at, this.#options.request, this.#scratch);
+    let outcome: FileOutcome | Promise<FileOutcome>;
+    if (found !== null) {
+      outcome = found;
+      // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
       // In a row: a cold cache makes file after file slow; warm, one large file or a pause now and then.
       this.#slowFiles = performance.now() - began > GREP_SLOW_FILE_MS ? this.#slowFiles + 1 : 0;
       // Once set it stays (a file searched here while the threads start could clear it otherwise).
       if (this.#slowFiles >= GREP_SLOW_FILES) this.#slowHere = true;
+    } else if (threads !== null && this.#host.readSync !== undefined) {
+      // Declined by the synchronous read (over its bound, 1 MiB): searched here, a file of megabytes
+      // would be one long step of this thread (Deno, kernel tree: up to 105 ms without a turn of the
+      // event loop). The threads take it at once, alone in its batch (none was being filled).
+      return this.#toThreads(item, threads, true);
+    } else {
+      outcome = searchListedFileAsync(this.#host, at, this.#options.request);
     }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
@@ -164,6 +167,17 @@ export class OrderedFileSearch {
     }
     this.#settle(item, outcome);
     // Most files: no promise at all (a walk adds tens of thousands).
+    const delivered = this.#deliver();
+    return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+  }
+
+  // A file for the threads: batched, the batch sent once full (or at once when `now`).
+  #toThreads(item: Item, threads: FileSearchThreads, now = false): boolean | Promise<boolean> {
+    this.#use(item.folder);
+    this.#batch.push(item);
+    if (now || this.#batch.length >= BATCH_FILES) this.#send(threads);
+    if (this.#mustWait()) return this.#waitThenDeliver(threads);
+    // Most files that go to the threads: no promise either.
     const delivered = this.#deliver();
     return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
   }

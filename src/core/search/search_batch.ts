@@ -64,13 +64,45 @@ export function searchListedFile(
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },
 ): FileOutcome | Promise<FileOutcome> {
-  let found: FileOutcome | null;
+  return searchListedFileSync(host, path, request, scratch) ?? searchListedFileAsync(host, path, request);
+}
+
+/**
+ * The synchronous half of {@link searchListedFile}.
+ *
+ * @param host The host.
+ * @param path One name at its held folder.
+ * @param request The search.
+ * @param scratch The reused read buffer.
+ * @returns What was found, or `null` when the host declined to read this file
+ * synchronously (no `readSync`, a file over its bound, or one that grew while read).
+ */
+export function searchListedFileSync(
+  host: FileReadHost,
+  path: string,
+  request: FileSearchRequest,
+  scratch: { buffer: Uint8Array },
+): FileOutcome | null {
   try {
-    found = searchFileSync(host, path, request, scratch);
+    return searchFileSync(host, path, request, scratch);
   } catch {
     return UNREADABLE;
   }
-  if (found !== null) return found;
+}
+
+/**
+ * The asynchronous half of {@link searchListedFile}: the host's asynchronous reads.
+ *
+ * @param host The host.
+ * @param path One name at its held folder.
+ * @param request The search.
+ * @returns What was found.
+ */
+export function searchListedFileAsync(
+  host: FileReadHost,
+  path: string,
+  request: FileSearchRequest,
+): Promise<FileOutcome> {
   return searchFile(host, path, request).catch((error) => {
     if (isAbortError(error)) throw error;
     return UNREADABLE;

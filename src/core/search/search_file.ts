@@ -5,6 +5,7 @@ import {
   readRegularFile,
   readRegularFileSync,
   type RegularFileRead,
+  SCRATCH_BYTES,
 } from "../fs/read_regular_file.ts";
 import type { Identity } from "../fs/same_identity.ts";
 import { type LineMatch, looksBinary, searchText, type TextSearchRequest } from "./search_text.ts";
@@ -78,19 +79,14 @@ export async function searchFile(
   return searchRead(read, request, display);
 }
 
-/**
- * The bytes of a longer file read first, to see that it is binary before the
- * rest is read (ripgrep too stops at a NUL): the size of grep's read buffer,
- * so a file that fits it still takes one read.
- */
-const HEAD_BYTES = 65_536;
 const heads = new WeakMap<ByteSearch, ReadHead>();
 
-// A binary file's head ends its read (one ReadHead per byte search: none is made per file).
+// A binary file's head ends its read (ripgrep too stops at a NUL). The head is grep's read buffer's
+// starting size, so a file that fits it still takes one read. One ReadHead per byte search: none per file.
 function binaryHead(search: ByteSearch): ReadHead {
   let head = heads.get(search);
   if (head === undefined) {
-    head = { bytes: HEAD_BYTES, stop: (bytes) => looksBinary(bytes, search.view(bytes), search) };
+    head = { bytes: SCRATCH_BYTES, stop: (bytes) => looksBinary(bytes, search.view(bytes), search) };
     heads.set(search, head);
   }
   return head;
