@@ -58,7 +58,7 @@ async function withFixture(entries: string[], body: (fixture: DiskFixture) => Pr
 
 describe(`[${runtime}] grep's warm-up`, () => {
   test("is bounded by a documented constant", () => {
-    expect(LIMITS.GREP_WARM_UP_MS).toBe(500);
+    expect(LIMITS.GREP_WARM_UP_MS).toBe(2_000);
     expect(LIMITS.GREP_WARM_UP_PASSES).toBe(10);
   });
 
@@ -71,14 +71,15 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(counting.reads()).toBe(0);
     }));
 
-  test("on: the workspace is searched GREP_WARM_UP_PASSES times in the background, and no descriptor is left", () =>
-    withFixture(tree(4, 10), async (fixture) => {
+  test("on: the whole workspace is searched GREP_WARM_UP_PASSES times in the background, and no descriptor is left", () =>
+    // 160 files, each with a match: more than a call's 100 results, which do not end a pass.
+    withFixture(tree(4, 40), async (fixture) => {
       const counting = countingReads(fixture.host);
       const workspace = await openWorkspace(fixture.root, { host: counting.host });
       await workspace.confinement(); // the root held before the descriptors are taken
       const before = descriptorsUnder(fixture.root);
       createGrepTool(workspace, { threads: 0, warmUp: true });
-      expect(await settled(counting.reads)).toBe(40 * LIMITS.GREP_WARM_UP_PASSES);
+      expect(await settled(counting.reads)).toBe(160 * LIMITS.GREP_WARM_UP_PASSES);
       if (before !== null) expect(descriptorsUnder(fixture.root)).toEqual(before);
       expect(fixture.listAll().filter((entry) => !/^workspace\/d\d\/(f\d+\.txt)?$|^workspace\/$|^outside/.test(entry)))
         .toEqual([]);
@@ -99,15 +100,35 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(await settled(counting.reads)).toBe(afterCall);
     }));
 
+  test("a signal given instead of true ends it when it aborts; one aborted already starts none", () =>
+    withFixture(tree(10, 100), async (fixture) => {
+      // 2 ms per read: ten passes of the 1,000 files would take 20 s.
+      const counting = countingReads(fixture.host, 2);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      const ended = new AbortController();
+      ended.abort();
+      createGrepTool(workspace, { threads: 0, warmUp: ended.signal });
+      await sleep(200);
+      expect(counting.reads()).toBe(0);
+      const session = new AbortController();
+      createGrepTool(workspace, { threads: 0, warmUp: session.signal });
+      for (let waited = 0; counting.reads() < 20 && waited < 5_000; waited += 10) await sleep(10);
+      session.abort();
+      const atAbort = counting.reads();
+      expect(atAbort).toBeGreaterThanOrEqual(20);
+      // At most the read under way when it aborted, then nothing.
+      expect(await settled(counting.reads)).toBeLessThanOrEqual(atAbort + 1);
+    }));
+
   test(
     `ends by itself after ${LIMITS.GREP_WARM_UP_MS} ms on a tree it cannot finish, and a call then runs in full`,
     () =>
       withFixture(tree(10, 100), async (fixture) => {
-        // 3 ms per read: the 1,000 files would take 3 s.
-        const counting = countingReads(fixture.host, 3);
+        // 6 ms per read: the 1,000 files would take 6 s (2 s read about a third of them).
+        const counting = countingReads(fixture.host, 6);
         const workspace = await openWorkspace(fixture.root, { host: counting.host });
         const grep = createGrepTool(workspace, { threads: 0, warmUp: true, maxResults: 5_000 });
-        const read = await settled(counting.reads, 200, 5_000);
+        const read = await settled(counting.reads, 200, LIMITS.GREP_WARM_UP_MS + 3_000);
         expect(read).toBeGreaterThan(0);
         expect(read).toBeLessThan(1_000 / 2);
         const result = await grep.execute({ pattern: "TODO", literal: true, output_mode: "count", path: "d3" });

@@ -72,6 +72,29 @@ describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (se
     }
   }, 60_000);
 
+  // Found measuring the first call: grep's warm-up (on by default) kept the process alive after stdin
+  // closed until its bound (1.5 s on the Go tree), since the session did not end it.
+  test("stdin closed while grep's warm-up runs: it exits without waiting for the warm-up", async () => {
+    const fixture = await diskFixture([]);
+    try {
+      // 10,000 files with a match each: ten passes of the warm-up take well over a second.
+      for (let d = 0; d < 100; d++) {
+        fs.mkdirSync(path.join(fixture.root, `d${d}`));
+        for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(fixture.root, `d${d}`, `f${f}.txt`), `a\nTODO ${f}\n`);
+      }
+      const server = serve(serverRuntime, fixture.root, "stdin");
+      for (let waited = 0; !server.replies().some((reply) => reply.id === "init") && waited < 30_000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const closed = performance.now();
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      expect(performance.now() - closed).toBeLessThan(1_000);
+    } finally {
+      fixture.cleanup();
+    }
+  }, 60_000);
+
   // Skipped under Deno's test runner: a SIGTERM sent through its node:child_process kill() never reached
   // the server's handler (3 of 3 runs: no handler line, code null), while the same Deno server sent
   // SIGTERM from Node or from a shell takes it. The Node run of this file covers the Deno server.

@@ -71,7 +71,7 @@ export function registryOf(
   });
   const listRoots = createListAllowedDirectoriesTool(roots);
   if (options.readOnly === true) {
-    const readOnly = createReadOnlyTools(workspace, { nodeProcess: false, grep: { warmUp: options.warmUp === true } });
+    const readOnly = createReadOnlyTools(workspace, { nodeProcess: false, grep: { warmUp: options.warmUp ?? false } });
     return new ToolRegistry([...readOnly, readMany, listRoots, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
@@ -89,7 +89,7 @@ export function registryOf(
     // With an allow list the defaults are declared for the workspace; without one nothing is (no opt-out).
     ...(shell?.allow !== undefined ? { protectedPaths: true } : {}),
     staleWriteGuard: options.staleWriteGuard ?? true,
-    grep: { warmUp: options.warmUp === true },
+    grep: { warmUp: options.warmUp ?? false },
   });
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.

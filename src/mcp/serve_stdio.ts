@@ -26,8 +26,11 @@ export async function serveStdio(
   log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
 ): Promise<void> {
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
+  // Ends grep's warm-up with the session: else the process would stay until the warm-up's bound.
+  const session = new AbortController();
   const { server, registry, roots, workspace } = await createPaddockMcpServer({
     ...options,
+    warmUp: options.warmUp === true ? session.signal : options.warmUp,
     flowControl: { pause: () => transport.pauseInput(), resume: () => transport.resumeInput() },
   });
   const closed = new Promise<void>((resolve) => {
@@ -61,6 +64,7 @@ export async function serveStdio(
   try {
     await closed;
   } finally {
+    session.abort();
     for (const signal of STOP_SIGNALS) process.off(signal, stop);
     // The session is over: its background processes (and all they started) end with it.
     await killBackgroundProcesses(workspace);

@@ -35,12 +35,14 @@ export interface PaddockMcpServerOptions {
    */
   staleWriteGuard?: boolean;
   /**
-   * Search the default root in the background at start (`grep`'s `warmUp`: 500 ms and 10 passes at
+   * Search the default root in the background at start (`grep`'s `warmUp`: 2 s and 10 whole-tree passes at
    * most, ended by the first call), so that the session's first grep does not pay the runtime's
-   * first runs of the search code. `paddock mcp` turns it on; `--warm-up off` leaves it off.
+   * first runs of the search code. A signal instead of `true` also ends it when it aborts
+   * (`serveStdio` aborts one as the session ends, so the warm-up never keeps the process alive).
+   * `paddock mcp` turns it on; `--warm-up off` leaves it off.
    * @default false
    */
-  warmUp?: boolean;
+  warmUp?: boolean | AbortSignal;
   /** `node_process`'s time limit per script, in milliseconds. @default 500 (`NODE_PROCESS_TIMEOUT_MS`) */
   nodeProcessTimeoutMs?: number;
   /** How the `shell` tool is offered (not in read-only mode). @default { mode: "off" } */

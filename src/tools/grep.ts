@@ -51,9 +51,11 @@ export interface GrepToolOptions extends BaseToolOptions {
    * its first few times before the first call does (a cold first call on an
    * 8,000-file tree is about twice a warm one). At most
    * {@link GREP_WARM_UP_PASSES} searches and {@link GREP_WARM_UP_MS}; it ends
-   * as soon as a call begins. On in `paddock mcp`. @default false
+   * as soon as a call begins, or when the signal given instead of `true`
+   * aborts (a session that ends: the warm-up would otherwise keep the process
+   * alive until its bound). On in `paddock mcp`. @default false
    */
-  warmUp?: boolean;
+  warmUp?: boolean | AbortSignal;
 }
 
 export type { GrepOutputMode } from "../core/search/search_text.ts";
@@ -271,18 +273,28 @@ export function createGrepTool(
       return results.output(walkLimitReached);
     },
   });
-  if (options.warmUp === true) {
+  const ending = options.warmUp instanceof AbortSignal ? options.warmUp : undefined;
+  if ((options.warmUp === true || ending !== undefined) && ending?.aborted !== true) {
     const controller = warmUp = new AbortController();
     const timer = setTimeout(() => controller.abort(), GREP_WARM_UP_MS);
+    const end = () => controller.abort();
+    ending?.addEventListener("abort", end, { once: true });
     // A literal most code trees hold here and there, counted per file: the walk, the byte search, line ends.
-    // Pass after pass: V8 optimizes the search code after a few runs (one pass of an 8,000-file tree is not enough).
-    const input = tool.validate({ pattern: "TODO", literal: true, output_mode: "count" });
+    // No result bound: a pass that stopped at the 100th file with a match would search a few hundred files
+    // of a large tree, never sending the threads the batches a whole-tree search does (the Go tree: a
+    // first call after 3 s of such passes still took twice a warm one). Pass after pass: V8 optimizes the
+    // search code after a few runs (one pass of an 8,000-file tree is not enough).
+    const input: GrepInput = {
+      ...tool.validate({ pattern: "TODO", literal: true, output_mode: "count" }),
+      limit: Number.MAX_SAFE_INTEGER - 1,
+    };
     void (async () => {
       for (let pass = 0; pass < GREP_WARM_UP_PASSES && !controller.signal.aborted; pass++) {
         await tool.run(input, { signal: controller.signal });
       }
     })().catch(() => {}).finally(() => {
       clearTimeout(timer);
+      ending?.removeEventListener("abort", end);
       if (warmUp === controller) warmUp = undefined;
     });
   }
