@@ -159,6 +159,40 @@ describe(`[${runtime}] grep on worker threads`, () => {
     }
   });
 
+  test("a search closed while its batch is queued on a worker: the worker opens no more of its files", async () => {
+    const names = Array.from({ length: 3_000 }, (_, i) => `f${String(i).padStart(4, "0")}.txt`);
+    const fixture = await diskFixture(names.map((name) => `${name}=needle ${name}\n`));
+    const host = fixture.host;
+    try {
+      if (!(await threadsStarted(host))) {
+        expect(availableParallelism()).toBe(1); // one core: no worker to count on
+        return;
+      }
+      const folder = await host.openDir(fixture.root);
+      try {
+        const spec = { ...SPEC, pattern: "needle", cap: 10_000, maxFileBytes: 1_000 } as const;
+        const paths = names.map((name) => `${folder.at ?? fixture.root}/${name}`);
+        // Not closed: every file is searched.
+        const open = host.searchThreads!(spec, 1)!;
+        while (!open.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect((await open.search(paths)).filter((result) => result.count > 0).length).toBe(3_000);
+        open.close();
+        // Closed as soon as the batch is sent: the files the worker had not begun are not searched
+        // (they come back as nothing found, and count as finished).
+        const closed = host.searchThreads!(spec, 1)!;
+        const batch = closed.search(paths);
+        closed.close();
+        const searched = (await batch).filter((result) => result.count > 0).length;
+        expect(searched).toBeLessThan(3_000);
+        expect(closed.queued).toBe(0);
+      } finally {
+        await folder.close();
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
   test.each(["disk", "memory"] as const)(
     "on the %s host, the threads count the files sent to them that they have not finished",
     async (kind) => {

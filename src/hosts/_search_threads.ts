@@ -15,6 +15,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FileSearchResult, FileSearchSpec, FileSearchThreads } from "../host.ts";
 import type { SearchWorkerData, SearchWorkerReply, SearchWorkerRequest } from "./_search_worker.ts";
+import { ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
 
 interface Waiting {
   resolve(found: SearchWorkerReply): void;
@@ -25,10 +26,13 @@ interface Thread {
   worker: Worker;
   online: boolean;
   waiting: Map<number, Waiting>;
-  /** Files sent to it so far (modulo 2^32, as `finished` counts). */
+  /** Files sent to it so far (modulo 2^32, as `shared[FINISHED]` counts). */
   sent: number;
-  /** Files it has finished so far, counted by the worker (one shared 32-bit counter). */
-  finished: Int32Array;
+  /**
+   * Shared with the worker: `[FINISHED]`, the files it has finished so far (counted by the worker);
+   * `[ENDED]`, the last search ended here, whose batches still queued it skips.
+   */
+  shared: Int32Array;
 }
 
 const pool: Thread[] = [];
@@ -61,13 +65,13 @@ function startWorker(workerData: SearchWorkerData): Worker {
 }
 
 function addThread(): void {
-  const finished = new Int32Array(new SharedArrayBuffer(4));
+  const shared = new Int32Array(new SharedArrayBuffer(SHARED_BYTES));
   const thread: Thread = {
-    worker: startWorker({ finished: finished.buffer }),
+    worker: startWorker({ shared: shared.buffer as SharedArrayBuffer }),
     online: false,
     waiting: new Map(),
     sent: 0,
-    finished,
+    shared,
   };
   const { worker } = thread;
   worker.on("online", () => (thread.online = true));
@@ -132,7 +136,7 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
     get queued() {
       let queued = 0;
       for (const thread of mine) {
-        if (pool.includes(thread)) queued += (thread.sent - Atomics.load(thread.finished, 0)) | 0;
+        if (pool.includes(thread)) queued += (thread.sent - Atomics.load(thread.shared, FINISHED)) | 0;
       }
       return queued;
     },
@@ -161,7 +165,14 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
     close() {
       if (closed) return;
       closed = true;
-      for (const thread of mine) if (pool.includes(thread)) post(thread, { kind: "end", search });
+      for (const thread of mine) {
+        if (!pool.includes(thread)) continue;
+        // Seen before its next file: the batches of this search it has queued end at once (an abort, a
+        // full result, a warm-up a call ended would otherwise keep the thread busy for up to
+        // GREP_MAX_QUEUED_FILES files, and the next search's batches waiting behind them).
+        Atomics.store(thread.shared, ENDED, search | 0);
+        post(thread, { kind: "end", search });
+      }
     },
   };
 }

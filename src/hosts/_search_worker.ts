@@ -18,6 +18,7 @@ import { denoByteSearch } from "./_deno_byte_search.ts";
 import { type FileReadHost, SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
+import { ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
 
 /** A message to a worker: a new search, or a batch of files for one. */
 export type SearchWorkerRequest =
@@ -26,10 +27,10 @@ export type SearchWorkerRequest =
   /** `paths`: the files' paths, separated by NUL bytes (no name holds one). */
   | { kind: "batch"; search: number; batch: number; paths: string };
 
-/** What a worker is started with: the counter of files it has finished, shared with the calling thread. */
+/** What a worker is started with: memory shared with the calling thread. */
 export interface SearchWorkerData {
-  /** Four bytes: one 32-bit count (it wraps), added to as each file is done. */
-  finished: SharedArrayBuffer;
+  /** `SHARED_BYTES` bytes: the 32-bit slots `FINISHED` and `ENDED` (`_search_shared.ts`). */
+  shared: SharedArrayBuffer;
 }
 
 /** A worker's answer to a batch: the results of the files with something to say, by index. */
@@ -48,9 +49,10 @@ const host: FileReadHost = {
 };
 const scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
 const requests = new Map<number, FileSearchRequest>();
-const given = (workerData as Partial<SearchWorkerData> | null)?.finished;
-// Files finished: the calling thread reads how many of those it sent are left, without a message.
-const finished = new Int32Array(given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(4));
+const given = (workerData as Partial<SearchWorkerData> | null)?.shared;
+// Files finished: the calling thread reads how many of those it sent are left, without a message;
+// and the search it ended last, whose files this thread then no longer opens.
+const shared = new Int32Array(given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(SHARED_BYTES));
 
 parentPort?.on("message", async (message: SearchWorkerRequest) => {
   if (message.kind === "search") {
@@ -74,10 +76,13 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
     const found: [number, FileOutcome][] = [];
     try {
       let results = 0;
+      const search = message.search | 0;
       for (let i = 0; i < paths.length; i++) {
+        // Ended (aborted, a full result): nobody wants these outcomes, and the next search waits behind them.
+        if (Atomics.load(shared, ENDED) === search) break;
         let outcome = searchListedFile(host, paths[i], request, scratch);
         if (outcome instanceof Promise) outcome = await outcome;
-        Atomics.add(finished, 0, 1);
+        Atomics.add(shared, FINISHED, 1);
         done++;
         if (outcome.count > 0 || outcome.skipped !== undefined) found.push([i, outcome]);
         // The results this batch has found so far fill a whole result on their own: the files after
@@ -91,6 +96,6 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
     }
   }
   // Every file of the batch is done with before its reply goes, searched or not.
-  Atomics.add(finished, 0, paths.length - done);
+  Atomics.add(shared, FINISHED, paths.length - done);
   parentPort?.postMessage(reply);
 });
