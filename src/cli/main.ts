@@ -1,15 +1,14 @@
 import { VERSION } from "../version.ts";
-import { callCommand } from "./call_command.ts";
 import type { CliIo } from "./cli_io.ts";
-import { demoCommand } from "./demo_command.ts";
 import { HELP } from "./help.ts";
-import { mcpCommand } from "./mcp_command.ts";
 import { UsageError } from "./usage_error.ts";
 
+// Each command's modules are loaded when it runs: `paddock mcp` starts grep's warm-up before the
+// MCP server's own modules (about half its start-up) are loaded.
 const COMMANDS: Readonly<Record<string, (args: string[], io: CliIo) => Promise<number>>> = {
-  mcp: mcpCommand,
-  call: callCommand,
-  demo: demoCommand,
+  mcp: async (args, io) => (await import("./mcp_command.ts")).mcpCommand(args, io),
+  call: async (args, io) => (await import("./call_command.ts")).callCommand(args, io),
+  demo: async (args, io) => (await import("./demo_command.ts")).demoCommand(args, io),
 };
 
 /** Whether `args` asks for `flags` before any `--`. */
