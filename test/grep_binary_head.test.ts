@@ -94,11 +94,36 @@ describe("readRegularFile / readRegularFileSync with a head", () => {
     expect(seen).toEqual([HEAD, HEAD]);
   });
 
-  test("the synchronous read says `head` and keeps the scratch buffer its size", () => {
-    const host = createAutoHost();
+  test("the synchronous read says `head` and keeps the scratch buffer its size; a text head grows it, then reads all", () => {
+    const inner = createAutoHost();
+    const sizes: number[] = [];
+    const host: Host = {
+      ...inner,
+      readSync: (at, into, readHead) =>
+        inner.readSync!(at, (stat) => {
+          const buffer = into(stat);
+          sizes.push(buffer?.length ?? -1);
+          return buffer;
+        }, readHead),
+    };
     const scratch = { buffer: new Uint8Array(HEAD) };
-    const read = readRegularFileSync(host, path.join(dir, "binary"), 1 << 20, scratch, head(true, []));
+    const seen: number[] = [];
+    const read = readRegularFileSync(host, path.join(dir, "binary"), 1 << 20, scratch, head(true, seen));
     expect(read?.kind).toBe("head");
+    expect(read?.kind === "head" && read.bytes.length).toBe(HEAD);
+    // No buffer the file's size was made for a binary file: the head went into the scratch buffer as it was.
+    expect(scratch.buffer.length).toBe(HEAD);
+    expect(sizes).toEqual([HEAD]);
+    const whole = readRegularFileSync(host, path.join(dir, "binary"), 1 << 20, scratch, head(false, seen));
+    expect(whole?.kind === "read" && new TextDecoder().decode(whole.bytes)).toBe(binary());
+    // Not binary by its head: the buffer grows to the next power of two and the file is read again, whole.
+    expect(scratch.buffer.length).toBe(131_072);
+    expect(sizes).toEqual([HEAD, HEAD, 100_001]);
+    expect(seen).toEqual([HEAD, HEAD]);
+    // Now it fits: one read, the head looked at in it.
+    const again = readRegularFileSync(host, path.join(dir, "binary"), 1 << 20, scratch, head(true, seen));
+    expect(again?.kind).toBe("head");
+    expect(sizes).toEqual([HEAD, HEAD, 100_001, 100_001]);
   });
 });
 

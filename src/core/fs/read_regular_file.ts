@@ -113,17 +113,35 @@ export function readRegularFileSync(
 ): RegularFileRead | null {
   if (host.readSync === undefined) return null;
   let verdict = null as RegularFileRead | null;
+  // The head alone, read into the buffer as it is: a file that does not fit it grows it only once its
+  // head shows it is not binary (a grep worker met a 10 MB binary file on every call, and each time
+  // made a buffer that large, a new one per search, just to read its first 64 KiB).
+  let headOnly = false;
   const done = host.readSync(hostPath, (stat) => {
     if (stat.kind !== "file") verdict = { kind: "not-a-file" };
     else if (stat.size > maxBytes) verdict = { kind: "too-large", size: stat.size };
     if (verdict !== null) return null;
     // One byte more than fstat's size, to see a file that grew since.
     const wanted = stat.size + 1;
-    if (wanted > scratch.buffer.length) scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(wanted)));
+    if (wanted > scratch.buffer.length) {
+      if (head !== undefined && scratch.buffer.length >= head.bytes) {
+        headOnly = true;
+        return scratch.buffer.subarray(0, head.bytes);
+      }
+      scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(wanted)));
+    }
     return scratch.buffer.subarray(0, wanted);
   }, head);
   if (done === null) return null;
   if (verdict !== null) return verdict;
+  if (headOnly) {
+    // Shorter than its fstat said: the file shrank, and this is all of it.
+    if (done.bytes.length < head!.bytes) return { kind: "read", bytes: done.bytes };
+    if (head!.stop(done.bytes)) return { kind: "head", bytes: done.bytes };
+    // Not binary: read it whole (opened again, once per growth of the buffer in a search).
+    scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(done.stat.size + 1)));
+    return readRegularFileSync(host, hostPath, maxBytes, scratch);
+  }
   if (done.stopped === true) return { kind: "head", bytes: done.bytes };
   if (done.bytes.length > done.stat.size) {
     // The file grew while it was read: past the bound it is too large; else read it again the long way.
