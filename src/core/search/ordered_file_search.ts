@@ -12,6 +12,10 @@ import {
 import { resultsAdded, searchListedFile, searchListedFileAsync, searchListedFileSync } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
+import { yieldTurn } from "../fs/yield_turn.ts";
+
+/** Milliseconds of delivering outcomes in one synchronous step at most (as long as a walk's slice). */
+const DELIVER_SLICE_MS = 8;
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
@@ -94,6 +98,9 @@ export class OrderedFileSearch {
   /** Results the outcomes in but not yet delivered add ({@link resultsAdded}). */
   #pendingResults = 0;
   #folders = new Map<Folder, FolderUse>();
+  /** The delivery under way when one could not finish synchronously (a promise, or a turn given). */
+  #delivery: Promise<void> | undefined;
+  /** Set while a synchronous delivery runs (a delivery that adds files must not deliver again inside it). */
   #delivering = false;
   #stopped = false;
   /** Files searched here in a row that took longer than {@link GREP_SLOW_FILE_MS}. */
@@ -345,43 +352,62 @@ export class OrderedFileSearch {
   }
 
   // Hands over the outcomes that are in, in order, up to the first still out:
-  // synchronously (no promise) for as long as each delivery is synchronous.
+  // synchronously (no promise) for as long as each delivery is synchronous and
+  // the slice lasts. A delivery under way (its promise) is waited for instead.
   #deliver(): Promise<void> | undefined {
+    if (this.#delivery !== undefined) return this.#delivery;
     if (this.#delivering) return undefined;
     this.#delivering = true;
-    let rest: Promise<void> | undefined;
     try {
+      const began = Date.now();
+      let delivered = 0;
       while (this.#head < this.#queue.length && !this.#stopped) {
         const item = this.#queue[this.#head];
         if (item.outcome === null) break;
         this.#queue[this.#head++] = undefined as unknown as Item;
         this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
         const verdict = this.#options.deliver(item.path, item.folder, item.outcome);
-        if (verdict instanceof Promise) return (rest = this.#deliverAfter(verdict));
+        if (verdict instanceof Promise) return this.#deliverAfter(verdict);
         if (verdict === false) this.#stopped = true;
+        // Thousands in at once (a slow batch back, the files searched behind it): the rest after a turn
+        // of the event loop (16,384 outcomes in one step held a cold first call's loop for 105 ms).
+        if ((++delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS) {
+          return this.#deliverAfter(yieldTurn().then(() => !this.#stopped));
+        }
       }
       this.#compact();
-    } finally {
-      if (rest === undefined) this.#delivering = false;
-    }
-    return undefined;
-  }
-
-  // #deliver once a delivery returned a promise: the rest, in order, then done delivering.
-  async #deliverAfter(pending: Promise<boolean>): Promise<void> {
-    try {
-      if ((await pending) === false) this.#stopped = true;
-      while (this.#head < this.#queue.length && !this.#stopped) {
-        const item = this.#queue[this.#head];
-        if (item.outcome === null) break;
-        this.#queue[this.#head++] = undefined as unknown as Item;
-        this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
-        if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
-      }
-      this.#compact();
+      return undefined;
     } finally {
       this.#delivering = false;
     }
+  }
+
+  // #deliver once a delivery returned a promise (or a turn was given): the rest, in order, a turn of the
+  // event loop between slices, then done delivering.
+  #deliverAfter(pending: Promise<boolean>): Promise<void> {
+    const delivery = (async () => {
+      try {
+        if ((await pending) === false) this.#stopped = true;
+        let began = Date.now();
+        let delivered = 0;
+        while (this.#head < this.#queue.length && !this.#stopped) {
+          const item = this.#queue[this.#head];
+          if (item.outcome === null) break;
+          this.#queue[this.#head++] = undefined as unknown as Item;
+          this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
+          if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
+          if ((++delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS) {
+            await yieldTurn();
+            began = Date.now();
+          }
+        }
+        this.#compact();
+      } finally {
+        this.#delivery = undefined;
+      }
+    })();
+    this.#delivery = delivery;
+    return delivery;
   }
 
   #compact(): void {
