@@ -17,6 +17,10 @@ import { yieldTurn } from "../fs/yield_turn.ts";
 /** Milliseconds of delivering outcomes in one synchronous step at most (as long as a walk's slice). */
 const DELIVER_SLICE_MS = 8;
 
+// Whether a delivery that began at `began` has used its slice (the clock read every 256 outcomes).
+const sliceUsed = (delivered: number, began: number): boolean =>
+  (delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS;
+
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
 
@@ -361,19 +365,13 @@ export class OrderedFileSearch {
     try {
       const began = Date.now();
       let delivered = 0;
-      while (this.#head < this.#queue.length && !this.#stopped) {
-        const item = this.#queue[this.#head];
-        if (item.outcome === null) break;
-        this.#queue[this.#head++] = undefined as unknown as Item;
-        this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
-        const verdict = this.#options.deliver(item.path, item.folder, item.outcome);
+      for (let item = this.#next(); item !== null; item = this.#next()) {
+        const verdict = this.#options.deliver(item.path, item.folder, item.outcome!);
         if (verdict instanceof Promise) return this.#deliverAfter(verdict);
         if (verdict === false) this.#stopped = true;
         // Thousands in at once (a slow batch back, the files searched behind it): the rest after a turn
         // of the event loop (16,384 outcomes in one step held a cold first call's loop for 105 ms).
-        if ((++delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS) {
-          return this.#deliverAfter(yieldTurn().then(() => !this.#stopped));
-        }
+        if (sliceUsed(++delivered, began)) return this.#deliverAfter(yieldTurn().then(() => !this.#stopped));
       }
       this.#compact();
       return undefined;
@@ -390,13 +388,9 @@ export class OrderedFileSearch {
         if ((await pending) === false) this.#stopped = true;
         let began = Date.now();
         let delivered = 0;
-        while (this.#head < this.#queue.length && !this.#stopped) {
-          const item = this.#queue[this.#head];
-          if (item.outcome === null) break;
-          this.#queue[this.#head++] = undefined as unknown as Item;
-          this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
-          if ((await this.#options.deliver(item.path, item.folder, item.outcome)) === false) this.#stopped = true;
-          if ((++delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS) {
+        for (let item = this.#next(); item !== null; item = this.#next()) {
+          if ((await this.#options.deliver(item.path, item.folder, item.outcome!)) === false) this.#stopped = true;
+          if (sliceUsed(++delivered, began)) {
             await yieldTurn();
             began = Date.now();
           }
@@ -408,6 +402,16 @@ export class OrderedFileSearch {
     })();
     this.#delivery = delivery;
     return delivery;
+  }
+
+  // The next outcome in walk order, taken off the queue; null when it is not in yet, or the search stopped.
+  #next(): Item | null {
+    if (this.#head >= this.#queue.length || this.#stopped) return null;
+    const item = this.#queue[this.#head];
+    if (item.outcome === null) return null;
+    this.#queue[this.#head++] = undefined as unknown as Item;
+    this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
+    return item;
   }
 
   #compact(): void {
