@@ -128,7 +128,7 @@ export function readRegularFileSync(
         headOnly = true;
         return scratch.buffer.subarray(0, head.bytes);
       }
-      scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(wanted)));
+      scratch.buffer = grownScratch(host, wanted);
     }
     return scratch.buffer.subarray(0, wanted);
   }, head);
@@ -139,7 +139,7 @@ export function readRegularFileSync(
     if (done.bytes.length < head!.bytes) return { kind: "read", bytes: done.bytes };
     if (head!.stop(done.bytes)) return { kind: "head", bytes: done.bytes };
     // Not binary: read it whole (opened again, once per growth of the buffer in a search).
-    scratch.buffer = scratchBytes(host, 2 ** Math.ceil(Math.log2(done.stat.size + 1)));
+    scratch.buffer = grownScratch(host, done.stat.size + 1);
     return readRegularFileSync(host, hostPath, maxBytes, scratch);
   }
   if (done.stopped === true) return { kind: "head", bytes: done.bytes };
@@ -164,4 +164,9 @@ export const SCRATCH_BYTES = 65_536;
  */
 export function scratchBytes(host: FileReadHost, size: number): Uint8Array {
   return host.byteSearch?.alloc?.(size) ?? new Uint8Array(size);
+}
+
+// A scratch buffer grown to hold `bytes`: the next power of two, so a search grows it a few times at most.
+function grownScratch(host: FileReadHost, bytes: number): Uint8Array {
+  return scratchBytes(host, 2 ** Math.ceil(Math.log2(bytes)));
 }

@@ -83,8 +83,8 @@ export interface WalkResult {
   depthReached?: boolean;
 }
 
-/** Work between two yields to the event loop, so a long walk never stalls it for long. */
-const WALK_SLICE_MS = 8;
+/** Work between two yields to the event loop, so a long walk never stalls it for long (grep's merge too). */
+export const WALK_SLICE_MS = 8;
 /** Time between two progress reports of a walk. */
 export const WALK_PROGRESS_MS = 250;
 

@@ -13,13 +13,11 @@ import { resultsAdded, searchListedFile, searchListedFileAsync, searchListedFile
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
 import { yieldTurn } from "../fs/yield_turn.ts";
-
-/** Milliseconds of delivering outcomes in one synchronous step at most (as long as a walk's slice). */
-const DELIVER_SLICE_MS = 8;
+import { WALK_SLICE_MS } from "../fs/walk_workspace.ts";
 
 // Whether a delivery that began at `began` has used its slice (the clock read every 256 outcomes).
 const sliceUsed = (delivered: number, began: number): boolean =>
-  (delivered & 255) === 0 && Date.now() - began >= DELIVER_SLICE_MS;
+  (delivered & 255) === 0 && Date.now() - began >= WALK_SLICE_MS;
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
