@@ -105,6 +105,17 @@ export interface FileSearchThreads {
    * replies it has not taken.
    */
   readonly queued?: number;
+  /**
+   * Optional: takes back from a batch in flight (`results`, as {@link search}
+   * returned it) the last of its files no thread has begun, for the caller to
+   * search itself: at the end of a search, rather than wait idle for the
+   * threads' last files. The taken file's entry in the batch's results is then
+   * not its result. Without it the caller waits.
+   *
+   * @param results A batch's promise, not yet settled.
+   * @returns The taken file's index in the batch, or -1 when none is left to take.
+   */
+  take?(results: Promise<FileSearchResult[]>): number;
   /** Lets the threads go idle: this search sends no more batches. */
   close(): void;
 }

@@ -28,6 +28,20 @@ function tree(): Tree {
   return entries;
 }
 
+// One folder of files named `names`, each reading "needle <name>", on disk or in memory; `host` is null
+// when the disk host has no worker threads to test (one core).
+async function needleFiles(kind: "disk" | "memory", names: string[]) {
+  const fixture = kind === "disk" ? await diskFixture(names.map((name) => `${name}=needle ${name}\n`)) : null;
+  const host = fixture?.host ??
+    new MemoryWorkspace({ files: Object.fromEntries(names.map((name) => [name, `needle ${name}\n`])) }).host;
+  if (kind === "disk" && !(await threadsStarted(host))) {
+    expect(availableParallelism()).toBe(1); // one core: no worker to count on
+    fixture!.cleanup();
+    return { host: null, root: "", fixture: null };
+  }
+  return { host, root: fixture?.root ?? MEMORY_WORKSPACE_ROOT, fixture };
+}
+
 const CASES = [
   { pattern: "needle", literal: true, output_mode: "count" },
   { pattern: "needle", literal: true, ignore_case: true },
@@ -194,18 +208,56 @@ describe(`[${runtime}] grep on worker threads`, () => {
   });
 
   test.each(["disk", "memory"] as const)(
+    "on the %s host, each file of a batch is searched once: by its thread, or by the calling thread that took it back",
+    async (kind) => {
+      const BATCHES = 60;
+      const names = Array.from({ length: 64 }, (_, i) => `f${String(i).padStart(2, "0")}.txt`);
+      const { host, root, fixture } = await needleFiles(kind, names);
+      if (host === null) return;
+      const folder = await host.openDir(root);
+      const threads = host.searchThreads!({ ...SPEC, pattern: "needle", cap: 1_000_000, maxFileBytes: 1_000 }, 1)!;
+      try {
+        while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+        const paths = names.map((name) => `${folder.at ?? root}/${name}`);
+        // Every batch sent at once, then taken back from, last to first, while the thread works from the first:
+        // the two meet inside some batch, both taking files of it at once.
+        const batches = Array.from({ length: BATCHES }, () => threads.search(paths));
+        const taken = batches.map(() => new Set<number>());
+        for (let b = BATCHES - 1; b >= 0; b--) {
+          for (let index = threads.take!(batches[b]); index >= 0; index = threads.take!(batches[b])) {
+            expect(taken[b].has(index)).toBe(false);
+            taken[b].add(index);
+          }
+        }
+        let searchedThere = 0;
+        for (let b = 0; b < BATCHES; b++) {
+          const results = await batches[b];
+          // A file the thread searched says so (every file matches); one it left was taken back here.
+          for (let i = 0; i < names.length; i++) expect(results[i].count === 1).toBe(!taken[b].has(i));
+          searchedThere += results.filter((result) => result.count === 1).length;
+          expect(threads.take!(batches[b])).toBe(-1); // settled: nothing more to take
+        }
+        const takenHere = taken.reduce((sum, set) => sum + set.size, 0);
+        expect(searchedThere + takenHere).toBe(BATCHES * names.length);
+        // The last batch was taken back whole before its thread could reach it; in memory, every batch (the
+        // stand-in begins on a later turn).
+        expect(taken[BATCHES - 1].size).toBe(names.length);
+        if (kind === "memory") expect(takenHere).toBe(BATCHES * names.length);
+        expect(threads.queued).toBe(0); // taken files count as finished once their batch is back
+      } finally {
+        threads.close();
+        await folder.close();
+        fixture?.cleanup();
+      }
+    },
+  );
+
+  test.each(["disk", "memory"] as const)(
     "on the %s host, the threads count the files sent to them that they have not finished",
     async (kind) => {
       const names = Array.from({ length: 400 }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);
-      const fixture = kind === "disk" ? await diskFixture(names.map((name) => `${name}=needle ${name}\n`)) : null;
-      const host = fixture?.host ??
-        new MemoryWorkspace({ files: Object.fromEntries(names.map((name) => [name, `needle ${name}\n`])) }).host;
-      const root = fixture?.root ?? MEMORY_WORKSPACE_ROOT;
-      if (kind === "disk" && !(await threadsStarted(host))) {
-        expect(availableParallelism()).toBe(1); // one core: no worker to count on
-        fixture!.cleanup();
-        return;
-      }
+      const { host, root, fixture } = await needleFiles(kind, names);
+      if (host === null) return;
       const folder = await host.openDir(root);
       const spec = { ...SPEC, pattern: "needle", cap: 1_000, maxFileBytes: 1_000 } as const;
       const threads = host.searchThreads!(spec, 1)!;

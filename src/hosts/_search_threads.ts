@@ -5,7 +5,10 @@
  * alive), one fewer than the cores (the calling thread walks on the last one:
  * with as many workers as cores, each batch sent woke a worker that took the
  * walk's core, measured on 2 cores). A batch goes to the started worker with
- * the fewest batches waiting.
+ * the fewest batches waiting, with a claim word in the memory the worker
+ * shares (`_search_shared.ts`) while one is free: the worker takes its files
+ * from the front, and the calling thread may take those not yet begun back
+ * from the end (`take`), so that at the end of a search both finish together.
  * A worker that cannot start (sources run without a TypeScript loader) turns
  * the pool off: grep then searches in the calling thread.
  *
@@ -15,7 +18,15 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FileSearchResult, FileSearchSpec, FileSearchThreads } from "../host.ts";
 import type { SearchWorkerData, SearchWorkerReply, SearchWorkerRequest } from "./_search_worker.ts";
-import { ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
+import {
+  CLAIM_MAX_FILES,
+  CLAIM_SLOTS,
+  claimBack,
+  ENDED,
+  FINISHED,
+  openClaims,
+  SHARED_BYTES,
+} from "./_search_shared.ts";
 
 interface Waiting {
   resolve(found: SearchWorkerReply): void;
@@ -33,6 +44,14 @@ interface Thread {
    * `[ENDED]`, the last search ended here, whose batches still queued it skips.
    */
   shared: Int32Array;
+  /** Claim words (`_search_shared.ts`) no batch in flight holds. */
+  freeSlots: number[];
+}
+
+/** A batch in flight whose files the calling thread may take back: its worker and claim word. */
+interface Claimable {
+  thread: Thread;
+  slot: number;
 }
 
 const pool: Thread[] = [];
@@ -72,6 +91,7 @@ function addThread(): void {
     waiting: new Map(),
     sent: 0,
     shared,
+    freeSlots: Array.from({ length: CLAIM_SLOTS }, (_, slot) => CLAIM_SLOTS - 1 - slot),
   };
   const { worker } = thread;
   worker.on("online", () => (thread.online = true));
@@ -129,6 +149,8 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
   const mine = pool.slice(0, wanted);
   for (const thread of mine) post(thread, { kind: "search", search, spec });
   let closed = false;
+  // The batches of this search in flight with a claim word, by the promise `search` returned.
+  const claimable = new Map<Promise<FileSearchResult[]>, Claimable>();
   return {
     get ready() {
       return !broken && mine.some((thread) => thread.online && pool.includes(thread));
@@ -145,22 +167,41 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
       if (closed || live.length === 0) return Promise.reject(new Error("no grep worker"));
       const thread = live.reduce((best, next) => (next.waiting.size < best.waiting.size ? next : best));
       const batch = ++nextBatch;
-      return new Promise<FileSearchResult[]>((resolve, reject) => {
+      // A claim word, if one is free: then the calling thread may take files of the batch back.
+      const slot = paths.length <= CLAIM_MAX_FILES ? thread.freeSlots.pop() ?? -1 : -1;
+      const results = new Promise<FileSearchResult[]>((resolve, reject) => {
         if (thread.waiting.size === 0) thread.worker.ref(); // a batch in flight keeps the process alive
+        // Free again once the reply is in (the worker touches the word no more) or the worker is gone.
+        const release = () => {
+          if (slot < 0) return;
+          claimable.delete(results);
+          thread.freeSlots.push(slot);
+        };
         thread.waiting.set(batch, {
           resolve: (reply) => {
+            release();
             if ("error" in reply) return reject(new Error(reply.error));
-            const results: FileSearchResult[] = new Array(paths.length).fill(NOTHING_FOUND);
-            for (const [index, outcome] of reply.found) results[index] = outcome;
-            resolve(results);
+            const outcomes: FileSearchResult[] = new Array(paths.length).fill(NOTHING_FOUND);
+            for (const [index, outcome] of reply.found) outcomes[index] = outcome;
+            resolve(outcomes);
           },
-          reject,
+          reject: (error) => {
+            release();
+            reject(error);
+          },
         });
         thread.sent = (thread.sent + paths.length) | 0;
+        if (slot >= 0) openClaims(thread.shared, slot, paths.length);
         // One string, not an array: a message of one string is cloned ten times faster. NUL ends
         // each path (no name holds one).
-        post(thread, { kind: "batch", search, batch, paths: paths.join("\0") });
+        post(thread, { kind: "batch", search, batch, paths: paths.join("\0"), slot });
       });
+      if (slot >= 0) claimable.set(results, { thread, slot });
+      return results;
+    },
+    take(results) {
+      const claim = claimable.get(results);
+      return claim === undefined ? -1 : claimBack(claim.thread.shared, claim.slot);
     },
     close() {
       if (closed) return;

@@ -18,18 +18,22 @@ import { denoByteSearch } from "./_deno_byte_search.ts";
 import { type FileReadHost, SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
-import { ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
+import { claimFront, closeClaims, ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
 
 /** A message to a worker: a new search, or a batch of files for one. */
 export type SearchWorkerRequest =
   | { kind: "search"; search: number; spec: FileSearchSpec }
   | { kind: "end"; search: number }
-  /** `paths`: the files' paths, separated by NUL bytes (no name holds one). */
-  | { kind: "batch"; search: number; batch: number; paths: string };
+  /**
+   * `paths`: the files' paths, separated by NUL bytes (no name holds one). `slot`: the batch's claim word
+   * (`_search_shared.ts`), its files taken one by one from the front (the calling thread may take some
+   * back from the end), or -1: every file is this thread's.
+   */
+  | { kind: "batch"; search: number; batch: number; paths: string; slot: number };
 
 /** What a worker is started with: memory shared with the calling thread. */
 export interface SearchWorkerData {
-  /** `SHARED_BYTES` bytes: the 32-bit slots `FINISHED` and `ENDED` (`_search_shared.ts`). */
+  /** `SHARED_BYTES` bytes: the 32-bit slots `FINISHED` and `ENDED`, then the claim words (`_search_shared.ts`). */
   shared: SharedArrayBuffer;
 }
 
@@ -77,7 +81,11 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
     try {
       let results = 0;
       const search = message.search | 0;
-      for (let i = 0; i < paths.length; i++) {
+      const slot = message.slot;
+      for (let next = 0;; next++) {
+        // The next file not taken back by the calling thread (which takes from the end).
+        const i = slot < 0 ? (next < paths.length ? next : -1) : claimFront(shared, slot);
+        if (i < 0) break;
         // Ended (aborted, a full result): nobody wants these outcomes, and the next search waits behind them.
         if (Atomics.load(shared, ENDED) === search) break;
         let outcome = searchListedFile(host, paths[i], request, scratch);
@@ -95,7 +103,10 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
       reply = { batch: message.batch, error: String(error) };
     }
   }
-  // Every file of the batch is done with before its reply goes, searched or not.
+  // Stopped early or not, the calling thread takes back none of its files from now on.
+  if (message.slot >= 0) closeClaims(shared, message.slot);
+  // Every file of the batch is done with before its reply goes: searched, taken back, or skipped. (One
+  // taken back by the calling thread counts as finished only now; it is searched there meanwhile.)
   Atomics.add(shared, FINISHED, paths.length - done);
   parentPort?.postMessage(reply);
 });

@@ -1,4 +1,4 @@
-import type { FileSearchSpec, FileSearchThreads, Host } from "../../host.ts";
+import type { FileSearchResult, FileSearchSpec, FileSearchThreads, Host } from "../../host.ts";
 import { throwIfAborted } from "../errors.ts";
 import type { Folder } from "../fs/folder.ts";
 import {
@@ -58,6 +58,21 @@ interface Item {
   path: string;
   folder: Folder;
   outcome: FileOutcome | null;
+  /** Set once this thread's synchronous read declined it (over its bound): only the threads search it. */
+  declined?: true;
+}
+
+/** A batch on the threads, until it settles. */
+interface Flight {
+  /** What the threads' `search` returned for it. */
+  results: Promise<FileSearchResult[]>;
+  /** When it has settled (its outcomes in, its folders let go). */
+  settled: Promise<void>;
+  items: Item[];
+  /** Indexes of its files taken back and searched here: their entries in `results` are not theirs. */
+  taken: Set<number> | null;
+  /** Whether files may be taken back from it (not from a file sent back to the threads alone). */
+  takeable: boolean;
 }
 
 interface FolderUse {
@@ -95,7 +110,8 @@ export class OrderedFileSearch {
   #queue: Item[] = [];
   #head = 0;
   #batch: Item[] = [];
-  #inFlight = new Set<Promise<void>>();
+  /** The batches on the threads, oldest first. */
+  #flights: Flight[] = [];
   #inFlightFiles = 0;
   /** Results the outcomes in but not yet delivered add ({@link resultsAdded}). */
   #pendingResults = 0;
@@ -149,20 +165,15 @@ export class OrderedFileSearch {
       if (threads === null) return this.#addAfterFailure(item);
       return this.#toThreads(item, threads);
     }
-    const began = performance.now();
-    const found = searchListedFileSync(this.#host, at, this.#options.request, this.#scratch);
+    const found = this.#searchHereSync(at);
     let outcome: FileOutcome | Promise<FileOutcome>;
     if (found !== null) {
       outcome = found;
-      // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
-      // In a row: a cold cache makes file after file slow; warm, one large file or a pause now and then.
-      this.#slowFiles = performance.now() - began > GREP_SLOW_FILE_MS ? this.#slowFiles + 1 : 0;
-      // Once set it stays (a file searched here while the threads start could clear it otherwise).
-      if (this.#slowFiles >= GREP_SLOW_FILES) this.#slowHere = true;
     } else if (threads !== null && this.#host.readSync !== undefined) {
       // Declined by the synchronous read (over its bound, 1 MiB): searched here, a file of megabytes
       // would be one long step of this thread (Deno, kernel tree: up to 105 ms without a turn of the
       // event loop). The threads take it at once, alone in its batch (none was being filled).
+      item.declined = true;
       return this.#toThreads(item, threads, true);
     } else {
       outcome = searchListedFileAsync(this.#host, at, this.#options.request);
@@ -178,6 +189,19 @@ export class OrderedFileSearch {
     // Most files: no promise at all (a walk adds tens of thousands).
     const delivered = this.#deliver();
     return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+  }
+
+  // A file searched in this thread, synchronously; null when the read declined it (over its bound).
+  #searchHereSync(at: string): FileOutcome | null {
+    const began = performance.now();
+    const found = searchListedFileSync(this.#host, at, this.#options.request, this.#scratch);
+    if (found === null) return null;
+    // A synchronous search this slow waited for the disk (a cold page cache): no more of them here.
+    // In a row: a cold cache makes file after file slow; warm, one large file or a pause now and then.
+    this.#slowFiles = performance.now() - began > GREP_SLOW_FILE_MS ? this.#slowFiles + 1 : 0;
+    // Once set it stays (a file searched here while the threads start could clear it otherwise).
+    if (this.#slowFiles >= GREP_SLOW_FILES) this.#slowHere = true;
+    return found;
   }
 
   // A file for the threads: batched, the batch sent once full (or at once when `now`).
@@ -211,9 +235,10 @@ export class OrderedFileSearch {
   // Past a bound: waits for the oldest batches (their folders stay held meanwhile), then delivers.
   async #waitThenDeliver(threads: FileSearchThreads): Promise<boolean> {
     while (this.#mustWait()) {
-      if (this.#inFlight.size === 0) this.#send(threads);
-      if (this.#inFlight.size === 0) break;
-      await this.#oldest();
+      if (this.#flights.length === 0) this.#send(threads);
+      if (this.#flights.length === 0) break;
+      // The walk waits: this thread searches files of the batches in flight meanwhile, if it may.
+      if (!(await this.#takeBack())) await this.#oldest();
       await this.#deliver();
     }
     await this.#deliver();
@@ -238,8 +263,9 @@ export class OrderedFileSearch {
    */
   async finish(): Promise<boolean> {
     if (!this.#stopped) await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
-    while (this.#inFlight.size > 0) {
-      await this.#oldest();
+    while (this.#flights.length > 0) {
+      // The threads' last files: shared with this thread, which would otherwise wait for them idle.
+      if (!(await this.#takeBack())) await this.#oldest();
       await this.#deliver();
     }
     await this.#deliver();
@@ -258,7 +284,7 @@ export class OrderedFileSearch {
     for (const item of this.#batch) this.#done(item.folder);
     this.#batch = [];
     this.close(); // threads skip the batches of a closed search
-    while (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
+    while (this.#flights.length > 0) await Promise.race(this.#flights.map((flight) => flight.settled));
   }
 
   /** Lets the threads go (after {@link finish} or {@link settle}). */
@@ -275,16 +301,19 @@ export class OrderedFileSearch {
     return this.#threads !== null && this.#threads.ready ? this.#threads : null;
   }
 
-  // Until a batch is back, or the call is aborted (then it throws: the caller settles).
+  // Until a batch is back (at once if none is out), or the call is aborted (then it throws: the caller settles).
   async #oldest(): Promise<void> {
     const signal = this.#options.signal;
     throwIfAborted(signal);
-    if (signal === undefined) return void (await Promise.race(this.#inFlight));
+    // None left (the last settled while a take-back gave the event loop a turn): a race of none never ends.
+    if (this.#flights.length === 0) return;
+    const settled = this.#flights.map((flight) => flight.settled);
+    if (signal === undefined) return void (await Promise.race(settled));
     let stop!: () => void;
     const aborted = new Promise<void>((resolve) => (stop = resolve));
     signal.addEventListener("abort", stop, { once: true });
     try {
-      await Promise.race([...this.#inFlight, aborted]);
+      await Promise.race([...settled, aborted]);
     } finally {
       signal.removeEventListener("abort", stop);
     }
@@ -294,40 +323,94 @@ export class OrderedFileSearch {
   // The files batched so far: sent to the threads, or (none usable any more) searched here.
   async #flush(threads: FileSearchThreads | null): Promise<void> {
     if (threads !== null) return this.#send(threads);
-    const batch = this.#batch;
-    this.#batch = [];
-    for (const item of batch) {
+    for (const item of this.#takeBatch()) {
       const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
       this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
       this.#done(item.folder);
     }
   }
 
-  #send(threads: FileSearchThreads): void {
-    const batch = this.#batch;
-    this.#batch = [];
+  // Sends the files batched so far (or `batch`, alone) to the threads.
+  #send(threads: FileSearchThreads, batch = this.#takeBatch(), takeable = true): void {
     if (batch.length === 0) return;
     const paths = batch.map((item) => item.at);
     this.#inFlightFiles += batch.length;
-    const flight: Promise<void> = threads.search(paths).then(
+    const results = threads.search(paths);
+    const flight: Flight = {
+      results,
+      settled: undefined as unknown as Promise<void>,
+      items: batch,
+      taken: null,
+      takeable,
+    };
+    flight.settled = results.then(
       (outcomes) => {
-        for (let i = 0; i < batch.length; i++) this.#settle(batch[i], outcomes[i]);
+        for (let i = 0; i < batch.length; i++) if (!flight.taken?.has(i)) this.#settle(batch[i], outcomes[i]);
       },
       async () => {
         if (this.#stopped) return; // closed: nobody wants these outcomes
         // The thread failed, and no thread opens these files now: search them here, folders still held.
         this.#threads = null;
-        for (const item of batch) {
-          const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-          this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
+        for (let i = 0; i < batch.length; i++) {
+          if (flight.taken?.has(i)) continue;
+          const outcome = searchListedFile(this.#host, batch[i].at, this.#options.request, this.#scratch);
+          this.#settle(batch[i], outcome instanceof Promise ? await outcome : outcome);
         }
       },
     ).finally(() => {
-      this.#inFlight.delete(flight);
+      this.#flights.splice(this.#flights.indexOf(flight), 1);
       this.#inFlightFiles -= batch.length;
       for (const item of batch) this.#done(item.folder);
     });
-    this.#inFlight.add(flight);
+    this.#flights.push(flight);
+  }
+
+  #takeBatch(): Item[] {
+    const batch = this.#batch;
+    this.#batch = [];
+    return batch;
+  }
+
+  /**
+   * Takes files back from the batches in flight, oldest first (from each
+   * one's end: its thread works from the front), and searches them here, for
+   * one slice of this thread's time, then gives the event loop a turn.
+   * Nothing is taken once the results waiting fill a result, or while this
+   * thread's reads are slow (a cold page cache), or without a synchronous
+   * read (this thread would search in one step a file of any size). A file
+   * the synchronous read declines goes back to the threads, alone.
+   *
+   * @returns Whether any file was taken (else the caller waits for the threads).
+   */
+  async #takeBack(): Promise<boolean> {
+    const threads = this.#threads;
+    if (threads?.take === undefined || this.#host.readSync === undefined || this.#slowHere) return false;
+    throwIfAborted(this.#options.signal);
+    const began = Date.now();
+    let took = false;
+    // Synchronous to the end of the slice: no batch settles (nor a flight is removed) meanwhile.
+    for (const flight of [...this.#flights]) {
+      if (!flight.takeable) continue;
+      while (!this.#stopped && !this.#slowHere && this.#pendingResults < this.#options.request.cap) {
+        const index = threads.take(flight.results);
+        if (index < 0) break;
+        took = true;
+        (flight.taken ??= new Set()).add(index);
+        const item = flight.items[index];
+        const found = item.declined ? null : this.#searchHereSync(item.at);
+        if (found !== null) this.#settle(item, found);
+        else {
+          item.declined = true;
+          this.#use(item.folder); // held for the new batch (the old one lets it go when it settles)
+          this.#send(threads, [item], false);
+        }
+        if (Date.now() - began >= WALK_SLICE_MS) {
+          await yieldTurn();
+          return true;
+        }
+      }
+    }
+    return took;
   }
 
   #settle(item: Item, outcome: FileOutcome): void {
