@@ -9,15 +9,13 @@ import {
   GREP_SLOW_FILES,
   GREP_THREADS_AFTER_FILES,
 } from "../limits.ts";
-import { resultsAdded, searchListedFile, searchListedFileAsync, searchListedFileSync } from "./search_batch.ts";
+import { searchListedFile, searchListedFileAsync, searchListedFileSync } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
 import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
 import { yieldTurn } from "../fs/yield_turn.ts";
 import { WALK_SLICE_MS } from "../fs/walk_workspace.ts";
-
-// Whether a delivery that began at `began` has used its slice (the clock read every 256 outcomes).
-const sliceUsed = (delivered: number, began: number): boolean =>
-  (delivered & 255) === 0 && Date.now() - began >= WALK_SLICE_MS;
+import { type DeliverOutcome, OrderedOutcomes, type QueuedFile as Item } from "./ordered_outcomes.ts";
+import { FolderHolds } from "./folder_holds.ts";
 
 /** Files sent to a thread in one message: a message costs tens of microseconds, a file about as much. */
 const BATCH_FILES = 64;
@@ -50,16 +48,7 @@ export interface OrderedFileSearchOptions {
    * Takes one file's outcome, in the order the files were added; returns
    * `false` when no more results are wanted.
    */
-  deliver: (path: string, folder: Folder, outcome: FileOutcome) => boolean | Promise<boolean>;
-}
-
-interface Item {
-  at: string;
-  path: string;
-  folder: Folder;
-  outcome: FileOutcome | null;
-  /** Set once this thread's synchronous read declined it (over its bound): only the threads search it. */
-  declined?: true;
+  deliver: DeliverOutcome;
 }
 
 /** A batch on the threads, until it settles. */
@@ -73,12 +62,6 @@ interface Flight {
   taken: Set<number> | null;
   /** Whether files may be taken back from it (not from a file sent back to the threads alone). */
   takeable: boolean;
-}
-
-interface FolderUse {
-  pending: number;
-  done: Promise<void>;
-  release: () => void;
 }
 
 /**
@@ -107,20 +90,12 @@ export class OrderedFileSearch {
   #threads: FileSearchThreads | null = null;
   #threadsTried = false;
   #added = 0;
-  #queue: Item[] = [];
-  #head = 0;
+  #outcomes: OrderedOutcomes;
   #batch: Item[] = [];
   /** The batches on the threads, oldest first. */
   #flights: Flight[] = [];
   #inFlightFiles = 0;
-  /** Results the outcomes in but not yet delivered add ({@link resultsAdded}). */
-  #pendingResults = 0;
-  #folders = new Map<Folder, FolderUse>();
-  /** The delivery under way when one could not finish synchronously (a promise, or a turn given). */
-  #delivery: Promise<void> | undefined;
-  /** Set while a synchronous delivery runs (a delivery that adds files must not deliver again inside it). */
-  #delivering = false;
-  #stopped = false;
+  #holds = new FolderHolds();
   /** Files searched here in a row that took longer than {@link GREP_SLOW_FILE_MS}. */
   #slowFiles = 0;
   /** Set at {@link GREP_SLOW_FILES} of them in a row: the threads take the rest. */
@@ -134,11 +109,12 @@ export class OrderedFileSearch {
     this.#host = host;
     this.#options = options;
     this.#scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
+    this.#outcomes = new OrderedOutcomes(options.request.outputMode, options.deliver);
   }
 
   /** Whether a delivery returned `false`: no more files are wanted. */
   get stopped(): boolean {
-    return this.#stopped;
+    return this.#outcomes.stopped;
   }
 
   /**
@@ -150,17 +126,17 @@ export class OrderedFileSearch {
    * @returns `false` once no more files are wanted.
    */
   add(at: string, path: string, folder: Folder): boolean | Promise<boolean> {
-    if (this.#stopped) return false;
+    if (this.#outcomes.stopped) return false;
     const item: Item = { at, path, folder, outcome: null };
-    this.#queue.push(item);
+    this.#outcomes.push(item);
     const threads = this.#threadsFor(++this.#added);
     // Searched here at once: with no threads, or (they have work enough queued) between the walk's steps.
     const here = threads === null
       ? this.#batch.length === 0 // else files batched before the threads failed go first
       : !this.#slowHere && this.#batch.length === 0 && (threads.queued ?? this.#inFlightFiles) >= HELP_AFTER_FILES &&
-        this.#queue.length - this.#head <= GREP_MAX_PENDING_FILES &&
+        this.#outcomes.waiting <= GREP_MAX_PENDING_FILES &&
         // Results waiting for earlier files already fill one: more would only be held, never shown.
-        this.#pendingResults < this.#options.request.cap;
+        this.#outcomes.pendingResults < this.#options.request.cap;
     if (!here) {
       if (threads === null) return this.#addAfterFailure(item);
       return this.#toThreads(item, threads);
@@ -180,15 +156,15 @@ export class OrderedFileSearch {
     }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
-        this.#settle(item, found);
-        await this.#deliver();
-        return !this.#stopped;
+        this.#outcomes.settle(item, found);
+        await this.#outcomes.deliver();
+        return !this.#outcomes.stopped;
       });
     }
-    this.#settle(item, outcome);
+    this.#outcomes.settle(item, outcome);
     // Most files: no promise at all (a walk adds tens of thousands).
-    const delivered = this.#deliver();
-    return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+    const delivered = this.#outcomes.deliver();
+    return delivered === undefined ? !this.#outcomes.stopped : delivered.then(() => !this.#outcomes.stopped);
   }
 
   // A file searched in this thread, synchronously; null when the read declined it (over its bound).
@@ -206,30 +182,30 @@ export class OrderedFileSearch {
 
   // A file for the threads: batched, the batch sent once full (or at once when `now`).
   #toThreads(item: Item, threads: FileSearchThreads, now = false): boolean | Promise<boolean> {
-    this.#use(item.folder);
+    this.#holds.use(item.folder);
     this.#batch.push(item);
     if (now || this.#batch.length >= BATCH_FILES) this.#send(threads);
     if (this.#mustWait()) return this.#waitThenDeliver(threads);
     // Most files that go to the threads: no promise either.
-    const delivered = this.#deliver();
-    return delivered === undefined ? !this.#stopped : delivered.then(() => !this.#stopped);
+    const delivered = this.#outcomes.deliver();
+    return delivered === undefined ? !this.#outcomes.stopped : delivered.then(() => !this.#outcomes.stopped);
   }
 
   // A file added once the threads have failed, with files batched before that: those go first.
   async #addAfterFailure(item: Item): Promise<boolean> {
     await this.#flush(null);
     const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-    this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
-    await this.#deliver();
-    return !this.#stopped;
+    this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
+    await this.#outcomes.deliver();
+    return !this.#outcomes.stopped;
   }
 
   // Whether a bound is passed, so the walk must wait for the oldest batches before it adds more.
   #mustWait(): boolean {
     return (this.#inFlightFiles + this.#batch.length > GREP_MAX_QUEUED_FILES ||
-      this.#queue.length - this.#head > GREP_MAX_PENDING_FILES ||
+      this.#outcomes.waiting > GREP_MAX_PENDING_FILES ||
       // Results in already fill one once the batches before them are back: send no more.
-      this.#pendingResults >= this.#options.request.cap) && !this.#stopped;
+      this.#outcomes.pendingResults >= this.#options.request.cap) && !this.#outcomes.stopped;
   }
 
   // Past a bound: waits for the oldest batches (their folders stay held meanwhile), then delivers.
@@ -239,10 +215,10 @@ export class OrderedFileSearch {
       if (this.#flights.length === 0) break;
       // The walk waits: this thread searches files of the batches in flight meanwhile, if it may.
       if (!(await this.#takeBack())) await this.#oldest();
-      await this.#deliver();
+      await this.#outcomes.deliver();
     }
-    await this.#deliver();
-    return !this.#stopped;
+    await this.#outcomes.deliver();
+    return !this.#outcomes.stopped;
   }
 
   /**
@@ -253,7 +229,7 @@ export class OrderedFileSearch {
    * @returns When it may be closed.
    */
   retain(folder: Folder): Promise<void> | null {
-    return this.#folders.get(folder)?.done ?? null;
+    return this.#holds.freed(folder);
   }
 
   /**
@@ -262,15 +238,17 @@ export class OrderedFileSearch {
    * @returns `false` when a delivery stopped the search.
    */
   async finish(): Promise<boolean> {
-    if (!this.#stopped) await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
+    if (!this.#outcomes.stopped) {
+      await this.#flush(this.#threads !== null && this.#threads.ready ? this.#threads : null);
+    }
     while (this.#flights.length > 0) {
       // The threads' last files: shared with this thread, which would otherwise wait for them idle.
       if (!(await this.#takeBack())) await this.#oldest();
-      await this.#deliver();
+      await this.#outcomes.deliver();
     }
-    await this.#deliver();
+    await this.#outcomes.deliver();
     this.close();
-    return !this.#stopped;
+    return !this.#outcomes.stopped;
   }
 
   /**
@@ -280,8 +258,8 @@ export class OrderedFileSearch {
    * @returns When nothing is in flight.
    */
   async settle(): Promise<void> {
-    this.#stopped = true;
-    for (const item of this.#batch) this.#done(item.folder);
+    this.#outcomes.stop();
+    for (const item of this.#batch) this.#holds.done(item.folder);
     this.#batch = [];
     this.close(); // threads skip the batches of a closed search
     while (this.#flights.length > 0) await Promise.race(this.#flights.map((flight) => flight.settled));
@@ -325,8 +303,8 @@ export class OrderedFileSearch {
     if (threads !== null) return this.#send(threads);
     for (const item of this.#takeBatch()) {
       const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-      this.#settle(item, outcome instanceof Promise ? await outcome : outcome);
-      this.#done(item.folder);
+      this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
+      this.#holds.done(item.folder);
     }
   }
 
@@ -345,22 +323,22 @@ export class OrderedFileSearch {
     };
     flight.settled = results.then(
       (outcomes) => {
-        for (let i = 0; i < batch.length; i++) if (!flight.taken?.has(i)) this.#settle(batch[i], outcomes[i]);
+        for (let i = 0; i < batch.length; i++) if (!flight.taken?.has(i)) this.#outcomes.settle(batch[i], outcomes[i]);
       },
       async () => {
-        if (this.#stopped) return; // closed: nobody wants these outcomes
+        if (this.#outcomes.stopped) return; // closed: nobody wants these outcomes
         // The thread failed, and no thread opens these files now: search them here, folders still held.
         this.#threads = null;
         for (let i = 0; i < batch.length; i++) {
           if (flight.taken?.has(i)) continue;
           const outcome = searchListedFile(this.#host, batch[i].at, this.#options.request, this.#scratch);
-          this.#settle(batch[i], outcome instanceof Promise ? await outcome : outcome);
+          this.#outcomes.settle(batch[i], outcome instanceof Promise ? await outcome : outcome);
         }
       },
     ).finally(() => {
       this.#flights.splice(this.#flights.indexOf(flight), 1);
       this.#inFlightFiles -= batch.length;
-      for (const item of batch) this.#done(item.folder);
+      for (const item of batch) this.#holds.done(item.folder);
     });
     this.#flights.push(flight);
   }
@@ -391,17 +369,17 @@ export class OrderedFileSearch {
     // Synchronous to the end of the slice: no batch settles (nor a flight is removed) meanwhile.
     for (const flight of [...this.#flights]) {
       if (!flight.takeable) continue;
-      while (!this.#stopped && !this.#slowHere && this.#pendingResults < this.#options.request.cap) {
+      while (!this.#outcomes.stopped && !this.#slowHere && this.#outcomes.pendingResults < this.#options.request.cap) {
         const index = threads.take(flight.results);
         if (index < 0) break;
         took = true;
         (flight.taken ??= new Set()).add(index);
         const item = flight.items[index];
         const found = item.declined ? null : this.#searchHereSync(item.at);
-        if (found !== null) this.#settle(item, found);
+        if (found !== null) this.#outcomes.settle(item, found);
         else {
           item.declined = true;
-          this.#use(item.folder); // held for the new batch (the old one lets it go when it settles)
+          this.#holds.use(item.folder); // held for the new batch (the old one lets it go when it settles)
           this.#send(threads, [item], false);
         }
         if (Date.now() - began >= WALK_SLICE_MS) {
@@ -411,94 +389,5 @@ export class OrderedFileSearch {
       }
     }
     return took;
-  }
-
-  #settle(item: Item, outcome: FileOutcome): void {
-    item.outcome = outcome;
-    this.#pendingResults += resultsAdded(outcome, this.#options.request.outputMode);
-  }
-
-  #use(folder: Folder): void {
-    let use = this.#folders.get(folder);
-    if (use === undefined) {
-      let release!: () => void;
-      const done = new Promise<void>((resolve) => (release = resolve));
-      use = { pending: 0, done, release };
-      this.#folders.set(folder, use);
-    }
-    use.pending++;
-  }
-
-  #done(folder: Folder): void {
-    const use = this.#folders.get(folder);
-    if (use === undefined || --use.pending > 0) return;
-    this.#folders.delete(folder);
-    use.release();
-  }
-
-  // Hands over the outcomes that are in, in order, up to the first still out:
-  // synchronously (no promise) for as long as each delivery is synchronous and
-  // the slice lasts. A delivery under way (its promise) is waited for instead.
-  #deliver(): Promise<void> | undefined {
-    if (this.#delivery !== undefined) return this.#delivery;
-    if (this.#delivering) return undefined;
-    this.#delivering = true;
-    try {
-      const began = Date.now();
-      let delivered = 0;
-      for (let item = this.#next(); item !== null; item = this.#next()) {
-        const verdict = this.#options.deliver(item.path, item.folder, item.outcome!);
-        if (verdict instanceof Promise) return this.#deliverAfter(verdict);
-        if (verdict === false) this.#stopped = true;
-        // Thousands in at once (a slow batch back, the files searched behind it): the rest after a turn
-        // of the event loop (16,384 outcomes in one step held a cold first call's loop for 105 ms).
-        if (sliceUsed(++delivered, began)) return this.#deliverAfter(yieldTurn().then(() => !this.#stopped));
-      }
-      this.#compact();
-      return undefined;
-    } finally {
-      this.#delivering = false;
-    }
-  }
-
-  // #deliver once a delivery returned a promise (or a turn was given): the rest, in order, a turn of the
-  // event loop between slices, then done delivering.
-  #deliverAfter(pending: Promise<boolean>): Promise<void> {
-    const delivery = (async () => {
-      try {
-        if ((await pending) === false) this.#stopped = true;
-        let began = Date.now();
-        let delivered = 0;
-        for (let item = this.#next(); item !== null; item = this.#next()) {
-          if ((await this.#options.deliver(item.path, item.folder, item.outcome!)) === false) this.#stopped = true;
-          if (sliceUsed(++delivered, began)) {
-            await yieldTurn();
-            began = Date.now();
-          }
-        }
-        this.#compact();
-      } finally {
-        this.#delivery = undefined;
-      }
-    })();
-    this.#delivery = delivery;
-    return delivery;
-  }
-
-  // The next outcome in walk order, taken off the queue; null when it is not in yet, or the search stopped.
-  #next(): Item | null {
-    if (this.#head >= this.#queue.length || this.#stopped) return null;
-    const item = this.#queue[this.#head];
-    if (item.outcome === null) return null;
-    this.#queue[this.#head++] = undefined as unknown as Item;
-    this.#pendingResults -= resultsAdded(item.outcome, this.#options.request.outputMode);
-    return item;
-  }
-
-  #compact(): void {
-    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
-    }
   }
 }
