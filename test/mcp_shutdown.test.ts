@@ -4,8 +4,8 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, test } from "vitest";
-import { diskFixture } from "./helpers/fixture.ts";
+import { afterAll, describe, expect, test } from "vitest";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES_ALWAYS } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
 
@@ -49,6 +49,21 @@ function serve(on: (typeof SERVER_RUNTIMES_ALWAYS)[number], root: string, stop: 
   return { child, exited, replies, sendCalls, stop, stderr: () => err };
 }
 
+// 10,000 files with a match each: ten passes of the warm-up take well over a second. Made once for
+// the warm-up rows of every server runtime (1-2 s of writes each time): the servers only read it.
+let warmUp: Promise<DiskFixture> | undefined;
+function warmUpTree(): Promise<string> {
+  warmUp ??= diskFixture([]).then((fixture) => {
+    for (let d = 0; d < 100; d++) {
+      fs.mkdirSync(path.join(fixture.root, `d${d}`));
+      for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(fixture.root, `d${d}`, `f${f}.txt`), `a\nTODO ${f}\n`);
+    }
+    return fixture;
+  });
+  return warmUp.then((fixture) => fixture.root);
+}
+afterAll(async () => (await warmUp)?.cleanup());
+
 // SERVER_RUNTIMES_ALWAYS: the Deno server's SIGTERM row runs under Node only (below), in `npm test` too.
 describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (serverRuntime) => {
   test("stdin closed after a batch: every call read is answered before it exits 0", async () => {
@@ -75,24 +90,15 @@ describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (se
   // Found measuring the first call: grep's warm-up (on by default) kept the process alive after stdin
   // closed until its bound (1.5 s on the Go tree), since the session did not end it.
   test("stdin closed while grep's warm-up runs: it exits without waiting for the warm-up", async () => {
-    const fixture = await diskFixture([]);
-    try {
-      // 10,000 files with a match each: ten passes of the warm-up take well over a second.
-      for (let d = 0; d < 100; d++) {
-        fs.mkdirSync(path.join(fixture.root, `d${d}`));
-        for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(fixture.root, `d${d}`, `f${f}.txt`), `a\nTODO ${f}\n`);
-      }
-      const server = serve(serverRuntime, fixture.root, "stdin");
-      for (let waited = 0; !server.replies().some((reply) => reply.id === "init") && waited < 30_000; waited += 10) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      const closed = performance.now();
-      server.child.stdin.end();
-      expect(await server.exited).toBe(0);
-      expect(performance.now() - closed).toBeLessThan(1_000);
-    } finally {
-      fixture.cleanup();
+    const root = await warmUpTree();
+    const server = serve(serverRuntime, root, "stdin");
+    for (let waited = 0; !server.replies().some((reply) => reply.id === "init") && waited < 30_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    const closed = performance.now();
+    server.child.stdin.end();
+    expect(await server.exited).toBe(0);
+    expect(performance.now() - closed).toBeLessThan(1_000);
   }, 60_000);
 
   // Skipped under Deno's test runner: a SIGTERM sent through its node:child_process kill() never reached
