@@ -1,6 +1,7 @@
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -50,6 +51,42 @@ export const HOST_INDEPENDENT_FILES: string[] = [
   "test/public_api.test.ts", // the export lists, as the TypeScript compiler sees them
 ];
 
+/**
+ * The files that take longest in some pass (most of it waiting on containers,
+ * servers and CLIs), longest first: 15-95 s each on the 2-core machine, where
+ * the whole pass takes ~100-170 s. They start first, so that a pass does not
+ * end with one of them running alone. Without vitest's results cache (a fresh
+ * clone, as in CI) vitest starts the largest files first, and several of these
+ * are small: sandbox_protected.test.ts was the 25th file to start, the
+ * shutdown and loader files later still.
+ */
+export const LONG_FILES: string[] = [
+  "test/sandbox_protected.test.ts",
+  "test/mcp_server.test.ts",
+  "test/node_process_loader.test.ts",
+  "test/subprocess_sandbox.test.ts",
+  "test/mcp_shutdown.test.ts",
+  "test/cli.test.ts",
+  "test/grep_threads.test.ts",
+  "test/path_tools_replay.test.ts",
+  "test/sandbox_owner.test.ts",
+  "test/seeds/seed_004_workspace_tools.test.ts",
+];
+
+/** Vitest's order (cached durations, else size), with {@link LONG_FILES} first. */
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = LONG_FILES.findIndex((name) => file.moduleId === source(`./${name}`));
+      return at === -1 ? LONG_FILES.length : at;
+    };
+    return sorted.map((file, index) => ({ file, index })).sort((a, b) =>
+      rank(a.file) - rank(b.file) || a.index - b.index
+    ).map(({ file }) => file);
+  }
+}
+
 const passes = (process.env.PADDOCK_SUITE_PASSES ?? "").split(",");
 const globals = globalThis as { Deno?: unknown; Bun?: unknown };
 const onNode = globals.Deno === undefined && globals.Bun === undefined;
@@ -86,5 +123,6 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 4,
     isolate: false,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

@@ -29,3 +29,14 @@ export const runsHostIndependentCases: boolean = runtime === "node" || !SUITE_PA
 export function hasOwnPass(on: RuntimeName): boolean {
   return SUITE_PASSES.includes(on);
 }
+
+/**
+ * Whether every row of a container table runs in this pass (the same
+ * condition as {@link runsHostIndependentCases}): the rows that send the
+ * container the same request and differ only in the command it runs prove
+ * nothing about the suite's runtime after the first, because the command runs
+ * inside the container, under the image's shell or node. The Deno and Bun
+ * passes of `npm test` run the first row, with everything their runtime does
+ * on the host; the Node pass runs them all.
+ */
+export const runsEveryContainerRow: boolean = runsHostIndependentCases;
