@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES, SERVER_RUNTIMES_ALWAYS } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
+import { GREP_WARM_UP_MS } from "../src/core/limits.ts";
 
 const CALLS = 120;
 const CONTENT = "x".repeat(60_000);
@@ -108,7 +109,10 @@ describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (se
       const closed = performance.now();
       server.child.stdin.end();
       expect(await server.exited).toBe(0);
-      expect(performance.now() - closed).toBeLessThan(1_000);
+      // It exits in 50–60 ms here; without the fix, at the warm-up's bound (GREP_WARM_UP_MS from the tool's
+      // making, a few ms before "init" was answered: passes of 10,000 files outlast it). Three quarters of
+      // the bound tells the two apart with room for a loaded machine (1,017 ms once, load average 11).
+      expect(performance.now() - closed).toBeLessThan(GREP_WARM_UP_MS * 0.75);
     },
     60_000,
   );
