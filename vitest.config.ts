@@ -112,6 +112,8 @@ export default defineConfig({
       ...SOAK_FILES,
       ...(!onNode && passes.includes("node") ? HOST_INDEPENDENT_FILES : []),
     ],
+    // Under Node, `paddock` is started from the sources compiled once, not through tsx (test/helpers/build_cli.ts).
+    globalSetup: ["test/helpers/build_cli.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores, but most of a file's time is spent waiting on a child process

@@ -21,15 +21,22 @@ export interface CommandLine {
 
 /**
  * The command line running `paddock ARGS` from the sources under `on`:
- * Node through the tsx loader, Deno with `deno run -A`, Bun directly.
+ * Node through the tsx loader (or, in a Node run of the suite, from the
+ * sources compiled once: `PADDOCK_TEST_CLI`), Deno with `deno run -A`, Bun directly.
  *
  * @param on The runtime to run it with.
  * @param args The paddock arguments.
  */
 export function paddockCommand(on: RuntimeName, args: string[]): CommandLine {
   switch (on) {
-    case "node":
-      return { command: runtime === "node" ? process.execPath : "node", args: ["--import", TSX_LOADER, CLI, ...args] };
+    case "node": {
+      const node = runtime === "node" ? process.execPath : "node";
+      // The sources compiled once by the Node pass's global setup (build_cli.ts); else through tsx.
+      const compiled = process.env.PADDOCK_TEST_CLI;
+      return compiled === undefined
+        ? { command: node, args: ["--import", TSX_LOADER, CLI, ...args] }
+        : { command: node, args: [compiled, ...args] };
+    }
     case "deno":
       return {
         command: runtime === "deno" ? process.execPath : path.join(REPO, "node_modules", ".bin", "deno"),
@@ -50,7 +57,10 @@ export function paddockCommand(on: RuntimeName, args: string[]): CommandLine {
  * @param args Its arguments.
  */
 export function scriptCommand(on: RuntimeName, script: string, args: string[] = []): CommandLine {
-  const line = paddockCommand(on, args);
+  // A script is TypeScript: under Node always through tsx (the compiled CLI is no help here).
+  const line = on === "node"
+    ? { command: runtime === "node" ? process.execPath : "node", args: ["--import", TSX_LOADER, CLI, ...args] }
+    : paddockCommand(on, args);
   const at = line.args.indexOf(CLI);
   const config = on === "deno" ? ["--config", path.join(REPO, "deno.json")] : [];
   return { command: line.command, args: [...line.args.slice(0, at), ...config, script, ...line.args.slice(at + 1)] };
