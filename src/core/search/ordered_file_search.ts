@@ -60,8 +60,6 @@ interface Flight {
   items: Item[];
   /** Indexes of its files taken back and searched here: their entries in `results` are not theirs. */
   taken: Set<number> | null;
-  /** Whether files may be taken back from it (not from a file sent back to the threads alone). */
-  takeable: boolean;
 }
 
 /**
@@ -309,7 +307,7 @@ export class OrderedFileSearch {
   }
 
   // Sends the files batched so far (or `batch`, alone) to the threads.
-  #send(threads: FileSearchThreads, batch = this.#takeBatch(), takeable = true): void {
+  #send(threads: FileSearchThreads, batch = this.#takeBatch()): void {
     if (batch.length === 0) return;
     const paths = batch.map((item) => item.at);
     this.#inFlightFiles += batch.length;
@@ -319,7 +317,6 @@ export class OrderedFileSearch {
       settled: undefined as unknown as Promise<void>,
       items: batch,
       taken: null,
-      takeable,
     };
     flight.settled = results.then(
       (outcomes) => {
@@ -368,7 +365,8 @@ export class OrderedFileSearch {
     let took = false;
     // Synchronous to the end of the slice: no batch settles (nor a flight is removed) meanwhile.
     for (const flight of [...this.#flights]) {
-      if (!flight.takeable) continue;
+      // A file this thread's read declined, alone in its batch: taking it back would only send it again.
+      if (flight.items.length === 1 && flight.items[0].declined === true) continue;
       while (!this.#outcomes.stopped && !this.#slowHere && this.#outcomes.pendingResults < this.#options.request.cap) {
         const index = threads.take(flight.results);
         if (index < 0) break;
@@ -380,7 +378,7 @@ export class OrderedFileSearch {
         else {
           item.declined = true;
           this.#holds.use(item.folder); // held for the new batch (the old one lets it go when it settles)
-          this.#send(threads, [item], false);
+          this.#send(threads, [item]);
         }
         if (Date.now() - began >= WALK_SLICE_MS) {
           await yieldTurn();
