@@ -269,8 +269,10 @@ describe(`[${runtime}] grep on worker threads`, () => {
         const paths = names.map((name) => `${at}/${name}`);
         const first = threads.search(paths.slice(0, 200));
         const second = threads.search(paths.slice(200));
-        // Sent at once: none can be finished before this thread takes a turn, in-thread; a worker may have begun.
-        expect(threads.queued).toBeGreaterThan(kind === "memory" ? 399 : 0);
+        // Sent at once: in-thread, none can be finished before this thread takes a turn. A worker runs beside this
+        // thread and, on a loaded machine, can finish all 400 before the next line (CI saw 0), so on disk only the
+        // bound is certain; the counts below, after each batch, hold on both.
+        if (kind === "memory") expect(threads.queued).toBe(400);
         expect(threads.queued).toBeLessThanOrEqual(400);
         const found = await first;
         expect(found.map((result) => result.count)).toEqual(new Array(200).fill(1));
