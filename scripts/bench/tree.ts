@@ -16,6 +16,9 @@ interface Run {
   /** Paddock: the first call in a fresh process, wall and CPU. */
   coldMs?: number;
   coldCpuMs?: number;
+  /** Paddock: the median of the first three calls in a fresh process (the first among them), wall and CPU. */
+  firstThreeMs?: number;
+  firstThreeCpuMs?: number;
   /** CPU time (user + system) of the process and its children, ms: steadier than wall time on a loaded machine. */
   cpuMs: number;
   /** Peak resident memory of the process (and its children), MB. */
@@ -135,17 +138,20 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     `Paddock: the built package (dist/) on ${runtimes.map(runtimeVersion).join(" and ")}.`,
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
-    "Cold: the first call in a fresh process; warm: the median of the next " + WARM_CALLS + " calls in it.",
+    "Cold: the first call in a fresh process; warm: the median of the next " + WARM_CALLS + " calls in it;",
+    "first 3: the median of the first three calls in a fresh process, the cold one among them (issue 23's figure).",
     `Cold after warm-up (grep): the first call in a fresh process whose tool was made with \`warmUp\` (as \`paddock mcp\``,
     `does), ${PRIMED_PAUSE_MS} ms after start-up (a client's first turn).`,
     "",
-    "| case | runtime | Paddock cold | Paddock cold after warm-up | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd cold after warm-up | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| case | runtime | Paddock cold | Paddock first 3 | Paddock cold after warm-up | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd first 3 | ÷ rg/fd cold after warm-up | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · first 3 · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
   const cpu = (runs: Run[]) => median(runs.map((run) => run.cpuMs));
   const time = (runs: Run[]) => `${seconds(wall(runs))} (${seconds(cpu(runs))})`;
   const coldOf = (runs: Run[]) => runs.map((run) => ({ ...run, ms: run.coldMs!, cpuMs: run.coldCpuMs! }));
+  const firstThreeOf = (runs: Run[]) =>
+    runs.map((run) => ({ ...run, ms: run.firstThreeMs!, cpuMs: run.firstThreeCpuMs! }));
   // CPU below /usr/bin/time's 10 ms resolution gives no ratio.
   const ratio = (mine: Run[], theirs: Run[]) =>
     `${(wall(mine) / wall(theirs)).toFixed(2)}× (${
@@ -157,19 +163,22 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     for (const runtime of runtimes) {
       const warm = runs.get(entry.name)![runtime];
       const cold = coldOf(warm);
+      const firstThree = firstThreeOf(warm);
       const primed = coldOf(runs.get(entry.name)![`${runtime}Primed`]);
       const lag = Math.max(...warm.map((run) => run.lagMs ?? 0));
       const cpuLag = Math.max(...warm.map((run) => run.cpuLagMs ?? 0));
       const rss = Math.max(...warm.map((run) => run.rssMB));
       const start = median(warm.map((run) => run.startMs ?? NaN));
       lines.push(
-        `| ${entry.label} | ${runtime} | ${time(cold)} | ${primed.length === 0 ? "—" : time(primed)} | ${
-          time(warm)
-        } | ${time(fast)} | ${ratio(cold, fast)} | ${primed.length === 0 ? "—" : ratio(primed, fast)} | ${
-          ratio(warm, fast)
-        } | ${ordered.length === 0 ? "—" : `${time(ordered)} (${ratio(cold, ordered)} · ${ratio(warm, ordered)})`} | ${
-          time(classic)
-        } (${ratio(warm, classic)}) | ${
+        `| ${entry.label} | ${runtime} | ${time(cold)} | ${time(firstThree)} | ${
+          primed.length === 0 ? "—" : time(primed)
+        } | ${time(warm)} | ${time(fast)} | ${ratio(cold, fast)} | ${ratio(firstThree, fast)} | ${
+          primed.length === 0 ? "—" : ratio(primed, fast)
+        } | ${ratio(warm, fast)} | ${
+          ordered.length === 0
+            ? "—"
+            : `${time(ordered)} (${ratio(cold, ordered)} · ${ratio(firstThree, ordered)} · ${ratio(warm, ordered)})`
+        } | ${time(classic)} (${ratio(warm, classic)}) | ${
           plain.length === 0
             ? "—"
             : `${floor.length === 0 ? "—" : seconds(cpu(floor))} · ${seconds(cpu(proc))} · ${seconds(cpu(plain))}`
