@@ -34,12 +34,23 @@ interface Side {
   runtime: "node" | "deno";
   warmUp: boolean;
   pauseMs: number;
+  /** Flags for Node before the script (a client's server command can pass them). */
+  nodeFlags?: string[];
 }
 
 const SIDES: Side[] = [
   { label: "Node, at once after the handshake", runtime: "node", warmUp: true, pauseMs: 0 },
   { label: `Node, ${PAUSE_MS} ms after it (a client's first turn)`, runtime: "node", warmUp: true, pauseMs: PAUSE_MS },
   { label: `Node, ${PAUSE_MS} ms after it, \`--warm-up off\``, runtime: "node", warmUp: false, pauseMs: PAUSE_MS },
+  // V8's pool of background threads (its optimizing compiler, the collector's helpers) down to one: on 2 cores
+  // they take a core from the search while the first calls compile it (docs/benchmarks.md).
+  {
+    label: `Node \`--v8-pool-size=1\`, ${PAUSE_MS} ms after it`,
+    runtime: "node",
+    warmUp: true,
+    pauseMs: PAUSE_MS,
+    nodeFlags: ["--v8-pool-size=1"],
+  },
   { label: "Deno, at once after the handshake", runtime: "deno", warmUp: true, pauseMs: 0 },
   { label: `Deno, ${PAUSE_MS} ms after it`, runtime: "deno", warmUp: true, pauseMs: PAUSE_MS },
   { label: `Deno, ${PAUSE_MS} ms after it, \`--warm-up off\``, runtime: "deno", warmUp: false, pauseMs: PAUSE_MS },
@@ -54,7 +65,7 @@ async function paddockRound(tree: string, side: Side): Promise<{ startMs: number
   await client.connect(
     new StdioClientTransport(
       side.runtime === "node"
-        ? { command: process.execPath, args, stderr: "ignore" }
+        ? { command: process.execPath, args: [...(side.nodeFlags ?? []), ...args], stderr: "ignore" }
         : { command: DENO, args: ["run", "-A", ...args], stderr: "ignore" },
     ),
   );
