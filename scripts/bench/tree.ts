@@ -27,6 +27,9 @@ interface Run {
   lagMs?: number;
   /** CPU time used between two timer ticks at most (Paddock only), ms. */
   cpuLagMs?: number;
+  /** Paddock: timer ticks later than 50 ms, and all ticks, over the measured calls. */
+  stalls?: number;
+  ticks?: number;
 }
 
 /** Options of {@link benchTree}. */
@@ -143,7 +146,7 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     `Cold after warm-up (grep): the first call in a fresh process whose tool was made with \`warmUp\` (as \`paddock mcp\``,
     `does), ${PRIMED_PAUSE_MS} ms after start-up (a client's first turn).`,
     "",
-    "| case | runtime | Paddock cold | Paddock first 3 | Paddock cold after warm-up | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd first 3 | ÷ rg/fd cold after warm-up | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · first 3 · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU) | peak RSS Paddock / rg,fd | Paddock start-up |",
+    "| case | runtime | Paddock cold | Paddock first 3 | Paddock cold after warm-up | Paddock warm | ripgrep / fd | ÷ rg/fd cold | ÷ rg/fd first 3 | ÷ rg/fd cold after warm-up | ÷ rg/fd warm | rg in Paddock's order: time (÷ cold · first 3 · warm) | GNU grep / find (÷ warm) | bare node:fs loop, CPU: openat · /proc · plain paths | event-loop lag wall (CPU); ticks late > 50 ms | peak RSS Paddock / rg,fd | Paddock start-up |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   const wall = (runs: Run[]) => median(runs.map((run) => run.ms));
@@ -167,6 +170,8 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
       const primed = coldOf(runs.get(entry.name)![`${runtime}Primed`]);
       const lag = Math.max(...warm.map((run) => run.lagMs ?? 0));
       const cpuLag = Math.max(...warm.map((run) => run.cpuLagMs ?? 0));
+      const stalls = warm.reduce((sum, run) => sum + (run.stalls ?? 0), 0);
+      const ticks = warm.reduce((sum, run) => sum + (run.ticks ?? 0), 0);
       const rss = Math.max(...warm.map((run) => run.rssMB));
       const start = median(warm.map((run) => run.startMs ?? NaN));
       lines.push(
@@ -182,7 +187,7 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
           plain.length === 0
             ? "—"
             : `${floor.length === 0 ? "—" : seconds(cpu(floor))} · ${seconds(cpu(proc))} · ${seconds(cpu(plain))}`
-        } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms) | ${rss.toFixed(0)} MB / ${
+        } | ${lag.toFixed(0)} ms (${cpuLag.toFixed(0)} ms); ${stalls} of ${ticks} | ${rss.toFixed(0)} MB / ${
           Number.isNaN(fastRss) ? "—" : `${fastRss.toFixed(0)} MB`
         } | ${seconds(start)} |`,
       );
@@ -194,7 +199,8 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "no TypeScript loader): start-up (import, openWorkspace, the tool made), then the first call (cold), then",
     `${WARM_CALLS} more (warm), each timed with its CPU (every thread of the process); lag, RSS: the worst call, the worst round.`,
     "Event-loop lag: the longest a 5 ms timer was late during a measured call, and (in brackets) the most CPU the",
-    "process used between two of its ticks: the work done without giving the loop a turn.",
+    "process used between two of its ticks: the work done without giving the loop a turn; then how many ticks of all",
+    "rounds were more than 50 ms late (one stall, or many).",
     "rg in Paddock's order: for a case with a limit, `rg --sort path` (one thread), whose first lines are the ones",
     "Paddock returns; plain rg's first 100 are whichever of its threads found first.",
     "Bare node:fs loop (`tree_floor.ts`, Node): only the system calls the case cannot do without, one thread, no",

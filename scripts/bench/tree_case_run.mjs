@@ -39,12 +39,18 @@ const cpuNow = () => {
 // to other processes on a loaded machine), and the CPU time this process used between two ticks.
 let lag = 0;
 let cpuLag = 0;
+// Ticks later than the 50 ms bound, and all ticks: one stall in a run, or many.
+const STALL_MS = 50;
+let stalls = 0;
+let ticks = 0;
 let last = performance.now();
 let lastCpu = cpuNow();
 const tick = () => {
   const now = performance.now();
   const cpu = cpuNow();
   lag = Math.max(lag, now - last - TICK_MS);
+  ticks++;
+  if (now - last - TICK_MS > STALL_MS) stalls++;
   cpuLag = Math.max(cpuLag, cpu - lastCpu);
   last = now;
   lastCpu = cpu;
@@ -86,6 +92,8 @@ console.log(JSON.stringify({
   cpuMs: median(warm.map((call) => call.cpuMs)),
   lagMs: Math.max(0, lag),
   cpuLagMs: cpuLag,
+  stalls,
+  ticks,
   rssMB,
   bytes: cold.bytes,
 }));
