@@ -193,12 +193,17 @@ describe(`[${runtime}] grep on worker threads`, () => {
         open.close();
         // Closed as soon as the batch is sent: the files the worker had not begun are not searched
         // (they come back as nothing found, and count as finished).
-        const closed = host.searchThreads!(spec, 1)!;
-        const batch = closed.search(paths);
-        closed.close();
-        const searched = (await batch).filter((result) => result.count > 0).length;
+        // Up to 3 tries: a calling thread stalled ~0.3 s between search() and close() (load, a GC) lets the worker
+        // finish all 3,000 first; a worker that ignores close() searches all 3,000 every time.
+        let searched = 3_000;
+        for (let attempt = 0; attempt < 3 && searched === 3_000; attempt++) {
+          const closed = host.searchThreads!(spec, 1)!;
+          const batch = closed.search(paths);
+          closed.close();
+          searched = (await batch).filter((result) => result.count > 0).length;
+          expect(closed.queued).toBe(0);
+        }
         expect(searched).toBeLessThan(3_000);
-        expect(closed.queued).toBe(0);
       } finally {
         await folder.close();
       }
@@ -219,26 +224,33 @@ describe(`[${runtime}] grep on worker threads`, () => {
       try {
         while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
         const paths = names.map((name) => `${folder.at ?? root}/${name}`);
-        // Every batch sent at once, then taken back from, last to first, while the thread works from the first:
-        // the two meet inside some batch, both taking files of it at once.
-        const batches = Array.from({ length: BATCHES }, () => threads.search(paths));
-        const taken = batches.map(() => new Set<number>());
-        for (let b = BATCHES - 1; b >= 0; b--) {
-          for (let index = threads.take!(batches[b]); index >= 0; index = threads.take!(batches[b])) {
-            expect(taken[b].has(index)).toBe(false);
-            taken[b].add(index);
+        let taken: Set<number>[] = [];
+        let takenHere = 0;
+        // Up to 3 rounds on disk: the worker runs beside this thread, and one stalled ~0.3 s after sending (load, a
+        // GC) lets it reach the last batch first; a take() that never works leaves the last batch untaken every round.
+        for (let round = 1; round <= 3; round++) {
+          // Every batch sent at once, then taken back from, last to first, while the thread works from the first:
+          // the two meet inside some batch, both taking files of it at once.
+          const batches = Array.from({ length: BATCHES }, () => threads.search(paths));
+          taken = batches.map(() => new Set<number>());
+          for (let b = BATCHES - 1; b >= 0; b--) {
+            for (let index = threads.take!(batches[b]); index >= 0; index = threads.take!(batches[b])) {
+              expect(taken[b].has(index)).toBe(false);
+              taken[b].add(index);
+            }
           }
+          let searchedThere = 0;
+          for (let b = 0; b < BATCHES; b++) {
+            const results = await batches[b];
+            // A file the thread searched says so (every file matches); one it left was taken back here.
+            for (let i = 0; i < names.length; i++) expect(results[i].count === 1).toBe(!taken[b].has(i));
+            searchedThere += results.filter((result) => result.count === 1).length;
+            expect(threads.take!(batches[b])).toBe(-1); // settled: nothing more to take
+          }
+          takenHere = taken.reduce((sum, set) => sum + set.size, 0);
+          expect(searchedThere + takenHere).toBe(BATCHES * names.length);
+          if (kind === "memory" || taken[BATCHES - 1].size === names.length) break; // in memory: one round, no race
         }
-        let searchedThere = 0;
-        for (let b = 0; b < BATCHES; b++) {
-          const results = await batches[b];
-          // A file the thread searched says so (every file matches); one it left was taken back here.
-          for (let i = 0; i < names.length; i++) expect(results[i].count === 1).toBe(!taken[b].has(i));
-          searchedThere += results.filter((result) => result.count === 1).length;
-          expect(threads.take!(batches[b])).toBe(-1); // settled: nothing more to take
-        }
-        const takenHere = taken.reduce((sum, set) => sum + set.size, 0);
-        expect(searchedThere + takenHere).toBe(BATCHES * names.length);
         // The last batch was taken back whole before its thread could reach it; in memory, every batch (the
         // stand-in begins on a later turn).
         expect(taken[BATCHES - 1].size).toBe(names.length);
