@@ -192,8 +192,7 @@ export class OrderedFileSearch {
   // A file added once the threads have failed, with files batched before that: those go first.
   async #addAfterFailure(item: Item): Promise<boolean> {
     await this.#flush(null);
-    const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-    this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
+    await this.#searchHere(item);
     await this.#outcomes.deliver();
     return !this.#outcomes.stopped;
   }
@@ -300,8 +299,7 @@ export class OrderedFileSearch {
   async #flush(threads: FileSearchThreads | null): Promise<void> {
     if (threads !== null) return this.#send(threads);
     for (const item of this.#takeBatch()) {
-      const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
-      this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
+      await this.#searchHere(item);
       this.#holds.done(item.folder);
     }
   }
@@ -326,11 +324,7 @@ export class OrderedFileSearch {
         if (this.#outcomes.stopped) return; // closed: nobody wants these outcomes
         // The thread failed, and no thread opens these files now: search them here, folders still held.
         this.#threads = null;
-        for (let i = 0; i < batch.length; i++) {
-          if (flight.taken?.has(i)) continue;
-          const outcome = searchListedFile(this.#host, batch[i].at, this.#options.request, this.#scratch);
-          this.#outcomes.settle(batch[i], outcome instanceof Promise ? await outcome : outcome);
-        }
+        for (let i = 0; i < batch.length; i++) if (!flight.taken?.has(i)) await this.#searchHere(batch[i]);
       },
     ).finally(() => {
       this.#flights.splice(this.#flights.indexOf(flight), 1);
@@ -338,6 +332,12 @@ export class OrderedFileSearch {
       for (const item of batch) this.#holds.done(item.folder);
     });
     this.#flights.push(flight);
+  }
+
+  // One file searched here, through whichever read the host has, and its outcome settled.
+  async #searchHere(item: Item): Promise<void> {
+    const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+    this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
   }
 
   #takeBatch(): Item[] {
