@@ -1,9 +1,10 @@
-import type { FileSearchSpec } from "../host.ts";
+import type { EntryKind, FileSearchSpec } from "../host.ts";
+import type { Folder } from "../core/fs/folder.ts";
 import type { GlobMatcher } from "../core/search/compile_glob.ts";
-import { OrderedFileSearch } from "../core/search/ordered_file_search.ts";
+import { OrderedFileSearch, type OrderedFileSearchOptions } from "../core/search/ordered_file_search.ts";
 import type { HeldFolder } from "../core/fs/resolve_folder.ts";
-import type { FileSearchRequest } from "../core/search/search_file.ts";
-import { walkWorkspace } from "../core/fs/walk_workspace.ts";
+import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.ts";
+import { type WalkEntry, type WalkOptions, walkWorkspace } from "../core/fs/walk_workspace.ts";
 import type { Workspace } from "../core/fs/workspace.ts";
 import type { ToolProgress } from "./tool.ts";
 import type { GrepResults } from "./grep_results.ts";
@@ -52,49 +53,89 @@ export async function searchFolder(
   search: FolderSearch,
   results: GrepResults,
 ): Promise<boolean> {
-  const prefix = search.segments.length === 0 ? "" : `${search.segments.join("/")}/`;
-  const { glob, onProgress } = search;
-  const byName = glob !== null && !glob.pattern.includes("/");
-  const files = new OrderedFileSearch(workspace.host, {
-    request: search.request,
-    spec: search.spec,
-    // Threads only where names are opened at held folders: on the `paths` route
-    // the later delivery would widen the window its re-check leaves open.
-    threads: (await workspace.confinement()) === "handles" ? search.threads : 0,
-    threadsAfter: search.threadsAfterFiles,
-    signal: search.signal,
-    deliver: (path, folder, outcome) => {
-      if (outcome.count === 0) return results.take("", outcome); // no result: its path is never built
-      // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
-      const confirmed = workspace.confirm(folder);
-      if (confirmed === undefined) return results.take(prefix + path, outcome);
-      return confirmed.then(() => results.take(prefix + path, outcome));
-    },
-  });
+  // Threads only where names are opened at held folders: on the `paths` route
+  // the later delivery would widen the window its re-check leaves open.
+  const threads = (await workspace.confinement()) === "handles" ? search.threads : 0;
+  const visitor = new FolderVisitor(workspace, search, results, threads);
+  const files = visitor.files;
   try {
-    const walk = await walkWorkspace(workspace, held, {
-      includeIgnored: search.includeIgnored,
-      maxEntries: search.maxWalkEntries,
-      maxIgnoreFileBytes: search.maxIgnoreFileBytes,
-      // A path glob's literal leading folders: nothing outside them is walked.
-      prefix: glob !== null && !byName ? glob.base : [],
-      collect: false,
-      signal: search.signal,
-      retain: (folder) => files.retain(folder),
-      onProgress: onProgress === undefined ? undefined : () =>
-        onProgress({
-          progress: results.files,
-          message: `${results.files} files searched, ${results.size} results`,
-        }),
-      // The glob prunes before anything is opened (and before the entry's .gitignore rules, the dearer
-      // test): a file it rules out is never read.
-      wants: (path, name, kind) => kind === "file" && (glob === null || glob.match(byName ? name : path)),
-      onEntry: (entry, folder) => files.add(workspace.childPath(folder, entry.name), entry.path, folder),
-    });
+    const walk = await walkWorkspace(workspace, held, visitor);
     if (!walk.stopped) await files.finish();
     return walk.limitReached;
   } finally {
     // Every way out: no thread opens a name at a folder once it is let go.
     await files.settle();
+  }
+}
+
+// The walk's options and visitor, and where the outcomes go, for one search.
+// A class, so that the callbacks are the same functions from call to call
+// (see walkWorkspace, OrderedFileSearchOptions.deliver).
+class FolderVisitor implements WalkOptions, OrderedFileSearchOptions {
+  readonly request: FileSearchRequest;
+  readonly spec: FileSearchSpec;
+  readonly threads: number | undefined;
+  readonly threadsAfter: number | undefined;
+  readonly includeIgnored: boolean;
+  readonly maxEntries: number;
+  readonly maxIgnoreFileBytes: number | undefined;
+  readonly prefix: readonly string[];
+  readonly collect = false;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: ((visited: number) => void) | undefined;
+  /** Searches the files the walk gives. */
+  readonly files: OrderedFileSearch;
+  readonly #workspace: Workspace;
+  readonly #results: GrepResults;
+  /** The start's path as results show it, with a trailing `/` (empty at the root). */
+  readonly #shownPrefix: string;
+  readonly #glob: GlobMatcher | null;
+  readonly #byName: boolean;
+
+  constructor(workspace: Workspace, search: FolderSearch, results: GrepResults, threads: number | undefined) {
+    const { glob, onProgress } = search;
+    this.#workspace = workspace;
+    this.#results = results;
+    this.#shownPrefix = search.segments.length === 0 ? "" : `${search.segments.join("/")}/`;
+    this.#glob = glob;
+    this.#byName = glob !== null && !glob.pattern.includes("/");
+    this.includeIgnored = search.includeIgnored;
+    this.maxEntries = search.maxWalkEntries;
+    this.maxIgnoreFileBytes = search.maxIgnoreFileBytes;
+    // A path glob's literal leading folders: nothing outside them is walked.
+    this.prefix = glob !== null && !this.#byName ? glob.base : [];
+    this.signal = search.signal;
+    this.onProgress = onProgress === undefined ? undefined : () =>
+      onProgress({
+        progress: results.files,
+        message: `${results.files} files searched, ${results.size} results`,
+      });
+    this.request = search.request;
+    this.spec = search.spec;
+    this.threads = threads;
+    this.threadsAfter = search.threadsAfterFiles;
+    this.files = new OrderedFileSearch(workspace.host, this);
+  }
+
+  // The glob prunes before anything is opened (and before the entry's .gitignore rules, the dearer
+  // test): a file it rules out is never read.
+  wants(path: string, name: string, kind: EntryKind): boolean {
+    return kind === "file" && (this.#glob === null || this.#glob.match(this.#byName ? name : path));
+  }
+
+  onEntry(entry: WalkEntry, folder: Folder): boolean | Promise<boolean> {
+    return this.files.add(this.#workspace.childPath(folder, entry.name), entry.path, folder);
+  }
+
+  retain(folder: Folder): Promise<void> | null {
+    return this.files.retain(folder);
+  }
+
+  deliver(path: string, folder: Folder, outcome: FileOutcome): boolean | Promise<boolean> {
+    if (outcome.count === 0) return this.#results.take("", outcome); // no result: its path is never built
+    // `paths` route: the folder must still be the one listed, or the file may have come from elsewhere.
+    const confirmed = this.#workspace.confirm(folder);
+    if (confirmed === undefined) return this.#results.take(this.#shownPrefix + path, outcome);
+    return confirmed.then(() => this.#results.take(this.#shownPrefix + path, outcome));
   }
 }

@@ -1,4 +1,4 @@
-import type { EntryKind } from "../../host.ts";
+import type { EntryKind, Host, HostDirEntry } from "../../host.ts";
 import { throwIfAborted } from "../errors.ts";
 import { closeFolder, type Folder } from "./folder.ts";
 import { FolderIgnores, type IgnoreFrame, isIgnored, loadIgnoreFrame } from "../search/ignore_frame.ts";
@@ -99,6 +99,10 @@ export const WALK_PROGRESS_MS = 250;
  * start, except one that excludes the start itself: a folder asked for by
  * name is walked).
  *
+ * The callbacks (`wants`, `onEntry`, `retain`, `onProgress`) are called as
+ * methods of `options`: a class instance whose methods they are keeps the
+ * same functions from walk to walk, which the runtime's compiler rewards.
+ *
  * @param workspace The workspace (its root already checked).
  * @param start The folder to walk, held (the caller releases it).
  * @param options Ignore handling, bounds, prefix, a visitor, signal.
@@ -111,127 +115,18 @@ export async function walkWorkspace(
   start: HeldFolder,
   options: WalkOptions = {},
 ): Promise<WalkResult> {
-  const host = workspace.host;
   const includeIgnored = options.includeIgnored ?? false;
-  const maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
-  const maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
-  const { signal, onEntry, wants } = options;
-  const collect = options.collect ?? true;
-  const includeFolders = options.includeFolders ?? false;
-  const maxDepth = options.maxDepth ?? Infinity;
-  let depthReached = false;
-  const startDisplay = start.segments.join("/") || ".";
-  const readIgnore = (folder: Folder) => loadIgnoreFrame(workspace, folder, maxIgnoreBytes);
-  // Lets go of a folder the walk opened, once nothing uses it any more.
-  const release = async (folder: Folder): Promise<void> => {
-    const until = options.retain?.(folder) ?? null;
-    if (until === null) await closeFolder(folder);
-    else void until.then(() => closeFolder(folder));
-  };
-  const entries: WalkEntry[] = [];
-  let visited = 0;
-  let limitReached = false;
-  let stopped = false;
-  let sliceStart = Date.now();
-  // Between two entries: gives the event loop a turn once the slice is used up.
-  const sliceUsed = (): boolean => Date.now() - sliceStart >= WALK_SLICE_MS;
-  let reported = Date.now();
-  const breathe = async (): Promise<void> => {
-    throwIfAborted(signal);
-    if (!sliceUsed()) return;
-    if (options.onProgress !== undefined && Date.now() - reported >= WALK_PROGRESS_MS) {
-      reported = Date.now();
-      options.onProgress(visited);
-    }
-    await yieldTurn();
-    sliceStart = Date.now();
-    throwIfAborted(signal);
-  };
-
-  // Lists one held folder and walks into its subfolders; false ends the walk.
-  const visit = async (
-    folder: Folder,
-    path: string,
-    ignores: FolderIgnores,
-    isStart: boolean,
-  ): Promise<boolean> => {
-    await breathe();
-    let listing;
-    try {
-      listing = await host.readdir(folder.at);
-    } catch (error) {
-      if (isStart) throw mapHostError(error, "list", path || startDisplay);
-      return true; // vanished or unreadable below the start: skipped, as `find` and `rg` do
-    }
-    await workspace.confirm(folder);
-    listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (!includeIgnored && listing.some((entry) => entry.name === ".gitignore" && entry.kind === "file")) {
-      const own = await readIgnore(folder);
-      if (own !== null) ignores = ignores.with(own);
-    }
-    const pathPrefix = path === "" ? "" : path + "/";
-    for (const entry of listing) {
-      if (entry.name === ".git") continue;
-      if (++visited > maxEntries) {
-        limitReached = true;
-        return false;
-      }
-      let kind = entry.kind;
-      // Some filesystems give no kinds in a listing: ask lstat (never stat), at the held folder.
-      if (kind === "other") {
-        kind = (await host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
-      }
-      const entryPath = pathPrefix + entry.name;
-      if (kind !== "directory" && wants !== undefined && !wants(entryPath, entry.name, kind)) continue;
-      if (ignores.ignores(entry.name, kind === "directory")) continue;
-      if (kind !== "directory") {
-        const found: WalkEntry = { path: entryPath, name: entry.name, kind };
-        if (collect) entries.push(found);
-        throwIfAborted(signal); // a property read per entry: an abort ends the walk at the next entry
-        if (onEntry !== undefined && sliceUsed()) await breathe();
-        if (onEntry !== undefined) {
-          // Awaited only when it is a promise: a visitor answers most entries at once.
-          const verdict = onEntry(found, folder);
-          if ((verdict instanceof Promise ? await verdict : verdict) === false) {
-            stopped = true;
-            return false;
-          }
-        }
-        continue;
-      }
-      if (includeFolders && collect) entries.push({ path: entryPath, name: entry.name, kind });
-      if (folder.segments.length + 1 > MAX_WALK_DEPTH) {
-        limitReached = true;
-        continue;
-      }
-      if (maxDepth !== Infinity && entryPath.split("/").length >= maxDepth) {
-        depthReached = true;
-        continue;
-      }
-      const child = await workspace.openFolder(folder, entry.name).catch(() => null);
-      if (child === null || child.kind !== "folder") continue; // gone or replaced since it was listed: not entered
-      try {
-        if (!(await visit(child.folder, entryPath, ignores.enter(entry.name), false))) return false;
-      } finally {
-        await release(child.folder);
-      }
-      await breathe();
-    }
-    return true;
-  };
-
+  const walk = new TreeWalk(workspace, options, start.segments.join("/") || ".");
   // 1. Rules of the start's ancestors, then the prefix folders, one held step at a time.
-  let frames: readonly IgnoreFrame[] = includeIgnored
-    ? []
-    : await ancestorFrames(workspace, start.segments, readIgnore);
+  let frames: readonly IgnoreFrame[] = includeIgnored ? [] : await ancestorFrames(workspace, start.segments, walk);
   let first = start.folder;
   let firstPath = "";
   const opened: Folder[] = [];
   try {
     for (const name of options.prefix ?? []) {
-      throwIfAborted(signal);
+      throwIfAborted(options.signal);
       if (!includeIgnored) {
-        const own = await readIgnore(first);
+        const own = await walk.readIgnore(first);
         if (own !== null) frames = [...frames, own];
       }
       const canonical = [...first.segments, name].join("/");
@@ -245,12 +140,161 @@ export async function walkWorkspace(
       firstPath = firstPath === "" ? name : `${firstPath}/${name}`;
     }
     // 2. Walk.
-    await visit(first, firstPath, FolderIgnores.of(frames, first.segments.join("/")), opened.length === 0);
+    await walk.visit(first, firstPath, FolderIgnores.of(frames, first.segments.join("/")), opened.length === 0);
   } finally {
-    for (const folder of opened.reverse()) await release(folder);
+    for (const folder of opened.reverse()) await walk.release(folder);
   }
+  const { entries, limitReached, stopped, depthReached } = walk;
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return depthReached ? { entries, limitReached, stopped, depthReached } : { entries, limitReached, stopped };
+}
+
+// One walk's state and steps. A class, not closures made per walk: its
+// methods stay the same functions from walk to walk, so code the runtime
+// optimized for one walk still fits the next.
+class TreeWalk {
+  readonly entries: WalkEntry[] = [];
+  limitReached = false;
+  stopped = false;
+  depthReached = false;
+  readonly #workspace: Workspace;
+  readonly #host: Host;
+  readonly #options: WalkOptions;
+  readonly #startDisplay: string;
+  readonly #includeIgnored: boolean;
+  readonly #maxEntries: number;
+  readonly #maxIgnoreBytes: number;
+  readonly #collect: boolean;
+  readonly #includeFolders: boolean;
+  readonly #maxDepth: number;
+  readonly #signal: AbortSignal | undefined;
+  readonly #visits: boolean;
+  readonly #tests: boolean;
+  #visited = 0;
+  #sliceStart = Date.now();
+  #reported = Date.now();
+
+  constructor(workspace: Workspace, options: WalkOptions, startDisplay: string) {
+    this.#workspace = workspace;
+    this.#host = workspace.host;
+    this.#options = options;
+    this.#startDisplay = startDisplay;
+    this.#includeIgnored = options.includeIgnored ?? false;
+    this.#maxEntries = options.maxEntries ?? SEARCH_MAX_WALK_ENTRIES;
+    this.#maxIgnoreBytes = options.maxIgnoreFileBytes ?? SEARCH_MAX_IGNORE_FILE_BYTES;
+    this.#collect = options.collect ?? true;
+    this.#includeFolders = options.includeFolders ?? false;
+    this.#maxDepth = options.maxDepth ?? Infinity;
+    this.#signal = options.signal;
+    this.#visits = options.onEntry !== undefined;
+    this.#tests = options.wants !== undefined;
+  }
+
+  readIgnore(folder: Folder): Promise<IgnoreFrame | null> {
+    return loadIgnoreFrame(this.#workspace, folder, this.#maxIgnoreBytes);
+  }
+
+  // Lets go of a folder the walk opened, once nothing uses it any more.
+  async release(folder: Folder): Promise<void> {
+    const until = this.#options.retain?.(folder) ?? null;
+    if (until === null) await closeFolder(folder);
+    else void until.then(() => closeFolder(folder));
+  }
+
+  // Between two entries: whether the slice is used up (the event loop is owed a turn).
+  #sliceUsed(): boolean {
+    return Date.now() - this.#sliceStart >= WALK_SLICE_MS;
+  }
+
+  async #breathe(): Promise<void> {
+    throwIfAborted(this.#signal);
+    if (!this.#sliceUsed()) return;
+    const options = this.#options;
+    if (options.onProgress !== undefined && Date.now() - this.#reported >= WALK_PROGRESS_MS) {
+      this.#reported = Date.now();
+      options.onProgress(this.#visited);
+    }
+    await yieldTurn();
+    this.#sliceStart = Date.now();
+    throwIfAborted(this.#signal);
+  }
+
+  // Lists one held folder and walks into its subfolders; false ends the walk.
+  async visit(folder: Folder, path: string, ignores: FolderIgnores, isStart: boolean): Promise<boolean> {
+    await this.#breathe();
+    const workspace = this.#workspace;
+    const options = this.#options;
+    let listing;
+    try {
+      listing = await this.#host.readdir(folder.at);
+    } catch (error) {
+      if (isStart) throw mapHostError(error, "list", path || this.#startDisplay);
+      return true; // vanished or unreadable below the start: skipped, as `find` and `rg` do
+    }
+    await workspace.confirm(folder);
+    listing.sort(byName);
+    if (!this.#includeIgnored && listing.some(isIgnoreFile)) {
+      const own = await this.readIgnore(folder);
+      if (own !== null) ignores = ignores.with(own);
+    }
+    const pathPrefix = path === "" ? "" : path + "/";
+    for (const entry of listing) {
+      if (entry.name === ".git") continue;
+      if (++this.#visited > this.#maxEntries) {
+        this.limitReached = true;
+        return false;
+      }
+      let kind = entry.kind;
+      // Some filesystems give no kinds in a listing: ask lstat (never stat), at the held folder.
+      if (kind === "other") {
+        kind = (await this.#host.lstat(workspace.childPath(folder, entry.name)).catch(() => null))?.kind ?? "other";
+      }
+      const entryPath = pathPrefix + entry.name;
+      if (kind !== "directory" && this.#tests && !options.wants!(entryPath, entry.name, kind)) continue;
+      if (ignores.ignores(entry.name, kind === "directory")) continue;
+      if (kind !== "directory") {
+        const found: WalkEntry = { path: entryPath, name: entry.name, kind };
+        if (this.#collect) this.entries.push(found);
+        throwIfAborted(this.#signal); // a property read per entry: an abort ends the walk at the next entry
+        if (this.#visits) {
+          if (this.#sliceUsed()) await this.#breathe();
+          // Awaited only when it is a promise: a visitor answers most entries at once.
+          const verdict = options.onEntry!(found, folder);
+          if ((verdict instanceof Promise ? await verdict : verdict) === false) {
+            this.stopped = true;
+            return false;
+          }
+        }
+        continue;
+      }
+      if (this.#includeFolders && this.#collect) this.entries.push({ path: entryPath, name: entry.name, kind });
+      if (folder.segments.length + 1 > MAX_WALK_DEPTH) {
+        this.limitReached = true;
+        continue;
+      }
+      if (this.#maxDepth !== Infinity && entryPath.split("/").length >= this.#maxDepth) {
+        this.depthReached = true;
+        continue;
+      }
+      const child = await workspace.openFolder(folder, entry.name).catch(() => null);
+      if (child === null || child.kind !== "folder") continue; // gone or replaced since it was listed: not entered
+      try {
+        if (!(await this.visit(child.folder, entryPath, ignores.enter(entry.name), false))) return false;
+      } finally {
+        await this.release(child.folder);
+      }
+      await this.#breathe();
+    }
+    return true;
+  }
+}
+
+function byName(a: HostDirEntry, b: HostDirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function isIgnoreFile(entry: HostDirEntry): boolean {
+  return entry.name === ".gitignore" && entry.kind === "file";
 }
 
 // The .gitignore frames of the root and each folder above the start (not the
@@ -260,7 +304,7 @@ export async function walkWorkspace(
 async function ancestorFrames(
   workspace: Workspace,
   segments: readonly string[],
-  readIgnore: (folder: Folder) => Promise<IgnoreFrame | null>,
+  walk: TreeWalk,
 ): Promise<IgnoreFrame[]> {
   const frames: IgnoreFrame[] = [];
   const startCanonical = segments.join("/");
@@ -268,7 +312,7 @@ async function ancestorFrames(
   const opened: Folder[] = [];
   try {
     for (let depth = 0; depth < segments.length; depth++) {
-      const frame = await readIgnore(folder);
+      const frame = await walk.readIgnore(folder);
       if (frame !== null && !isIgnored([frame], startCanonical, true)) frames.push(frame);
       if (depth === segments.length - 1) break;
       const found = await workspace.openFolder(folder, segments[depth]).catch(() => null);

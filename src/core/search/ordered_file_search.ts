@@ -46,7 +46,8 @@ export interface OrderedFileSearchOptions {
   signal?: AbortSignal;
   /**
    * Takes one file's outcome, in the order the files were added; returns
-   * `false` when no more results are wanted.
+   * `false` when no more results are wanted. Called as a method of the
+   * options (a class's method stays the same function from search to search).
    */
   deliver: DeliverOutcome;
 }
@@ -107,7 +108,7 @@ export class OrderedFileSearch {
     this.#host = host;
     this.#options = options;
     this.#scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
-    this.#outcomes = new OrderedOutcomes(options.request.outputMode, options.deliver);
+    this.#outcomes = new OrderedOutcomes(options.request.outputMode, options);
   }
 
   /** Whether a delivery returned `false`: no more files are wanted. */
@@ -125,7 +126,7 @@ export class OrderedFileSearch {
    */
   add(at: string, path: string, folder: Folder): boolean | Promise<boolean> {
     if (this.#outcomes.stopped) return false;
-    const item: Item = { at, path, folder, outcome: null };
+    const item: Item = { at, path, folder, outcome: null, declined: false }; // one shape for every file
     this.#outcomes.push(item);
     const threads = this.#threadsFor(++this.#added);
     // Searched here at once: with no threads, or (they have work enough queued) between the walk's steps.
@@ -366,7 +367,7 @@ export class OrderedFileSearch {
     // Synchronous to the end of the slice: no batch settles (nor a flight is removed) meanwhile.
     for (const flight of [...this.#flights]) {
       // A file this thread's read declined, alone in its batch: taking it back would only send it again.
-      if (flight.items.length === 1 && flight.items[0].declined === true) continue;
+      if (flight.items.length === 1 && flight.items[0].declined) continue;
       while (!this.#outcomes.stopped && !this.#slowHere && this.#outcomes.pendingResults < this.#options.request.cap) {
         const index = threads.take(flight.results);
         if (index < 0) break;

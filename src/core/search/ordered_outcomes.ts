@@ -14,7 +14,7 @@ export interface QueuedFile {
   folder: Folder;
   outcome: FileOutcome | null;
   /** Set once the calling thread's synchronous read declined it (over its bound): only threads search it. */
-  declined?: true;
+  declined: boolean;
 }
 
 /** Takes one file's outcome; `false` when no more results are wanted. */
@@ -33,7 +33,8 @@ const sliceUsed = (delivered: number, began: number): boolean =>
  */
 export class OrderedOutcomes {
   #outputMode: FileSearchRequest["outputMode"];
-  #deliverOne: DeliverOutcome;
+  /** Whose `deliver` takes each outcome (called as its method: a class's stays the same function from search to search). */
+  #to: { deliver: DeliverOutcome };
   #queue: QueuedFile[] = [];
   #head = 0;
   /** Results the outcomes in but not yet delivered add ({@link resultsAdded}). */
@@ -46,11 +47,11 @@ export class OrderedOutcomes {
 
   /**
    * @param outputMode What the search returns (how many results an outcome adds).
-   * @param deliver Takes each outcome, in order.
+   * @param to Whose `deliver` takes each outcome, in order.
    */
-  constructor(outputMode: FileSearchRequest["outputMode"], deliver: DeliverOutcome) {
+  constructor(outputMode: FileSearchRequest["outputMode"], to: { deliver: DeliverOutcome }) {
     this.#outputMode = outputMode;
-    this.#deliverOne = deliver;
+    this.#to = to;
   }
 
   /** Whether a delivery returned `false`, or {@link stop} was called: nothing more is handed over. */
@@ -107,7 +108,7 @@ export class OrderedOutcomes {
       const began = Date.now();
       let delivered = 0;
       for (let file = this.#next(); file !== null; file = this.#next()) {
-        const verdict = this.#deliverOne(file.path, file.folder, file.outcome!);
+        const verdict = this.#to.deliver(file.path, file.folder, file.outcome!);
         if (verdict instanceof Promise) return this.#deliverAfter(verdict);
         if (verdict === false) this.#stopped = true;
         // Thousands in at once (a slow batch back, the files searched behind it): the rest after a turn
@@ -130,7 +131,7 @@ export class OrderedOutcomes {
         let began = Date.now();
         let delivered = 0;
         for (let file = this.#next(); file !== null; file = this.#next()) {
-          if ((await this.#deliverOne(file.path, file.folder, file.outcome!)) === false) this.#stopped = true;
+          if ((await this.#to.deliver(file.path, file.folder, file.outcome!)) === false) this.#stopped = true;
           if (sliceUsed(++delivered, began)) {
             await yieldTurn();
             began = Date.now();
