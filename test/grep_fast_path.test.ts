@@ -181,7 +181,12 @@ const PATTERNS: Array<[string, { literal?: boolean; ignoreCase?: boolean }]> = [
 
 // The same matcher with no prefilter: every file decoded, every line matched.
 function reference(matcher: LineMatcher): LineMatcher {
-  return { mayMatch: matcher.mayMatch, find: matcher.find, prefilter: { kind: "none" }, exact: false };
+  return {
+    mayMatch: (text) => matcher.mayMatch(text),
+    find: (line) => matcher.find(line),
+    prefilter: { kind: "none" },
+    exact: false,
+  };
 }
 
 describe("searchText()", () => {

@@ -19,7 +19,7 @@ import { mapHostError } from "../core/fs/map_host_error.ts";
 import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { holdFolder } from "../core/fs/resolve_folder.ts";
-import { type FileSearchRequest, searchFile } from "../core/search/search_file.ts";
+import { searchFile, SearchRequest } from "../core/search/search_file.ts";
 import type { GrepOutputMode } from "../core/search/search_text.ts";
 import { searchFolder } from "./grep_folder.ts";
 import { type GrepOutput, GrepResults } from "./grep_results.ts";
@@ -210,7 +210,7 @@ export function createGrepTool(
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
       const start = await workspace.resolve(input.segments, { action: "search", display, folder: input.folder });
       const results = new GrepResults(input.outputMode, input.limit);
-      const request: FileSearchRequest = {
+      const request = new SearchRequest({
         matcher: input.matcher,
         outputMode: input.outputMode,
         context: input.context,
@@ -218,7 +218,7 @@ export function createGrepTool(
         maxLineChars,
         maxFileBytes,
         search: workspace.host.byteSearch ?? portableByteSearch,
-      };
+      });
       let walkLimitReached = false;
       try {
         if (start.stat !== null && start.stat.kind === "file") {

@@ -41,7 +41,22 @@ const RARE_ENOUGH = BY_FREQUENCY.indexOf("-");
 export function needleOf(bytes: Uint8Array): Needle {
   let rare = 0;
   for (let i = 1; i < bytes.length; i++) if (RANK[bytes[i]] > RANK[bytes[rare]]) rare = i;
-  return { bytes, rare: RANK[bytes[rare]] >= RARE_ENOUGH ? rare : -1 };
+  return new PreparedNeedle(bytes, RANK[bytes[rare]] >= RARE_ENOUGH ? rare : -1);
+}
+
+// Needles are class instances, one shape from the first call on: an object
+// literal's first object has another shape than its later ones, and code
+// optimized for the first would be thrown away at the second call.
+class PreparedNeedle implements Needle {
+  constructor(readonly bytes: Uint8Array, readonly rare: number) {}
+}
+
+class PreparedFoldedNeedle implements FoldedNeedle {
+  constructor(
+    readonly lower: Uint8Array,
+    readonly rare: number,
+    readonly scan: readonly [number | Uint8Array, number | Uint8Array],
+  ) {}
 }
 
 /**
@@ -110,7 +125,9 @@ export function foldedNeedleOf(ascii: string): FoldedNeedle {
   let rare = 0;
   for (let i = 1; i < lower.length; i++) if (rank(lower[i]) > rank(lower[rare])) rare = i;
   const byte = lower[rare];
-  if (isLower(byte) || lower.length === 1) return { lower, rare, scan: [byte, isLower(byte) ? byte & ~0x20 : byte] };
+  if (isLower(byte) || lower.length === 1) {
+    return new PreparedFoldedNeedle(lower, rare, [byte, isLower(byte) ? byte & ~0x20 : byte]);
+  }
   // No letter: it and the byte after it (or, at the end, before it), that byte in both cases.
   const at = rare + 1 < lower.length ? rare : rare - 1;
   const pair = (first: number, second: number) => new Uint8Array([first, second]);
@@ -118,10 +135,10 @@ export function foldedNeedleOf(ascii: string): FoldedNeedle {
   const letter = isLower(first) ? 0 : isLower(second) ? 1 : -1;
   if (letter < 0) {
     const only = pair(first, second);
-    return { lower, rare: at, scan: [only, only] };
+    return new PreparedFoldedNeedle(lower, at, [only, only]);
   }
   const upper = letter === 0 ? pair(first & ~0x20, second) : pair(first, second & ~0x20);
-  return { lower, rare: at, scan: [pair(first, second), upper] };
+  return new PreparedFoldedNeedle(lower, at, [pair(first, second), upper]);
 }
 
 /**

@@ -85,15 +85,8 @@ export function compileLineMatcher(pattern: string, options: LineMatcherOptions 
     throw invalidPattern(pattern, `the pattern is longer than ${SEARCH_MAX_PATTERN_BYTES} bytes`);
   }
   const ignoreCase = options.ignoreCase === true;
-  if (options.literal && !ignoreCase) {
-    // Plain text: the runtime's own substring search, no engine at all.
-    return {
-      mayMatch: (text) => text.includes(pattern),
-      find: (line) => line.indexOf(pattern),
-      prefilter: bytesPrefilter([pattern]),
-      exact: !NOT_IN_RAW_LINES.test(pattern),
-    };
-  }
+  // Plain text: the runtime's own substring search, no engine at all.
+  if (options.literal && !ignoreCase) return new PlainTextMatcher(pattern);
   const source = options.literal ? RE2JS.quote(pattern) : pattern;
   let re: RE2JS;
   try {
@@ -103,26 +96,85 @@ export function compileLineMatcher(pattern: string, options: LineMatcherOptions 
     throw invalidPattern(pattern, `it is not a valid regular expression (${detail})`, cause);
   }
   const runs = options.literal ? [pattern] : requiredLiterals(pattern);
-  const wholeTextPass = !TEXT_ANCHORS.test(pattern);
   const prefilter = ignoreCase ? asciiFoldPrefilter(runs) : bytesPrefilter(runs);
   // A line without every required run cannot match: a substring test spares RE2 most lines.
-  const lineRuns = ignoreCase ? [] : runs;
-  const folded = prefilter.kind === "ascii-fold" ? prefilter : null;
-  return {
-    mayMatch: (text) => !wholeTextPass || re.test(text),
-    find: (line) => {
-      for (const run of lineRuns) if (!line.includes(run)) return -1;
-      // JavaScript's non-Unicode case folding never maps a non-ASCII character into ASCII: no line is lost here.
-      if (folded !== null && !folded.regex.test(line) && !(folded.beyondAscii && BEYOND_ASCII_FOLDS.test(line))) {
-        return -1;
-      }
-      if (!re.test(line)) return -1;
-      const matcher = re.matcher(line);
-      return matcher.find() ? matcher.start() : -1;
-    },
-    prefilter,
-    exact: false,
-  };
+  return new RegexMatcher(re, prefilter, ignoreCase ? [] : runs, !TEXT_ANCHORS.test(pattern));
+}
+
+// Matchers, prefilters (and needles) are class instances: every call's have
+// the same shape and the same methods from the first call on. An object
+// literal's first object has another shape than its later ones, and closures
+// made per call are other functions each time: code optimized for the first
+// call would be thrown away at the second.
+class PlainTextMatcher implements LineMatcher {
+  readonly #pattern: string;
+  readonly prefilter: BytePrefilter;
+  readonly exact: boolean;
+
+  constructor(pattern: string) {
+    this.#pattern = pattern;
+    this.prefilter = bytesPrefilter([pattern]);
+    this.exact = !NOT_IN_RAW_LINES.test(pattern);
+  }
+
+  mayMatch(text: string): boolean {
+    return text.includes(this.#pattern);
+  }
+
+  find(line: string): number {
+    return line.indexOf(this.#pattern);
+  }
+}
+
+class RegexMatcher implements LineMatcher {
+  readonly exact = false;
+  readonly #re: RE2JS;
+  readonly #lineRuns: readonly string[];
+  readonly #folded: AsciiFoldPrefilter | null;
+  readonly #wholeTextPass: boolean;
+
+  /**
+   * @param re The compiled pattern.
+   * @param prefilter What a file must contain.
+   * @param lineRuns Text a matching line holds (each).
+   * @param wholeTextPass Whether one pass over a whole text may rule it out.
+   */
+  constructor(re: RE2JS, readonly prefilter: BytePrefilter, lineRuns: readonly string[], wholeTextPass: boolean) {
+    this.#re = re;
+    this.#lineRuns = lineRuns;
+    this.#folded = prefilter instanceof AsciiFoldPrefilter ? prefilter : null;
+    this.#wholeTextPass = wholeTextPass;
+  }
+
+  mayMatch(text: string): boolean {
+    return !this.#wholeTextPass || this.#re.test(text);
+  }
+
+  find(line: string): number {
+    for (const run of this.#lineRuns) if (!line.includes(run)) return -1;
+    // JavaScript's non-Unicode case folding never maps a non-ASCII character into ASCII: no line is lost here.
+    const folded = this.#folded;
+    if (folded !== null && !folded.regex.test(line) && !(folded.beyondAscii && BEYOND_ASCII_FOLDS.test(line))) {
+      return -1;
+    }
+    if (!this.#re.test(line)) return -1;
+    const matcher = this.#re.matcher(line);
+    return matcher.find() ? matcher.start() : -1;
+  }
+}
+
+class NoPrefilter {
+  readonly kind = "none";
+}
+
+class BytesPrefilter {
+  readonly kind = "bytes";
+  constructor(readonly needles: Needle[]) {}
+}
+
+class AsciiFoldPrefilter {
+  readonly kind = "ascii-fold";
+  constructor(readonly needle: FoldedNeedle, readonly regex: RegExp, readonly beyondAscii: boolean) {}
 }
 
 const ENCODER = new TextEncoder();
@@ -131,22 +183,17 @@ const BEYOND_ASCII_FOLDS = /[\u212a\u017f]/;
 
 function bytesPrefilter(runs: readonly string[]): BytePrefilter {
   const usable = runs.filter((run) => run.length > 0 && !NOT_IN_RAW_LINES.test(run));
-  if (usable.length === 0) return { kind: "none" };
+  if (usable.length === 0) return new NoPrefilter();
   // Longest first: the likeliest to rule a file out at the first search.
   const needles = usable.sort((a, b) => b.length - a.length).map((run) => needleOf(ENCODER.encode(run)));
-  return { kind: "bytes", needles };
+  return new BytesPrefilter(needles);
 }
 
 // The longest ASCII run, matched in any ASCII case.
 function asciiFoldPrefilter(runs: readonly string[]): BytePrefilter {
   const ascii = runs.filter((run) => /^[\x20-\x7e\t]+$/.test(run)).sort((a, b) => b.length - a.length);
-  if (ascii.length === 0) return { kind: "none" };
+  if (ascii.length === 0) return new NoPrefilter();
   const needle = ascii[0];
   const escaped = needle.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  return {
-    kind: "ascii-fold",
-    needle: foldedNeedleOf(needle),
-    regex: new RegExp(escaped, "i"),
-    beyondAscii: /[ks]/i.test(needle),
-  };
+  return new AsciiFoldPrefilter(foldedNeedleOf(needle), new RegExp(escaped, "i"), /[ks]/i.test(needle));
 }

@@ -2,7 +2,7 @@ import type { ByteSearch, FileSearchSpec } from "../../host.ts";
 import type { FileReadHost } from "../fs/read_regular_file.ts";
 import { isAbortError } from "../errors.ts";
 import { compileLineMatcher } from "./line_matcher.ts";
-import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } from "./search_file.ts";
+import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync, SearchRequest } from "./search_file.ts";
 
 /**
  * The request of a {@link FileSearchSpec}: its pattern compiled again (in a
@@ -14,7 +14,7 @@ import { type FileOutcome, type FileSearchRequest, searchFile, searchFileSync } 
  * @throws {WorkspaceError} `INVALID_PATTERN` (never for a spec made from a compiled call).
  */
 export function fileSearchRequest(spec: FileSearchSpec, search: ByteSearch): FileSearchRequest {
-  return {
+  return new SearchRequest({
     matcher: compileLineMatcher(spec.pattern, { literal: spec.literal, ignoreCase: spec.ignoreCase }),
     outputMode: spec.outputMode,
     context: spec.context,
@@ -22,7 +22,7 @@ export function fileSearchRequest(spec: FileSearchSpec, search: ByteSearch): Fil
     maxLineChars: spec.maxLineChars,
     maxFileBytes: spec.maxFileBytes,
     search,
-  };
+  });
 }
 
 /**

@@ -32,6 +32,33 @@ export interface FileSearchRequest extends TextSearchRequest {
 }
 
 /**
+ * A {@link FileSearchRequest} as a class instance: every call's has the same
+ * shape from the first call on (an object literal's first object has another
+ * shape than its later ones, and code optimized for the first call's would be
+ * thrown away at the second).
+ */
+export class SearchRequest implements FileSearchRequest {
+  readonly matcher: FileSearchRequest["matcher"];
+  readonly outputMode: FileSearchRequest["outputMode"];
+  readonly context: number;
+  readonly cap: number;
+  readonly maxLineChars: number;
+  readonly maxFileBytes: number;
+  readonly search: ByteSearch;
+
+  /** @param fields The request's fields. */
+  constructor(fields: FileSearchRequest) {
+    this.matcher = fields.matcher;
+    this.outputMode = fields.outputMode;
+    this.context = fields.context;
+    this.cap = fields.cap;
+    this.maxLineChars = fields.maxLineChars;
+    this.maxFileBytes = fields.maxFileBytes;
+    this.search = fields.search;
+  }
+}
+
+/**
  * Reads (no-follow, non-blocking, a regular file only, at most
  * `maxFileBytes`) and searches one file a walk listed, in one synchronous
  * step on a host that reads synchronously; the bytes go into `scratch` (grown
