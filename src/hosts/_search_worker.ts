@@ -15,7 +15,7 @@ import type { FileOutcome, FileSearchRequest } from "../core/search/search_file.
 import process from "node:process";
 import { nodeFileSystem } from "./_node_fs.ts";
 import { denoByteSearch } from "./_deno_byte_search.ts";
-import { type FileReadHost, SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
+import { type FileReadHost, Scratch, SCRATCH_BYTES, scratchBytes } from "../core/fs/read_regular_file.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { readSyncWith, WORKER_READ_SYNC_MAX_BYTES } from "./_node_read_sync.ts";
 import { claimFront, closeClaims, ENDED, FINISHED, SHARED_BYTES } from "./_search_shared.ts";
@@ -51,7 +51,7 @@ const host: FileReadHost = {
   readSync: readSyncWith(NODE_ERRORS.mapError, WORKER_READ_SYNC_MAX_BYTES),
   byteSearch: "Deno" in globalThis ? denoByteSearch() : files.byteSearch,
 };
-const scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
+const scratch = new Scratch(scratchBytes(host, SCRATCH_BYTES));
 const requests = new Map<number, FileSearchRequest>();
 const given = (workerData as Partial<SearchWorkerData> | null)?.shared;
 // Files finished: the calling thread reads how many of those it sent are left, without a message;

@@ -166,6 +166,17 @@ export function scratchBytes(host: FileReadHost, size: number): Uint8Array {
   return host.byteSearch?.alloc?.(size) ?? new Uint8Array(size);
 }
 
+/**
+ * A search's reused read buffer ({@link readRegularFileSync} grows it): a
+ * class, so every search's has the same shape from the first call on (an
+ * object literal's first object has another shape than its later ones, and
+ * code optimized for the first search's would be thrown away at the second).
+ */
+export class Scratch {
+  /** @param buffer The buffer, {@link scratchBytes} or empty. */
+  constructor(public buffer: Uint8Array) {}
+}
+
 // A scratch buffer grown to hold `bytes`: the next power of two, so a search grows it a few times at most.
 function grownScratch(host: FileReadHost, bytes: number): Uint8Array {
   return scratchBytes(host, 2 ** Math.ceil(Math.log2(bytes)));

@@ -2,6 +2,7 @@ import type { FileSearchSpec, FileSearchThreads, Host } from "../../host.ts";
 import { portableByteSearch } from "./byte_search.ts";
 import { fileSearchRequest, searchListedFile, UNREADABLE } from "./search_batch.ts";
 import type { FileOutcome } from "./search_file.ts";
+import { Scratch } from "../fs/read_regular_file.ts";
 
 /**
  * {@link FileSearchThreads} without threads, for a host that has none (the
@@ -15,7 +16,7 @@ import type { FileOutcome } from "./search_file.ts";
  */
 export function inThreadSearchThreads(host: Host, spec: FileSearchSpec): FileSearchThreads {
   const request = fileSearchRequest(spec, host.byteSearch ?? portableByteSearch);
-  const scratch = { buffer: new Uint8Array(0) };
+  const scratch = new Scratch(new Uint8Array(0));
   let queued = 0;
   // Each batch not yet settled: its next file to begin, and the end of those not taken back (the caller
   // takes from the end), as a worker's claim word has them.

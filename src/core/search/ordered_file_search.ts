@@ -11,7 +11,7 @@ import {
 } from "../limits.ts";
 import { searchListedFile, searchListedFileAsync, searchListedFileSync } from "./search_batch.ts";
 import type { FileOutcome, FileSearchRequest } from "./search_file.ts";
-import { SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
+import { Scratch, SCRATCH_BYTES, scratchBytes } from "../fs/read_regular_file.ts";
 import { yieldTurn } from "../fs/yield_turn.ts";
 import { WALK_SLICE_MS } from "../fs/walk_workspace.ts";
 import { type DeliverOutcome, OrderedOutcomes, type QueuedFile as Item } from "./ordered_outcomes.ts";
@@ -107,7 +107,7 @@ export class OrderedFileSearch {
   constructor(host: Host, options: OrderedFileSearchOptions) {
     this.#host = host;
     this.#options = options;
-    this.#scratch = { buffer: scratchBytes(host, SCRATCH_BYTES) };
+    this.#scratch = new Scratch(scratchBytes(host, SCRATCH_BYTES));
     this.#outcomes = new OrderedOutcomes(options.request.outputMode, options);
   }
 
