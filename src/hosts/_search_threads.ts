@@ -153,7 +153,10 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
   const claimable = new Map<Promise<FileSearchResult[]>, Claimable>();
   return {
     get ready() {
-      return !broken && mine.some((thread) => thread.online && pool.includes(thread));
+      if (broken) return false;
+      // A loop, not some(): read for every file a search adds, and a closure per read is garbage per file.
+      for (const thread of mine) if (thread.online && pool.includes(thread)) return true;
+      return false;
     },
     get queued() {
       let queued = 0;
