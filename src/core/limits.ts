@@ -192,6 +192,9 @@ export const SEARCH_IGNORE_CACHE_CHARS = 1_048_576;
 /** grep: bytes of a file searched; larger files are skipped and counted, so memory stays bounded. */
 export const GREP_MAX_FILE_BYTES = 1_048_576;
 
+/** grep: a file this large or larger is read and searched this many bytes at a time (a part ends at its last line ending; a longer line grows the part), so a search holds about this much of a file, not all of it. */
+export const GREP_READ_CHUNK_BYTES = 1_048_576;
+
 /** grep: leading bytes checked for a NUL byte; a file holding one is binary and skipped (what git and ripgrep do). */
 export const GREP_BINARY_SNIFF_BYTES = 8_192;
 
@@ -337,6 +340,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   SEARCH_MAX_IGNORE_FILE_BYTES,
   SEARCH_IGNORE_CACHE_CHARS,
   GREP_MAX_FILE_BYTES,
+  GREP_READ_CHUNK_BYTES,
   GREP_BINARY_SNIFF_BYTES,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_CONTEXT_LINES,

@@ -1,4 +1,4 @@
-import type { Host, ReadHead } from "../../host.ts";
+import type { Host, HostFile, HostStat, ReadHead } from "../../host.ts";
 
 /** What reading a file for a search needs of a host (a grep worker thread has just this). */
 export type FileReadHost = Pick<Host, "open" | "readSync" | "byteSearch">;
@@ -43,47 +43,103 @@ export async function readRegularFile(
   expected?: Identity,
   head?: ReadHead,
 ): Promise<RegularFileRead> {
+  const opened = await openRegularFile(host, hostPath, maxBytes, expected);
+  if (opened.kind !== "open") return opened;
+  try {
+    return await readOpenedFile(opened.file, opened.stat, maxBytes, head);
+  } finally {
+    await opened.file.close().catch(() => {});
+  }
+}
+
+/** What {@link openRegularFile} found: the file, open, or why it is not to be read (nothing open then). */
+export type OpenedRegularFile =
+  | { kind: "open"; file: HostFile; stat: HostStat }
+  | Exclude<RegularFileRead, { kind: "read" } | { kind: "head" }>;
+
+/**
+ * The checks of {@link readRegularFile} on the opened handle, before
+ * anything is read: opened no-follow and non-blocking, a regular file, the
+ * `expected` one when given, at most `maxBytes` by its fstat.
+ *
+ * @param host The host.
+ * @param hostPath The file's absolute host path.
+ * @param maxBytes The largest size read.
+ * @param expected The identity a confined walk checked, when there is one.
+ * @returns The open file and its metadata (the caller closes it), or why it is not read (it is closed).
+ * @throws {HostError} From `open` or `fstat`.
+ */
+export async function openRegularFile(
+  host: Pick<Host, "open">,
+  hostPath: string,
+  maxBytes: number,
+  expected?: Identity,
+): Promise<OpenedRegularFile> {
   const file = await host.open(hostPath, { read: true, noFollow: true, nonBlocking: true });
+  let verdict: OpenedRegularFile;
   try {
     const stat = await file.stat();
-    if (stat.kind !== "file") return { kind: "not-a-file" };
-    if (expected !== undefined && !sameIdentity(stat, expected)) return { kind: "changed" };
-    if (stat.size > maxBytes) return { kind: "too-large", size: stat.size };
-    let length = 0;
-    let first: Uint8Array | undefined;
-    if (head !== undefined && stat.size >= head.bytes) {
-      // The head alone first, so a file that ends here never gets its whole buffer.
-      first = new Uint8Array(head.bytes);
-      while (length < first.length) {
-        const count = await file.read(first.subarray(length), length);
-        if (count === 0) break;
-        length += count;
-      }
-      if (length === first.length && head.stop(first)) return { kind: "head", bytes: first };
-    }
-    let buffer = new Uint8Array(Math.max(Math.min(stat.size, maxBytes) + 1, length + 1));
-    if (first !== undefined) buffer.set(first.subarray(0, length));
-    for (;;) {
-      if (length === buffer.length) {
-        // The file grew while it was read: past the bound it is too large, else read on.
-        if (length > maxBytes) return { kind: "too-large", size: length };
-        const larger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
-        larger.set(buffer);
-        buffer = larger;
-      }
-      const wanted = buffer.length - length;
-      const count = await file.read(buffer.subarray(length), length);
-      length += count;
-      if (count === 0) break;
-      // A short read that reached the size fstat gave is the end: one call
-      // fewer per file than reading until 0 (a host reading in chunks still
-      // gets asked again).
-      if (count < wanted && length >= stat.size) break;
-    }
-    return { kind: "read", bytes: buffer.subarray(0, length) };
-  } finally {
+    if (stat.kind !== "file") verdict = { kind: "not-a-file" };
+    else if (expected !== undefined && !sameIdentity(stat, expected)) verdict = { kind: "changed" };
+    else if (stat.size > maxBytes) verdict = { kind: "too-large", size: stat.size };
+    else return { kind: "open", file, stat };
+  } catch (error) {
     await file.close().catch(() => {});
+    throw error;
   }
+  await file.close().catch(() => {});
+  return verdict;
+}
+
+/**
+ * The read of {@link readRegularFile}, once {@link openRegularFile}'s checks
+ * passed: at most `maxBytes + 1` bytes, from the start.
+ *
+ * @param file The open file (not closed here).
+ * @param stat Its metadata.
+ * @param maxBytes The largest size read.
+ * @param head A look at a long file's first bytes before the rest is read.
+ * @returns The bytes, or why they were not read.
+ * @throws {HostError} From `read`.
+ */
+export async function readOpenedFile(
+  file: HostFile,
+  stat: HostStat,
+  maxBytes: number,
+  head: ReadHead | undefined,
+): Promise<RegularFileRead> {
+  let length = 0;
+  let first: Uint8Array | undefined;
+  if (head !== undefined && stat.size >= head.bytes) {
+    // The head alone first, so a file that ends here never gets its whole buffer.
+    first = new Uint8Array(head.bytes);
+    while (length < first.length) {
+      const count = await file.read(first.subarray(length), length);
+      if (count === 0) break;
+      length += count;
+    }
+    if (length === first.length && head.stop(first)) return { kind: "head", bytes: first };
+  }
+  let buffer = new Uint8Array(Math.max(Math.min(stat.size, maxBytes) + 1, length + 1));
+  if (first !== undefined) buffer.set(first.subarray(0, length));
+  for (;;) {
+    if (length === buffer.length) {
+      // The file grew while it was read: past the bound it is too large, else read on.
+      if (length > maxBytes) return { kind: "too-large", size: length };
+      const larger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
+      larger.set(buffer);
+      buffer = larger;
+    }
+    const wanted = buffer.length - length;
+    const count = await file.read(buffer.subarray(length), length);
+    length += count;
+    if (count === 0) break;
+    // A short read that reached the size fstat gave is the end: one call
+    // fewer per file than reading until 0 (a host reading in chunks still
+    // gets asked again).
+    if (count < wanted && length >= stat.size) break;
+  }
+  return { kind: "read", bytes: buffer.subarray(0, length) };
 }
 
 /**
@@ -100,8 +156,10 @@ export async function readRegularFile(
  * @param maxBytes The largest size read.
  * @param scratch The buffer to reuse (replaced by a larger one when needed).
  * @param head A look at a long file's first bytes before the rest is read. @default undefined
+ * @param wholeBelow A regular file this size or larger is declined (`null`), unread. @default Infinity
  * @returns What {@link readRegularFile} returns, or `null` when the host has no
- * synchronous read or declines this file (large, or grown while read): use {@link readRegularFile}.
+ * synchronous read or declines this file (large, or grown while read), or it
+ * is `wholeBelow` bytes or more: use {@link readRegularFile}.
  * @throws {HostError} From the host's open, fstat or read.
  */
 export function readRegularFileSync(
@@ -110,9 +168,11 @@ export function readRegularFileSync(
   maxBytes: number,
   scratch: { buffer: Uint8Array },
   head?: ReadHead,
+  wholeBelow: number = Number.POSITIVE_INFINITY,
 ): RegularFileRead | null {
   if (host.readSync === undefined) return null;
   let verdict = null as RegularFileRead | null;
+  let declined = false;
   // The head alone, read into the buffer as it is: a file that does not fit it grows it only once its
   // head shows it is not binary (a grep worker met a 10 MB binary file on every call, and each time
   // made a buffer that large, a new one per search, just to read its first 64 KiB).
@@ -121,6 +181,10 @@ export function readRegularFileSync(
     if (stat.kind !== "file") verdict = { kind: "not-a-file" };
     else if (stat.size > maxBytes) verdict = { kind: "too-large", size: stat.size };
     if (verdict !== null) return null;
+    if (stat.size >= wholeBelow) {
+      declined = true;
+      return null;
+    }
     // One byte more than fstat's size, to see a file that grew since.
     const wanted = stat.size + 1;
     if (wanted > scratch.buffer.length) {
@@ -132,7 +196,7 @@ export function readRegularFileSync(
     }
     return scratch.buffer.subarray(0, wanted);
   }, head);
-  if (done === null) return null;
+  if (done === null || declined) return null;
   if (verdict !== null) return verdict;
   if (headOnly) {
     // Shorter than its fstat said: the file shrank, and this is all of it.

@@ -2,13 +2,22 @@ import type { ByteSearch, ReadHead } from "../../host.ts";
 import { WorkspaceError } from "../errors.ts";
 import {
   type FileReadHost,
-  readRegularFile,
+  openRegularFile,
+  readOpenedFile,
   readRegularFileSync,
   type RegularFileRead,
   SCRATCH_BYTES,
 } from "../fs/read_regular_file.ts";
+import { GREP_READ_CHUNK_BYTES } from "../limits.ts";
+import { searchInChunks } from "./search_chunks.ts";
 import type { Identity } from "../fs/same_identity.ts";
-import { type LineMatch, looksBinary, searchText, type TextSearchRequest } from "./search_text.ts";
+import {
+  type LineMatch,
+  looksBinary,
+  searchText,
+  type TextSearchOutcome,
+  type TextSearchRequest,
+} from "./search_text.ts";
 
 /** Why a file was passed over without being searched. */
 export type SkipReason = "binary" | "tooLarge" | "unreadable";
@@ -77,7 +86,14 @@ export function searchFileSync(
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },
 ): FileOutcome | null {
-  const read = readRegularFileSync(host, hostPath, request.maxFileBytes, scratch, binaryHead(request.search));
+  const read = readRegularFileSync(
+    host,
+    hostPath,
+    request.maxFileBytes,
+    scratch,
+    binaryHead(request.search),
+    GREP_READ_CHUNK_BYTES,
+  );
   return read === null ? null : searchRead(read, request, hostPath);
 }
 
@@ -102,8 +118,26 @@ export async function searchFile(
   expected?: Identity,
   display: string = hostPath,
 ): Promise<FileOutcome> {
-  const read = await readRegularFile(host, hostPath, request.maxFileBytes, expected, binaryHead(request.search));
-  return searchRead(read, request, display);
+  const opened = await openRegularFile(host, hostPath, request.maxFileBytes, expected);
+  if (opened.kind !== "open") return searchRead(opened, request, display);
+  try {
+    if (opened.stat.size >= GREP_READ_CHUNK_BYTES) {
+      const alloc = host.byteSearch?.alloc?.bind(host.byteSearch);
+      const found = await searchInChunks(
+        opened.file,
+        request,
+        request.search,
+        request.maxFileBytes,
+        GREP_READ_CHUNK_BYTES,
+        alloc,
+      );
+      return "tooLarge" in found ? TOO_LARGE : outcomeOf(found);
+    }
+    const read = await readOpenedFile(opened.file, opened.stat, request.maxFileBytes, binaryHead(request.search));
+    return searchRead(read, request, display);
+  } finally {
+    await opened.file.close().catch(() => {});
+  }
 }
 
 const heads = new WeakMap<ByteSearch, ReadHead>();
@@ -125,9 +159,18 @@ function searchRead(read: RegularFileRead, request: FileSearchRequest, display: 
       path: display,
     });
   }
-  if (read.kind === "too-large") return { skipped: "tooLarge", matches: [], count: 0 };
+  if (read.kind === "too-large") return TOO_LARGE;
   if (read.kind === "not-a-file") return { skipped: "unreadable", matches: [], count: 0 };
   if (read.kind === "head") return { skipped: "binary", matches: [], count: 0 };
-  const found = searchText(read.bytes, request, request.search);
+  return outcomeOf(searchText(read.bytes, request, request.search));
+}
+
+const TOO_LARGE: FileOutcome = Object.freeze({
+  skipped: "tooLarge",
+  matches: Object.freeze([]) as unknown as LineMatch[],
+  count: 0,
+});
+
+function outcomeOf(found: TextSearchOutcome): FileOutcome {
   return found.binary ? { skipped: "binary", matches: [], count: 0 } : found;
 }

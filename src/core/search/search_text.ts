@@ -74,21 +74,76 @@ const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
 export function searchText(bytes: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
   const view = search.view(bytes);
   if (looksBinary(bytes, view, search)) return { binary: true, matches: [], count: 0 };
+  return searchRegion(bytes, view, request, WHOLE_FILE, request.cap);
+}
+
+/**
+ * Which lines of a buffer {@link searchRegion} searches: a file's read in
+ * chunks is searched a part at a time, with the lines before and after a part
+ * in the buffer for context. `from` and `to` are line starts (or the
+ * buffer's end).
+ */
+export class TextRegion {
+  /**
+   * @param from The byte where the first line searched starts.
+   * @param to The byte where the lines searched end.
+   * @param firstLine Lines of the buffer before `from` (the index of the first line searched).
+   * @param lines Lines searched (those between `from` and `to`).
+   * @param lineBase Lines of the file before the buffer's first one.
+   * @param fileStart Whether the buffer begins at the file's first byte (where a BOM is dropped).
+   */
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly firstLine: number,
+    readonly lines: number,
+    readonly lineBase: number,
+    readonly fileStart: boolean,
+  ) {}
+}
+
+const WHOLE_FILE = new TextRegion(0, Number.POSITIVE_INFINITY, 0, Number.POSITIVE_INFINITY, 0, true);
+
+/**
+ * {@link searchText} on a region of a buffer, not sniffed for binary: the
+ * lines from `region.from` to `region.to`, numbered from `region.lineBase`;
+ * the buffer's other lines are there only as context.
+ *
+ * @param bytes The buffer: whole lines (its last one may be the file's last, with no line ending).
+ * @param view A view of `bytes` (from `search`).
+ * @param request The matcher, the mode and the bounds.
+ * @param region The lines searched.
+ * @param cap Matching lines kept at most (content mode).
+ * @returns The matching lines of the region.
+ */
+export function searchRegion(
+  bytes: Uint8Array,
+  view: ByteView,
+  request: TextSearchRequest,
+  region: TextRegion,
+  cap: number,
+): TextSearchOutcome {
   const { matcher, outputMode } = request;
+  const { from, to } = region;
   const prefilter = matcher.prefilter;
   if (prefilter.kind === "bytes") {
-    for (const needle of prefilter.needles) if (findNeedle(bytes, view, needle, 0) < 0) return NONE;
+    for (const needle of prefilter.needles) if (!holds(findNeedle(bytes, view, needle, from), to)) return NONE;
     if (outputMode !== "content") {
-      if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode);
-      return countMatchingLines(bytes, view, prefilter.needles[0], request);
+      if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode, region);
+      return countMatchingLines(bytes, view, prefilter.needles[0], request, region);
     }
   } else if (prefilter.kind === "ascii-fold") {
     // The K and ſ that RE2 folds with k and s are looked for only in a file without the needle in ASCII.
-    const held = findFolded(bytes, view, prefilter.needle, 0) >= 0 || (prefilter.beyondAscii &&
-      (findNeedle(bytes, view, KELVIN, 0) >= 0 || findNeedle(bytes, view, LONG_S, 0) >= 0));
+    const held = holds(findFolded(bytes, view, prefilter.needle, from), to) || (prefilter.beyondAscii &&
+      (holds(findNeedle(bytes, view, KELVIN, from), to) || holds(findNeedle(bytes, view, LONG_S, from), to)));
     if (!held) return NONE;
   }
-  return searchDecoded(bytes, request);
+  return searchDecoded(bytes, request, region, cap);
+}
+
+// Whether a needle found at `at` (-1: not found) starts before `to`.
+function holds(at: number, to: number): boolean {
+  return at >= 0 && at < to;
 }
 
 /**
@@ -109,9 +164,15 @@ export function looksBinary(bytes: Uint8Array, view: ByteView, search: ByteSearc
 
 // A plain text: the lines holding it, counted on the bytes (a needle has no
 // line ending, no BOM and no U+FFFD, so where its bytes are the line holds it).
-function countLinesHolding(bytes: Uint8Array, view: ByteView, needle: Needle, mode: GrepOutputMode): TextSearchOutcome {
+function countLinesHolding(
+  bytes: Uint8Array,
+  view: ByteView,
+  needle: Needle,
+  mode: GrepOutputMode,
+  region: TextRegion,
+): TextSearchOutcome {
   let count = 0;
-  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
+  for (let at = findNeedle(bytes, view, needle, region.from); holds(at, region.to);) {
     count++;
     if (mode === "files_with_matches") break;
     const end = view.indexOf(NEWLINE, at + needle.bytes.length);
@@ -128,13 +189,14 @@ function countMatchingLines(
   view: ByteView,
   needle: Needle,
   request: TextSearchRequest,
+  region: TextRegion,
 ): TextSearchOutcome {
   let count = 0;
-  for (let at = findNeedle(bytes, view, needle, 0); at >= 0;) {
+  for (let at = findNeedle(bytes, view, needle, region.from); holds(at, region.to);) {
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
     const newline = view.indexOf(NEWLINE, at + needle.bytes.length);
     const end = newline < 0 ? bytes.length : newline;
-    if (request.matcher.find(lineText(bytes, start, end)) >= 0) {
+    if (request.matcher.find(lineText(bytes, start, end, region.fileStart)) >= 0) {
       count++;
       if (request.outputMode === "files_with_matches") break;
     }
@@ -145,33 +207,39 @@ function countMatchingLines(
 }
 
 // One line's text: without a `\r` before its `\n`, without the file's BOM.
-function lineText(bytes: Uint8Array, start: number, end: number): string {
+function lineText(bytes: Uint8Array, start: number, end: number, fileStart: boolean): string {
   if (end < bytes.length && end > start && bytes[end - 1] === CR) end--;
-  if (start === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+  if (start === 0 && fileStart && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     start = Math.min(3, end);
   }
   return decodeUtf8Lenient(bytes.subarray(start, end));
 }
 
-// The whole file decoded and split into lines; each line to the matcher.
-function searchDecoded(bytes: Uint8Array, request: TextSearchRequest): TextSearchOutcome {
-  const { matcher, outputMode, context, cap, maxLineChars } = request;
+// The whole buffer decoded and split into lines; each line of the region to the matcher.
+function searchDecoded(
+  bytes: Uint8Array,
+  request: TextSearchRequest,
+  region: TextRegion,
+  cap: number,
+): TextSearchOutcome {
+  const { matcher, outputMode, context, maxLineChars } = request;
   let text = decodeUtf8Lenient(bytes);
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (region.fileStart && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
   if (!matcher.mayMatch(text)) return NONE;
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the final line ending ends no line
   const matches: LineMatch[] = [];
   let count = 0;
-  for (let i = 0; i < lines.length; i++) {
+  const last = Math.min(lines.length, region.firstLine + region.lines);
+  for (let i = region.firstLine; i < last; i++) {
     const column = matcher.find(lines[i]);
     if (column < 0) continue;
     count++;
     if (outputMode === "files_with_matches") break;
     if (outputMode === "count" || matches.length >= cap) continue;
     const { text: shown, cut } = cutLine(lines[i], column, maxLineChars);
-    const match: LineMatch = { line: i + 1, column: column + 1, text: shown };
+    const match: LineMatch = { line: region.lineBase + i + 1, column: column + 1, text: shown };
     if (cut) match.cut = true;
     if (context > 0) {
       match.before = lines.slice(Math.max(0, i - context), i).map((line) => cutLine(line, 0, maxLineChars).text);
