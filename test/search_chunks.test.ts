@@ -142,28 +142,63 @@ describe.each(SEARCHES)("searchInChunks with the %s byte search", (_name, search
   });
 
   test("holds one part and the longest line, not the file", async () => {
+    // The byte search with its own `alloc`, which notes each buffer made.
     const sizes: number[] = [];
-    const alloc = (size: number) => {
-      sizes.push(size);
-      return new Uint8Array(size);
+    const counted: ByteSearch = {
+      view: (bytes) => search.view(bytes),
+      alloc: (size) => {
+        sizes.push(size);
+        return new Uint8Array(size);
+      },
     };
     const request = counting("absent");
     // 400 KB of short lines: one 8 KiB buffer.
     const short = encoder.encode("a short line\n".repeat(30_000));
     const file = fileOf(short);
-    expect(await searchInChunks(file, request, search, short.length, 8_192, alloc)).toEqual({ matches: [], count: 0 });
+    expect(await searchInChunks(file, request, counted, short.length, 8_192)).toEqual({ matches: [], count: 0 });
     expect(sizes).toEqual([8_192]);
     expect(file.reads).toBeGreaterThan(40);
-    // A 20,000-byte line among them: the buffer grows to hold it (8 → 16 → 32 KiB), no further.
+    // A 20,000-byte line among them: the 8 KiB buffer left by the search above grows to hold it (16, 32 KiB).
     sizes.length = 0;
     const long = encoder.encode(
       "a short line\n".repeat(1_000) + "y".repeat(20_000) + "\n" + "a short line\n".repeat(1_000),
     );
-    expect(await searchInChunks(fileOf(long), request, search, long.length, 8_192, alloc)).toEqual({
+    expect(await searchInChunks(fileOf(long), request, counted, long.length, 8_192)).toEqual({
       matches: [],
       count: 0,
     });
-    expect(sizes).toEqual([8_192, 16_384, 32_768]);
+    expect(sizes).toEqual([16_384, 32_768]);
+    // The next search takes the 8 KiB buffer the first one left (a grown one is not kept).
+    sizes.length = 0;
+    await searchInChunks(fileOf(short), request, counted, short.length, 8_192);
+    await searchInChunks(fileOf(short), request, counted, short.length, 8_192);
+    expect(sizes).toEqual([8_192]);
+  });
+
+  test("in content mode a file without the required text is read once; one with it, again from its start", async () => {
+    const content = (literal: string): TextSearchRequest => ({ ...counting(literal), outputMode: "content", cap: 10 });
+    const bytes = encoder.encode("a short line\n".repeat(30_000) + "the needle\n");
+    const without = fileOf(bytes);
+    expect(await searchInChunks(without, content("absent"), search, bytes.length, 8_192)).toEqual({
+      matches: [],
+      count: 0,
+    });
+    // The 8 KiB head, then one read per 8 KiB part (less what the last part carried over), then the end.
+    const once = without.reads;
+    expect(once).toBeGreaterThanOrEqual(Math.ceil(bytes.length / 8_192));
+    expect(once).toBeLessThan(Math.ceil(bytes.length / 8_192) + 4);
+    const holding = fileOf(bytes);
+    expect(await searchInChunks(holding, content("needle"), search, bytes.length, 8_192)).toEqual({
+      matches: [{ line: 30_001, column: 5, text: "the needle" }],
+      count: 1,
+    });
+    expect(holding.reads).toBeGreaterThan(2 * once - 4);
+    // A regex with no required text: one pass.
+    const regex = fileOf(bytes);
+    const none: TextSearchRequest = { ...content("x"), matcher: compileLineMatcher("ne+dle|xyz") };
+    expect(none.matcher.prefilter.kind).toBe("none");
+    expect((await searchInChunks(regex, none, search, bytes.length, 8_192) as { count: number }).count).toBe(1);
+    expect(regex.reads).toBeLessThan(once + 2);
   });
 
   test("a NUL in the first 8 KiB makes the file binary after one read of 8 KiB; a later NUL does not", async () => {

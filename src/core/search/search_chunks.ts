@@ -7,12 +7,19 @@
  */
 import type { ByteSearch, HostFile } from "../../host.ts";
 import { GREP_BINARY_SNIFF_BYTES } from "../limits.ts";
-import { searchRegion, TextRegion, type TextSearchOutcome, type TextSearchRequest } from "./search_text.ts";
+import { mayMatch, searchRegion, TextRegion, type TextSearchOutcome, type TextSearchRequest } from "./search_text.ts";
 
 const NEWLINE = 0x0a;
+// Bytes asked for in one read: the size a host reads synchronously, straight into the buffer (Node's
+// thread pool and Deno's `node:fs` took larger ones the long way: on Deno a copy per read, whose garbage
+// held 30 MB more at the peak of a kernel-tree search than reading each file whole).
+const READ_BYTES = 65_536;
 
 /** What {@link searchInChunks} found: as {@link TextSearchOutcome}, or that the file grew past the bound. */
 export type ChunkedSearchOutcome = TextSearchOutcome | { tooLarge: true };
+
+// One spare part buffer per byte search (one per thread and host): a search of many large files makes one.
+const spares = new WeakMap<ByteSearch, Uint8Array>();
 
 /**
  * Searches an open file from its start in parts of `chunkBytes`, each cut
@@ -20,14 +27,16 @@ export type ChunkedSearchOutcome = TextSearchOutcome | { tooLarge: true };
  * hold it). A part's last `context` lines wait for the next part (content
  * mode), so a match among them gets its lines after; the `context` lines
  * before a part are kept in front of it. A NUL in the first
- * {@link GREP_BINARY_SNIFF_BYTES}, read first, makes the file binary.
+ * {@link GREP_BINARY_SNIFF_BYTES}, read first, makes the file binary. In
+ * content mode the file is first read through for the matcher's required
+ * text alone, and only a file holding it is read again with its lines
+ * counted (most large files of a search lack it).
  *
  * @param file The open file (not closed here).
  * @param request The matcher, the mode and the bounds.
- * @param search The byte search.
+ * @param search The byte search (its `alloc` makes the buffer).
  * @param maxBytes A file that grew past this while read is too large.
- * @param chunkBytes The bytes read at a time. @default GREP_READ_CHUNK_BYTES
- * @param alloc Makes the buffer (a host's native bytes). @default new Uint8Array
+ * @param chunkBytes The bytes read at a time (at least {@link GREP_BINARY_SNIFF_BYTES}).
  * @returns What the whole file's search returns.
  * @throws {HostError} From a read.
  */
@@ -37,73 +46,152 @@ export async function searchInChunks(
   search: ByteSearch,
   maxBytes: number,
   chunkBytes: number,
-  alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
 ): Promise<ChunkedSearchOutcome> {
-  const content = request.outputMode === "content";
-  const context = content ? request.context : 0;
-  let buffer = alloc(Math.max(chunkBytes, GREP_BINARY_SNIFF_BYTES));
-  // Bytes in the buffer; the file's offset of its end; of its start.
-  let length = 0;
-  let position = 0;
-  // The buffer's first bytes already searched, kept as context before the rest, and their lines.
-  let kept = 0;
-  let keptLines = 0;
-  // Lines of the file before the buffer's first one.
-  let lineBase = 0;
-  let ended = false;
-  const matches: TextSearchOutcome["matches"] = [];
-  let count = 0;
+  const size = Math.max(chunkBytes, GREP_BINARY_SNIFF_BYTES);
+  const spare = spares.get(search);
+  spares.delete(search);
+  const parts = new Parts(file, search, spare?.length === size ? spare : allocate(search, size), maxBytes);
+  try {
+    if (await parts.binary()) return { binary: true, matches: [], count: 0 };
+    if (request.outputMode === "content" && request.matcher.prefilter.kind !== "none") {
+      const held = await parts.anyMayMatch(request);
+      if (held !== true) return held === false ? { matches: [], count: 0 } : held;
+      parts.rewind();
+    }
+    return await parts.searchAll(request);
+  } finally {
+    if (parts.buffer.length === size) spares.set(search, parts.buffer);
+  }
+}
 
-  const fill = async (until: number) => {
-    while (length < until) {
-      const read = await file.read(buffer.subarray(length, until), position);
+function allocate(search: ByteSearch, size: number): Uint8Array {
+  return search.alloc?.(size) ?? new Uint8Array(size);
+}
+
+// A file read from its start into a buffer, a part at a time.
+class Parts {
+  // Bytes in the buffer; the file's offset of the buffer's end.
+  length = 0;
+  position = 0;
+  ended = false;
+
+  constructor(
+    readonly file: HostFile,
+    readonly byteSearch: ByteSearch,
+    public buffer: Uint8Array,
+    readonly maxBytes: number,
+  ) {}
+
+  // Reads until the buffer holds `until` bytes or the file ends.
+  async fill(until: number): Promise<void> {
+    while (this.length < until) {
+      const end = Math.min(until, this.length + READ_BYTES);
+      const read = await this.file.read(this.buffer.subarray(this.length, end), this.position);
       if (read === 0) {
-        ended = true;
+        this.ended = true;
         return;
       }
-      length += read;
-      position += read;
+      this.length += read;
+      this.position += read;
     }
-  };
+  }
 
-  await fill(GREP_BINARY_SNIFF_BYTES);
-  if (search.view(buffer.subarray(0, length)).indexOf(0, 0) >= 0) return { binary: true, matches: [], count: 0 };
-  for (;;) {
-    if (!ended) await fill(buffer.length);
-    if (position > maxBytes) return { tooLarge: true };
-    // The part's lines end at its last line ending (at the file's end, with it); its last `context` lines
-    // wait for the lines after them.
-    const end = ended ? length : buffer.lastIndexOf(NEWLINE, length - 1) + 1;
-    const to = ended ? end : lineStartBefore(buffer, end, context, 0);
-    if (to <= kept && !ended) {
-      // No whole line to search yet (a line longer than the buffer): grow it, up to the bound.
-      const larger = alloc(Math.min(buffer.length * 2, maxBytes + 1));
-      if (larger.length <= buffer.length) return { tooLarge: true };
-      larger.set(buffer.subarray(0, length));
-      buffer = larger;
-      continue;
+  // Whether the file's first bytes hold a NUL: only those are read.
+  async binary(): Promise<boolean> {
+    await this.fill(GREP_BINARY_SNIFF_BYTES);
+    return this.byteSearch.view(this.buffer.subarray(0, this.length)).indexOf(0, 0) >= 0;
+  }
+
+  // Back to the file's start, the buffer emptied.
+  rewind(): void {
+    this.length = 0;
+    this.position = 0;
+    this.ended = false;
+  }
+
+  // Fills the buffer: `false` when the file grew past the bound.
+  async next(): Promise<boolean> {
+    if (!this.ended) await this.fill(this.buffer.length);
+    return this.position <= this.maxBytes;
+  }
+
+  // Where the whole lines in the buffer end (at the file's end, its end).
+  wholeLines(): number {
+    return this.ended ? this.length : this.buffer.lastIndexOf(NEWLINE, this.length - 1) + 1;
+  }
+
+  // A buffer twice as large (up to the bound) holding the same bytes: `false` past the bound.
+  grow(): boolean {
+    const larger = allocate(this.byteSearch, Math.min(this.buffer.length * 2, this.maxBytes + 1));
+    if (larger.length <= this.buffer.length) return false;
+    larger.set(this.buffer.subarray(0, this.length));
+    this.buffer = larger;
+    return true;
+  }
+
+  // Drops the buffer's first `bytes`.
+  drop(bytes: number): void {
+    this.buffer.copyWithin(0, bytes, this.length);
+    this.length -= bytes;
+  }
+
+  // Reads the file through (from where `binary` left it) for the matcher's required text: whether a part holds it.
+  async anyMayMatch(request: TextSearchRequest): Promise<boolean | { tooLarge: true }> {
+    for (;;) {
+      if (!await this.next()) return { tooLarge: true };
+      const end = this.wholeLines();
+      if (end === 0 && !this.ended) {
+        if (!this.grow()) return { tooLarge: true };
+        continue;
+      }
+      const part = this.buffer.subarray(0, end);
+      if (mayMatch(part, this.byteSearch.view(part), request.matcher, 0, end)) return true;
+      if (this.ended) return false;
+      this.drop(end);
     }
-    if (to <= kept) return { matches, count };
-    // Lines searched: their line endings, and the file's last line when it has none.
-    const lines = content
-      ? countLines(buffer, kept, to) + (buffer[to - 1] === NEWLINE ? 0 : 1)
-      : Number.POSITIVE_INFINITY;
-    const part = buffer.subarray(0, end);
-    const region = new TextRegion(kept, to, keptLines, lines, lineBase, position - length === 0);
-    const found = searchRegion(part, search.view(part), request, region, request.cap - matches.length);
-    count += found.count;
-    for (const match of found.matches) matches.push(match);
-    if (ended || (request.outputMode === "files_with_matches" && count > 0)) return { matches, count };
-    // What stays: the `context` lines before `to` (context for the next part), then the rest.
-    const keep = lineStartBefore(buffer, to, context, 0);
-    if (content) {
-      const stay = countLines(buffer, keep, to);
-      lineBase += keptLines + lines - stay;
-      keptLines = stay;
+  }
+
+  // The search, part after part, from the file's start.
+  async searchAll(request: TextSearchRequest): Promise<ChunkedSearchOutcome> {
+    const content = request.outputMode === "content";
+    const context = content ? request.context : 0;
+    // The buffer's first bytes already searched, kept as context before the rest, and their lines.
+    let kept = 0;
+    let keptLines = 0;
+    // Lines of the file before the buffer's first one.
+    let lineBase = 0;
+    const matches: TextSearchOutcome["matches"] = [];
+    let count = 0;
+    for (;;) {
+      if (!await this.next()) return { tooLarge: true };
+      const buffer = this.buffer;
+      // The part's last `context` lines wait for the lines after them.
+      const end = this.wholeLines();
+      const to = this.ended ? end : lineStartBefore(buffer, end, context);
+      if (to <= kept) {
+        if (this.ended) return { matches, count };
+        // No whole line to search yet (a line longer than the buffer): grow it, up to the bound.
+        if (!this.grow()) return { tooLarge: true };
+        continue;
+      }
+      // Lines searched: their line endings, and the file's last line when it has none.
+      const lines = content ? countLines(buffer, kept, to) + (buffer[to - 1] === NEWLINE ? 0 : 1) : Infinity;
+      const part = buffer.subarray(0, end);
+      const region = new TextRegion(kept, to, keptLines, lines, lineBase, this.position === this.length);
+      const found = searchRegion(part, this.byteSearch.view(part), request, region, request.cap - matches.length);
+      count += found.count;
+      for (const match of found.matches) matches.push(match);
+      if (this.ended || (request.outputMode === "files_with_matches" && count > 0)) return { matches, count };
+      // What stays: the `context` lines before `to` (context for the next part), then the rest.
+      const keep = lineStartBefore(buffer, to, context);
+      if (content) {
+        const stay = countLines(buffer, keep, to);
+        lineBase += keptLines + lines - stay;
+        keptLines = stay;
+      }
+      this.drop(keep);
+      kept = to - keep;
     }
-    buffer.copyWithin(0, keep, length);
-    length -= keep;
-    kept = to - keep;
   }
 }
 
@@ -114,8 +202,8 @@ function countLines(bytes: Uint8Array, from: number, to: number): number {
   return lines;
 }
 
-// The start of the line `lines` lines before the line start `at`, not before `floor`.
-function lineStartBefore(bytes: Uint8Array, at: number, lines: number, floor: number): number {
-  for (let i = 0; i < lines && at > floor; i++) at = at >= 2 ? bytes.lastIndexOf(NEWLINE, at - 2) + 1 : 0;
-  return Math.max(at, floor);
+// The start of the line `lines` lines before the line start `at`.
+function lineStartBefore(bytes: Uint8Array, at: number, lines: number): number {
+  for (let i = 0; i < lines && at > 0; i++) at = at >= 2 ? bytes.lastIndexOf(NEWLINE, at - 2) + 1 : 0;
+  return at;
 }

@@ -122,14 +122,12 @@ export async function searchFile(
   if (opened.kind !== "open") return searchRead(opened, request, display);
   try {
     if (opened.stat.size >= GREP_READ_CHUNK_BYTES) {
-      const alloc = host.byteSearch?.alloc?.bind(host.byteSearch);
       const found = await searchInChunks(
         opened.file,
         request,
         request.search,
         request.maxFileBytes,
         GREP_READ_CHUNK_BYTES,
-        alloc,
       );
       return "tooLarge" in found ? TOO_LARGE : outcomeOf(found);
     }

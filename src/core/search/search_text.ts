@@ -124,21 +124,37 @@ export function searchRegion(
   cap: number,
 ): TextSearchOutcome {
   const { matcher, outputMode } = request;
-  const { from, to } = region;
+  if (!mayMatch(bytes, view, matcher, region.from, region.to)) return NONE;
   const prefilter = matcher.prefilter;
-  if (prefilter.kind === "bytes") {
-    for (const needle of prefilter.needles) if (!holds(findNeedle(bytes, view, needle, from), to)) return NONE;
-    if (outputMode !== "content") {
-      if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode, region);
-      return countMatchingLines(bytes, view, prefilter.needles[0], request, region);
-    }
-  } else if (prefilter.kind === "ascii-fold") {
-    // The K and ſ that RE2 folds with k and s are looked for only in a file without the needle in ASCII.
-    const held = holds(findFolded(bytes, view, prefilter.needle, from), to) || (prefilter.beyondAscii &&
-      (holds(findNeedle(bytes, view, KELVIN, from), to) || holds(findNeedle(bytes, view, LONG_S, from), to)));
-    if (!held) return NONE;
+  if (prefilter.kind === "bytes" && outputMode !== "content") {
+    if (matcher.exact) return countLinesHolding(bytes, view, prefilter.needles[0], outputMode, region);
+    return countMatchingLines(bytes, view, prefilter.needles[0], request, region);
   }
   return searchDecoded(bytes, request, region, cap);
+}
+
+/**
+ * Whether the lines between `from` and `to` may hold a match, by the
+ * matcher's prefilter on the bytes: `false` when they lack the text every
+ * match holds.
+ *
+ * @param bytes Whole lines.
+ * @param view A view of `bytes`.
+ * @param matcher The matcher.
+ * @param from Where the lines begin.
+ * @param to Where they end.
+ * @returns `false` when no line there can match.
+ */
+export function mayMatch(bytes: Uint8Array, view: ByteView, matcher: LineMatcher, from: number, to: number): boolean {
+  const prefilter = matcher.prefilter;
+  if (prefilter.kind === "bytes") {
+    for (const needle of prefilter.needles) if (!holds(findNeedle(bytes, view, needle, from), to)) return false;
+  } else if (prefilter.kind === "ascii-fold") {
+    // The K and ſ that RE2 folds with k and s are looked for only in a file without the needle in ASCII.
+    return holds(findFolded(bytes, view, prefilter.needle, from), to) || (prefilter.beyondAscii &&
+      (holds(findNeedle(bytes, view, KELVIN, from), to) || holds(findNeedle(bytes, view, LONG_S, from), to)));
+  }
+  return true;
 }
 
 // Whether a needle found at `at` (-1: not found) starts before `to`.
