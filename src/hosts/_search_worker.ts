@@ -43,7 +43,8 @@ export type SearchWorkerReply =
   | { batch: number; error: string };
 
 // Only the file half of the Node host (no processes: a smaller module graph, so the thread starts sooner).
-// Files up to 64 MiB in one synchronous step: this thread has no event loop to keep turning.
+// Files up to 64 MiB in one synchronous step: this thread has no event loop to keep turning (grep asks
+// for files under GREP_READ_CHUNK_BYTES alone; a larger one it reads in parts).
 // Under Deno, whose `node:buffer` searches in JavaScript, the Deno host's byte search.
 const files = nodeFileSystem({ sync: true, errors: NODE_ERRORS, procfs: process.platform === "linux" });
 const host: FileReadHost = {

@@ -232,9 +232,8 @@ export function scratchBytes(host: FileReadHost, size: number): Uint8Array {
 
 /**
  * A search's reused read buffer ({@link readRegularFileSync} grows it): a
- * class, so every search's has the same shape from the first call on (an
- * object literal's first object has another shape than its later ones, and
- * code optimized for the first search's would be thrown away at the second).
+ * class, so every search's has the same shape from the first call on (why:
+ * docs/contributing.md, "On grep's path").
  */
 export class Scratch {
   /** @param buffer The buffer, {@link scratchBytes} or empty. */

@@ -44,9 +44,7 @@ export function needleOf(bytes: Uint8Array): Needle {
   return new PreparedNeedle(bytes, RANK[bytes[rare]] >= RARE_ENOUGH ? rare : -1);
 }
 
-// Needles are class instances, one shape from the first call on: an object
-// literal's first object has another shape than its later ones, and code
-// optimized for the first would be thrown away at the second call.
+// Needles are class instances, one shape from the first call on (why: docs/contributing.md, "On grep's path").
 class PreparedNeedle implements Needle {
   constructor(readonly bytes: Uint8Array, readonly rare: number) {}
 }

@@ -101,11 +101,8 @@ export function compileLineMatcher(pattern: string, options: LineMatcherOptions 
   return new RegexMatcher(re, prefilter, ignoreCase ? [] : runs, !TEXT_ANCHORS.test(pattern));
 }
 
-// Matchers, prefilters (and needles) are class instances: every call's have
-// the same shape and the same methods from the first call on. An object
-// literal's first object has another shape than its later ones, and closures
-// made per call are other functions each time: code optimized for the first
-// call would be thrown away at the second.
+// Matchers, prefilters (and needles) are class instances: every call's have the same shape and the same
+// methods from the first call on (why: docs/contributing.md, "On grep's path").
 class PlainTextMatcher implements LineMatcher {
   readonly #pattern: string;
   readonly prefilter: BytePrefilter;

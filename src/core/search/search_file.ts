@@ -42,9 +42,7 @@ export interface FileSearchRequest extends TextSearchRequest {
 
 /**
  * A {@link FileSearchRequest} as a class instance: every call's has the same
- * shape from the first call on (an object literal's first object has another
- * shape than its later ones, and code optimized for the first call's would be
- * thrown away at the second).
+ * shape from the first call on (why: docs/contributing.md, "On grep's path").
  */
 export class SearchRequest implements FileSearchRequest {
   readonly matcher: FileSearchRequest["matcher"];
