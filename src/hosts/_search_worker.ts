@@ -82,14 +82,16 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
     try {
       let results = 0;
       const search = message.search | 0;
+      // Asked between a large file's parts too.
+      const ended = () => Atomics.load(shared, ENDED) === search;
       const slot = message.slot;
       for (let next = 0;; next++) {
         // The next file not taken back by the calling thread (which takes from the end).
         const i = slot < 0 ? (next < paths.length ? next : -1) : claimFront(shared, slot);
         if (i < 0) break;
         // Ended (aborted, a full result): nobody wants these outcomes, and the next search waits behind them.
-        if (Atomics.load(shared, ENDED) === search) break;
-        let outcome = searchListedFile(host, paths[i], request, scratch);
+        if (ended()) break;
+        let outcome = searchListedFile(host, paths[i], request, scratch, ended);
         if (outcome instanceof Promise) outcome = await outcome;
         Atomics.add(shared, FINISHED, 1);
         done++;

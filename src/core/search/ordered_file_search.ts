@@ -95,6 +95,8 @@ export class OrderedFileSearch {
   #flights: Flight[] = [];
   #inFlightFiles = 0;
   #holds = new FolderHolds();
+  /** Asked between a large file's parts searched here: nothing more is handed over, or the call was aborted. */
+  #ended = (): boolean => this.#outcomes.stopped || this.#options.signal?.aborted === true;
   /** Files searched here in a row that took longer than {@link GREP_SLOW_FILE_MS}. */
   #slowFiles = 0;
   /** Set at {@link GREP_SLOW_FILES} of them in a row: the threads take the rest. */
@@ -151,7 +153,7 @@ export class OrderedFileSearch {
       item.declined = true;
       return this.#toThreads(item, threads, true);
     } else {
-      outcome = searchListedFileAsync(this.#host, at, this.#options.request);
+      outcome = searchListedFileAsync(this.#host, at, this.#options.request, this.#ended);
     }
     if (outcome instanceof Promise) {
       return outcome.then(async (found) => {
@@ -337,7 +339,7 @@ export class OrderedFileSearch {
 
   // One file searched here, through whichever read the host has, and its outcome settled.
   async #searchHere(item: Item): Promise<void> {
-    const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch);
+    const outcome = searchListedFile(this.#host, item.at, this.#options.request, this.#scratch, this.#ended);
     this.#outcomes.settle(item, outcome instanceof Promise ? await outcome : outcome);
   }
 

@@ -56,6 +56,8 @@ export const UNREADABLE: FileOutcome = Object.freeze({
  * @param path One name at its held folder.
  * @param request The search.
  * @param scratch The reused read buffer.
+ * @param stop Asked between the parts of a large file (read asynchronously): `true` ends its search, and the
+ * caller drops its outcome. @default undefined
  * @returns What was found (a promise when the file was read asynchronously).
  */
 export function searchListedFile(
@@ -63,8 +65,9 @@ export function searchListedFile(
   path: string,
   request: FileSearchRequest,
   scratch: { buffer: Uint8Array },
+  stop?: () => boolean,
 ): FileOutcome | Promise<FileOutcome> {
-  return searchListedFileSync(host, path, request, scratch) ?? searchListedFileAsync(host, path, request);
+  return searchListedFileSync(host, path, request, scratch) ?? searchListedFileAsync(host, path, request, stop);
 }
 
 /**
@@ -96,14 +99,16 @@ export function searchListedFileSync(
  * @param host The host.
  * @param path One name at its held folder.
  * @param request The search.
+ * @param stop As {@link searchListedFile}'s. @default undefined
  * @returns What was found.
  */
 export function searchListedFileAsync(
   host: FileReadHost,
   path: string,
   request: FileSearchRequest,
+  stop?: () => boolean,
 ): Promise<FileOutcome> {
-  return searchFile(host, path, request).catch((error) => {
+  return searchFile(host, path, request, undefined, path, stop).catch((error) => {
     if (isAbortError(error)) throw error;
     return UNREADABLE;
   });

@@ -10,13 +10,18 @@ import { GREP_BINARY_SNIFF_BYTES } from "../limits.ts";
 import { mayMatch, searchRegion, TextRegion, type TextSearchOutcome, type TextSearchRequest } from "./search_text.ts";
 
 const NEWLINE = 0x0a;
+const TOO_LARGE: { tooLarge: true } = Object.freeze({ tooLarge: true });
+const STOPPED: { stopped: true } = Object.freeze({ stopped: true });
 // Bytes asked for in one read: the size a host reads synchronously, straight into the buffer (Node's
 // thread pool and Deno's `node:fs` took larger ones the long way: on Deno a copy per read, whose garbage
 // held 30 MB more at the peak of a kernel-tree search than reading each file whole).
 const READ_BYTES = 65_536;
 
-/** What {@link searchInChunks} found: as {@link TextSearchOutcome}, or that the file grew past the bound. */
-export type ChunkedSearchOutcome = TextSearchOutcome | { tooLarge: true };
+/**
+ * What {@link searchInChunks} found: as {@link TextSearchOutcome}, or that the
+ * file grew past the bound, or that `stop` ended the search (nothing found is returned then).
+ */
+export type ChunkedSearchOutcome = TextSearchOutcome | { tooLarge: true } | { stopped: true };
 
 // One spare part buffer per byte search (one per thread and host): a search of many large files makes one.
 const spares = new WeakMap<ByteSearch, Uint8Array>();
@@ -37,6 +42,7 @@ const spares = new WeakMap<ByteSearch, Uint8Array>();
  * @param search The byte search (its `alloc` makes the buffer).
  * @param maxBytes A file that grew past this while read is too large.
  * @param chunkBytes The bytes read at a time (at least {@link GREP_BINARY_SNIFF_BYTES}).
+ * @param stop Asked before each part is read: `true` ends the search (its caller no longer wants the outcome). @default undefined
  * @returns What the whole file's search returns.
  * @throws {HostError} From a read.
  */
@@ -46,11 +52,13 @@ export async function searchInChunks(
   search: ByteSearch,
   maxBytes: number,
   chunkBytes: number,
+  stop?: () => boolean,
 ): Promise<ChunkedSearchOutcome> {
   const size = Math.max(chunkBytes, GREP_BINARY_SNIFF_BYTES);
   const spare = spares.get(search);
   spares.delete(search);
-  const parts = new Parts(file, search, spare?.length === size ? spare : allocate(search, size), maxBytes);
+  const buffer = spare?.length === size ? spare : allocate(search, size);
+  const parts = new Parts(file, search, buffer, maxBytes, stop ?? never);
   try {
     if (await parts.binary()) return { binary: true, matches: [], count: 0 };
     if (request.outputMode === "content" && request.matcher.prefilter.kind !== "none") {
@@ -63,6 +71,8 @@ export async function searchInChunks(
     if (parts.buffer.length === size) spares.set(search, parts.buffer);
   }
 }
+
+const never = () => false;
 
 function allocate(search: ByteSearch, size: number): Uint8Array {
   return search.alloc?.(size) ?? new Uint8Array(size);
@@ -80,6 +90,7 @@ class Parts {
     readonly byteSearch: ByteSearch,
     public buffer: Uint8Array,
     readonly maxBytes: number,
+    readonly stop: () => boolean,
   ) {}
 
   // Reads until the buffer holds `until` bytes or the file ends.
@@ -109,10 +120,11 @@ class Parts {
     this.ended = false;
   }
 
-  // Fills the buffer: `false` when the file grew past the bound.
-  async next(): Promise<boolean> {
+  // Fills the buffer: why the search ends here (the file grew past the bound, or `stop`), or null.
+  async next(): Promise<{ tooLarge: true } | { stopped: true } | null> {
+    if (this.stop()) return STOPPED;
     if (!this.ended) await this.fill(this.buffer.length);
-    return this.position <= this.maxBytes;
+    return this.position <= this.maxBytes ? null : TOO_LARGE;
   }
 
   // Where the whole lines in the buffer end (at the file's end, its end).
@@ -136,12 +148,13 @@ class Parts {
   }
 
   // Reads the file through (from where `binary` left it) for the matcher's required text: whether a part holds it.
-  async anyMayMatch(request: TextSearchRequest): Promise<boolean | { tooLarge: true }> {
+  async anyMayMatch(request: TextSearchRequest): Promise<boolean | { tooLarge: true } | { stopped: true }> {
     for (;;) {
-      if (!await this.next()) return { tooLarge: true };
+      const ending = await this.next();
+      if (ending !== null) return ending;
       const end = this.wholeLines();
       if (end === 0 && !this.ended) {
-        if (!this.grow()) return { tooLarge: true };
+        if (!this.grow()) return TOO_LARGE;
         continue;
       }
       const part = this.buffer.subarray(0, end);
@@ -163,7 +176,8 @@ class Parts {
     const matches: TextSearchOutcome["matches"] = [];
     let count = 0;
     for (;;) {
-      if (!await this.next()) return { tooLarge: true };
+      const ending = await this.next();
+      if (ending !== null) return ending;
       const buffer = this.buffer;
       // The part's last `context` lines wait for the lines after them.
       const end = this.wholeLines();
@@ -171,7 +185,7 @@ class Parts {
       if (to <= kept) {
         if (this.ended) return { matches, count };
         // No whole line to search yet (a line longer than the buffer): grow it, up to the bound.
-        if (!this.grow()) return { tooLarge: true };
+        if (!this.grow()) return TOO_LARGE;
         continue;
       }
       // Lines searched: their line endings, and the file's last line when it has none.

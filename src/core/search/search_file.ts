@@ -105,6 +105,7 @@ export function searchFileSync(
  * @param request The search.
  * @param expected The identity the opened file must have, if any.
  * @param display The path as the caller named it, for the error.
+ * @param stop Asked between the parts of a large file: `true` ends its search, whose outcome (nothing found) the caller then drops. @default undefined
  * @returns What was found.
  * @throws {WorkspaceError} `PATH_CHANGED` when the opened file is not `expected`.
  * @throws {HostError} When the file cannot be opened or read.
@@ -115,6 +116,7 @@ export async function searchFile(
   request: FileSearchRequest,
   expected?: Identity,
   display: string = hostPath,
+  stop?: () => boolean,
 ): Promise<FileOutcome> {
   const opened = await openRegularFile(host, hostPath, request.maxFileBytes, expected);
   if (opened.kind !== "open") return searchRead(opened, request, display);
@@ -126,7 +128,9 @@ export async function searchFile(
         request.search,
         request.maxFileBytes,
         GREP_READ_CHUNK_BYTES,
+        stop,
       );
+      if ("stopped" in found) return { matches: [], count: 0 };
       return "tooLarge" in found ? TOO_LARGE : outcomeOf(found);
     }
     const read = await readOpenedFile(opened.file, opened.stat, request.maxFileBytes, binaryHead(request.search));
