@@ -50,15 +50,15 @@ function serve(on: (typeof SERVER_RUNTIMES_ALWAYS)[number], root: string, stop: 
   return { child, exited, replies, sendCalls, stop, stderr: () => err };
 }
 
-// 10,000 files with a match each: ten passes of the warm-up take well over a second. Made once for
-// the warm-up rows of every server runtime (1-2 s of writes each time): the servers only read it.
+// 150 files of about 1 MB, each line pair a match: one pass of the warm-up (a count of "TODO") takes
+// 0.3-0.5 s here, so its ten passes outlast GREP_WARM_UP_MS. Made once for the warm-up rows of every
+// server runtime (about 0.1 s): the servers only read it. (25,000 small files did the same at a cost of
+// 5-10 s of writes per runtime pass, and CI once timed out removing them.)
+const WARM_UP_LINES = "a\nTODO 12345\n".repeat(76_923);
 let warmUp: Promise<DiskFixture> | undefined;
 function warmUpTree(): Promise<string> {
   warmUp ??= diskFixture([]).then((fixture) => {
-    for (let d = 0; d < 250; d++) {
-      fs.mkdirSync(path.join(fixture.root, `d${d}`));
-      for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(fixture.root, `d${d}`, `f${f}.txt`), `a\nTODO ${f}\n`);
-    }
+    for (let f = 0; f < 150; f++) fs.writeFileSync(path.join(fixture.root, `f${f}.txt`), WARM_UP_LINES);
     return fixture;
   });
   return warmUp.then((fixture) => fixture.root);
@@ -109,12 +109,10 @@ describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (se
       const closed = performance.now();
       server.child.stdin.end();
       expect(await server.exited).toBe(0);
-      // It exits in 50–130 ms here (50–280 ms beside six busy loops); without the fix, at the warm-up's
-      // bound, GREP_WARM_UP_MS from the tool's making: 1,990–2,030 ms after the close (measured with the
-      // session's signal taken out of serve_stdio.ts). The tree is 25,000 files so that the warm-up's ten
-      // passes outlast that bound (on 10,000 they ended by themselves after 1.3 s, and the test could no
-      // longer tell the two apart). Four fifths of the bound leaves room for a loaded machine (1,017 ms
-      // once at load average 11; 1,572 ms once in CI's Node 24 pass, not explained).
+      // It exits in 25–95 ms here (to 315 ms beside six busy loops); without the fix, at the warm-up's
+      // bound, GREP_WARM_UP_MS from the tool's making: 1,950–1,980 ms after the close on each runtime
+      // (measured with the session's signal taken out of serve_stdio.ts). Four fifths of the bound leaves
+      // room for a loaded machine (1,572 ms once in CI's Node 24 pass on the earlier tree, not explained).
       expect(performance.now() - closed).toBeLessThan(GREP_WARM_UP_MS * 0.8);
     },
     60_000,
