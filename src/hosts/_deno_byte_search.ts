@@ -10,6 +10,11 @@
  * it, the typed array's own `indexOf` (V8's builtin, twice Deno's `Buffer`),
  * as {@link portableByteSearch} does.
  *
+ * A length (`size_t`) is passed as a BigInt: Deno's optimized call of a
+ * 64-bit parameter checks for one, and a number made V8 deoptimize and
+ * optimize again the function making the call, over and over (see the Deno
+ * libc of `_libc_at.ts`).
+ *
  * A result of `memchr` / `memmem` is a pointer; it is taken as its low 32
  * bits (a plain number, where the whole 64 bits would be a BigInt), and the
  * index is its distance from the searched bytes' own address taken the same
@@ -26,12 +31,12 @@ import type { DenoFfiGlobal } from "./_deno_ffi.ts";
 declare const Deno: DenoFfiGlobal;
 
 interface MemSymbols {
-  memchr(bytes: Uint8Array, byte: number, length: number): number;
-  memmem(bytes: Uint8Array, length: number, needle: Uint8Array, needleLength: number): number;
+  memchr(bytes: Uint8Array, byte: number, length: bigint): number;
+  memmem(bytes: Uint8Array, length: bigint, needle: Uint8Array, needleLength: bigint): number;
   /** Both NUL-terminated; ASCII letters in any case (the C locale: Deno never sets another). */
   strcasestr(bytes: Uint8Array, needle: Uint8Array): number;
   /** `memmove(bytes, bytes, 0)`: the bytes' own address (its low 32 bits). */
-  memmove(to: Uint8Array, from: Uint8Array, length: number): number;
+  memmove(to: Uint8Array, from: Uint8Array, length: bigint): number;
 }
 
 function loadSymbols(): MemSymbols | null {
@@ -106,12 +111,12 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
         const kept = whole[bytes.length];
         whole[bytes.length] = 0;
         try {
-          address ??= libc.memmove(bytes, bytes, 0);
+          address ??= libc.memmove(bytes, bytes, 0n);
           // Stretch by stretch between NUL bytes (a text file is one stretch).
           for (let at = start; at < bytes.length;) {
             const rest = whole.subarray(at);
             const nul = indexIn(
-              libc.memchr(rest, 0, bytes.length - at),
+              libc.memchr(rest, 0, BigInt(bytes.length - at)),
               address,
               at,
               bytes.length,
@@ -146,10 +151,10 @@ function libcByteSearch(libc: MemSymbols): ByteSearch {
           }
           if (typeof needle !== "number" && needle.length === 0) return start;
           const rest = start === 0 ? bytes : bytes.subarray(start);
-          address ??= libc.memmove(bytes, bytes, 0);
+          address ??= libc.memmove(bytes, bytes, 0n);
           const found = typeof needle === "number"
-            ? libc.memchr(rest, needle, rest.length)
-            : libc.memmem(rest, rest.length, needle, needle.length);
+            ? libc.memchr(rest, needle, BigInt(rest.length))
+            : libc.memmem(rest, BigInt(rest.length), needle, BigInt(needle.length));
           const index = ((found - address) | 0) >>> 0;
           if (found !== 0) return index;
           // NULL, or a hit at an address whose low half is 0.

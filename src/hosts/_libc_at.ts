@@ -52,6 +52,11 @@ interface Libc {
    * where not (Deno), a file opened here is read and closed here too.
    */
   sharesDescriptors: boolean;
+  /**
+   * Whether the runtime's `node:fs` gives times in whole milliseconds (Deno: its `Date`s), so that a stat
+   * made here is the same as one made there (a folder's birth time is part of its identity).
+   */
+  wholeMs: boolean;
   /** `statx(fd, "", AT_EMPTY_PATH, mask, into)`. */
   statx(fd: number, into: Uint8Array): number;
   /** `pread(fd, into, count, position)`: `count` at most `into.length`. */
@@ -101,6 +106,7 @@ function koffiLibc(require: NodeRequire): Libc {
     rewind: (fd) => lseek(fd, 0, 0),
     latin1,
     sharesDescriptors: true,
+    wholeMs: false,
     statx: (fd, into) => statx(fd, "", AT_EMPTY_PATH, STATX_WANTED, into),
     pread: (fd, into, count, position) => pread(fd, into, count, position),
     close: (fd) => close(fd),
@@ -110,12 +116,15 @@ function koffiLibc(require: NodeRequire): Libc {
 /** The symbols as `bun:ffi` and `Deno.dlopen` give them: strings go in as NUL-terminated bytes. */
 interface ByteSymbols {
   openat(dirfd: number, path: Uint8Array, flags: number, mode: number): number;
-  getdents64(fd: number, buffer: Uint8Array, count: number): number;
-  lseek(fd: number, offset: number, whence: number): number;
+  getdents64(fd: number, buffer: Uint8Array, count: Wide): number;
+  lseek(fd: number, offset: Wide, whence: number): number;
   statx(dirfd: number, path: Uint8Array, flags: number, mask: number, into: Uint8Array): number;
-  pread(fd: number, into: Uint8Array, count: number, offset: number): number;
+  pread(fd: number, into: Uint8Array, count: Wide, offset: Wide): number;
   close(fd: number): number;
 }
+
+/** A 64-bit argument (`size_t`, `off_t`) as the runtime's FFI takes it best: see {@link libcOf}. */
+type Wide = number | bigint;
 
 // The argument and result types of ByteSymbols, in one runtime's words: [i32, pointer, u64 / usize, i64, lseek's result].
 function byteSymbolTypes(i32: string, pointer: string, size: string, i64: string, offset: string) {
@@ -129,15 +138,29 @@ function byteSymbolTypes(i32: string, pointer: string, size: string, i64: string
   } as const;
 }
 
-function libcOf(symbols: ByteSymbols, sharesDescriptors: boolean): Libc {
+/**
+ * The {@link Libc} of `bun:ffi` or `Deno.dlopen` symbols. `wide` gives a 64-bit
+ * argument: Bun takes a number; Deno is given a BigInt, since its optimized
+ * call of a 64-bit parameter checks for one. Given a number, a function that
+ * makes such a call was deoptimized ("not a BigInt") and optimized again over
+ * and over, for the life of the process: on the Go tree a warm grep's every
+ * call spent 40-60 ms of CPU on V8's compiler threads, and searchText,
+ * readHeld and the byte search ran mostly unoptimized. A BigInt per call costs
+ * 0.05 us; the loop cost 0.13 us a call before its compiles.
+ */
+function libcOf(
+  symbols: ByteSymbols,
+  { sharesDescriptors, wholeMs, wide }: Pick<Libc, "sharesDescriptors" | "wholeMs"> & { wide(value: number): Wide },
+): Libc {
   return {
     openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
-    getdents64: (fd, into) => symbols.getdents64(fd, into, into.length),
-    rewind: (fd) => symbols.lseek(fd, 0, 0),
+    getdents64: (fd, into) => symbols.getdents64(fd, into, wide(into.length)),
+    rewind: (fd) => symbols.lseek(fd, wide(0), 0),
     latin1,
     sharesDescriptors,
+    wholeMs,
     statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
-    pread: (fd, into, count, position) => symbols.pread(fd, into, count, position),
+    pread: (fd, into, count, position) => symbols.pread(fd, into, wide(count), wide(position)),
     close: (fd) => symbols.close(fd),
   };
 }
@@ -153,7 +176,7 @@ function bunLibc(require: NodeRequire): Libc {
     "libc.so.6",
     Object.fromEntries(types.map(([name, [args, returns]]) => [name, { args, returns }])),
   );
-  return libcOf(symbols, true);
+  return libcOf(symbols, { sharesDescriptors: true, wholeMs: false, wide: (value) => value });
 }
 
 // Deno: with the FFI permission only (the handles route needs --allow-all anyway). Its `node:fs` takes only
@@ -166,7 +189,7 @@ function denoLibc(deno: NonNullable<typeof Deno>): Libc | null {
     "libc.so.6",
     Object.fromEntries(types.map(([name, [parameters, result]]) => [name, { parameters: [...parameters], result }])),
   );
-  return libcOf(symbols as unknown as ByteSymbols, false);
+  return libcOf(symbols as unknown as ByteSymbols, { sharesDescriptors: false, wholeMs: true, wide: BigInt });
 }
 
 const AT_EMPTY_PATH = 0x1000;
@@ -264,7 +287,6 @@ export function listHeld(path: string, procFdFolder: string): HostDirEntry[] | n
   const fd = Number(path.slice(procFdFolder.length));
   entryBytes ??= Buffer.alloc(LISTING_BUFFER_BYTES);
   const bytes = entryBytes;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries: HostDirEntry[] = [];
   // A held folder's own offset is at its start: it is only ever read here, and rewound after.
   let moved = false;
@@ -274,26 +296,42 @@ export function listHeld(path: string, procFdFolder: string): HostDirEntry[] | n
       if (count < 0) return null;
       if (count === 0) return entries;
       moved = true;
-      // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-terminated).
-      for (let at = 0; at < count;) {
-        const length = view.getUint16(at + 16, true);
-        const type = bytes[at + 18];
-        const start = at + 19;
-        let end = start;
-        let ascii = true;
-        while (bytes[end] !== 0) {
-          if (bytes[end] >= 0x80) ascii = false;
-          end++;
-        }
-        at += length;
-        if (bytes[start] === DOT && (end === start + 1 || (end === start + 2 && bytes[start + 1] === DOT))) continue;
-        const name = ascii ? calls.latin1(bytes, start, end) : decoder.decode(bytes.subarray(start, end));
-        entries.push({ name, kind: DIRENT_KINDS[type] ?? "other" });
-      }
+      addEntries(calls, bytes, count, entries);
     }
   } finally {
     if (moved) calls.rewind(fd);
   }
+}
+
+// The entries of one getdents64 read (`count` bytes of `bytes`), added to `entries` but `.` and `..`. Each loop
+// is a function of its own: as loops nested in listHeld, Deno's V8 compiled the innermost on its own (on-stack
+// replacement) and threw that code away at every exit from it, about 20 times per search of the Go tree.
+function addEntries(calls: Libc, bytes: Uint8Array, count: number, entries: HostDirEntry[]): void {
+  // struct linux_dirent64: u64 d_ino, s64 d_off, u16 d_reclen, u8 d_type, char d_name[] (NUL-terminated).
+  for (let at = 0; at < count;) {
+    const length = bytes[at + 16] | (bytes[at + 17] << 8);
+    const type = bytes[at + 18];
+    const start = at + 19;
+    const end = nameEnd(bytes, start);
+    at += length;
+    if (bytes[start] === DOT && (end === start + 1 || (end === start + 2 && bytes[start + 1] === DOT))) continue;
+    const name = isAscii(bytes, start, end)
+      ? calls.latin1(bytes, start, end)
+      : decoder.decode(bytes.subarray(start, end));
+    entries.push({ name, kind: DIRENT_KINDS[type] ?? "other" });
+  }
+}
+
+// Where the NUL-terminated name at `start` ends.
+function nameEnd(bytes: Uint8Array, start: number): number {
+  let end = start;
+  while (bytes[end] !== 0) end++;
+  return end;
+}
+
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) if (bytes[at] >= 0x80) return false;
+  return true;
 }
 
 const SLASH = 0x2f;
@@ -399,7 +437,7 @@ export function readHeld(
   try {
     statBytes ??= new Uint8Array(STATX_BYTES);
     if (calls.statx(fd, statBytes) !== 0) return undefined;
-    const stat = statOf(statBytes);
+    const stat = statOf(statBytes, calls.wholeMs);
     if (stat.kind === "file" && stat.size >= maxBytes) return null;
     const buffer = into(stat);
     if (buffer === null) return { stat, bytes: NOTHING };
@@ -419,12 +457,31 @@ export function readHeld(
   }
 }
 
+/**
+ * The stat of an open descriptor through libc's `statx` (as {@link readHeld}
+ * stats a file), on Deno: its `node:fs` `fstatSync` made a `FileInfo` and a
+ * `Stats` object per call, 15% of the calling thread's time in a search of
+ * the Go tree, where most of it opens and stats folders. Node's and Bun's
+ * `fstatSync` are as fast as a call through FFI (on Node, measured slower by
+ * FFI: a warm search of the Go tree +5% CPU), so there it is left to them.
+ *
+ * @param fd The descriptor.
+ * @returns Its stat; `undefined` when not done here (not Deno, no libc, or the
+ * call failed): stat it the runtime's way, which gives the runtime's own error.
+ */
+export function statHeld(fd: number): HostStat | undefined {
+  const calls = loaded();
+  if (calls === null || calls.sharesDescriptors) return undefined;
+  statBytes ??= new Uint8Array(STATX_BYTES);
+  return calls.statx(fd, statBytes) === 0 ? statOf(statBytes, calls.wholeMs) : undefined;
+}
+
 // struct statx (the same on every Linux architecture): u32 stx_mask @0, u16 stx_mode @28, u64 stx_ino @32,
 // u64 stx_size @40, struct statx_timestamp (s64 tv_sec, u32 tv_nsec, s32) stx_btime @80, stx_mtime @112,
 // u32 stx_dev_major @136, u32 stx_dev_minor @140. Read through 32-bit views made once (x64 and arm64 are
 // little-endian): no DataView and no BigInt per file. A 64-bit number is its two halves, added as
 // Number(BigInt) would round it.
-function statOf(bytes: Uint8Array): HostStat {
+function statOf(bytes: Uint8Array, wholeMs: boolean): HostStat {
   if (statWords?.buffer !== bytes.buffer) {
     statWords = new Uint32Array(bytes.buffer, bytes.byteOffset, STATX_BYTES / 4);
     statSigned = new Int32Array(bytes.buffer, bytes.byteOffset, STATX_BYTES / 4);
@@ -434,7 +491,8 @@ function statOf(bytes: Uint8Array): HostStat {
   const major = words[34];
   const minor = words[35];
   const u64 = (at: number) => words[at + 1] * 0x100000000 + words[at];
-  const ms = (at: number) => (statSigned![at + 1] * 0x100000000 + words[at]) * 1000 + words[at + 2] / 1e6;
+  const exactMs = (at: number) => (statSigned![at + 1] * 0x100000000 + words[at]) * 1000 + words[at + 2] / 1e6;
+  const ms = wholeMs ? (at: number) => Math.floor(exactMs(at)) : exactMs;
   return {
     kind: FILE_KINDS[mode & S_IFMT] ?? "other",
     size: u64(10),

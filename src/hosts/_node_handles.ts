@@ -20,7 +20,7 @@ import {
 import { type HostDir, HostError, type HostFile } from "../host.ts";
 import type { NativeErrors } from "./_native_errors.ts";
 import { toStat } from "./_node_stat.ts";
-import { openAtHeld } from "./_libc_at.ts";
+import { openAtHeld, statHeld } from "./_libc_at.ts";
 
 // A folder held open: read-only, O_DIRECTORY (a FIFO, device or file fails
 // with ENOTDIR instead of blocking or opening), O_NOFOLLOW (a link fails with
@@ -149,7 +149,7 @@ export function nodeHandles(errors: NativeErrors, procfs: boolean): NodeHandles 
       let closed = false;
       return {
         at: procfs ? `${procFdFolder()}${fd}` : null,
-        stat: () => callSync("fstat", () => toStat(fstatSync(fd))),
+        stat: () => callSync("fstat", () => statHeld(fd) ?? toStat(fstatSync(fd))),
         sync: () => fsyncFd(fd),
         close: () => {
           if (closed) return Promise.resolve();

@@ -1,0 +1,41 @@
+// Found measuring Deno's grep on the Go tree: V8 deoptimized the host's functions that call libc through
+// Deno's FFI and optimized them again over and over, for the life of the process (40-60 ms of compiler
+// CPU in every warm search, the search code mostly unoptimized). Two causes, each shown by --trace-deopt:
+// a 64-bit parameter given a number where Deno's optimized call checks for a BigInt ("not a BigInt"), and
+// listHeld's loops nested three deep, whose innermost V8 compiled alone and dropped at every exit ("exit
+// from OSR'd inner loop").
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { expect, test } from "vitest";
+import { REPO } from "./helpers/paddock_command.ts";
+
+// It starts Deno itself, whatever runs the suite: in HOST_INDEPENDENT_FILES (vitest.config.ts).
+test(
+  "Deno's FFI calls run thousands of times without a deopt loop; the control with a number deopts",
+  () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-deopt-"));
+    try {
+      for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(folder, i === 0 ? "a.txt" : `f${i}.txt`), "x\n");
+      const out = execFileSync(
+        path.join(REPO, "node_modules", ".bin", "deno"),
+        ["run", "-A", "--v8-flags=--trace-deopt", path.join(REPO, "test", "helpers", "deno_ffi_hot_loop.ts"), folder],
+        { cwd: REPO, encoding: "utf8", maxBuffer: 64 << 20 },
+      );
+      // V8 writes its trace to the same stdout through its own buffer: "done" is a line, anywhere.
+      expect(out.split("\n")).toContain("done");
+      const deopts = out.split("\n").filter((line) => line.includes("bailout") && line.includes("deoptimizing"));
+      const named = (reason: string) =>
+        deopts.filter((line) => line.includes(reason)).map((line) => /<JSFunction (\S+)/.exec(line)?.[1] ?? "?");
+      // The control proves the trace shows the loop: it alone deopts on "not a BigInt", again and again.
+      expect(named("not a BigInt").filter((name) => !name.startsWith("control"))).toEqual([]);
+      expect(named("not a BigInt").length).toBeGreaterThan(5);
+      expect(named("exit from OSR'd inner loop").filter((name) => /Held|Entries|nameEnd|isAscii/.test(name)))
+        .toEqual([]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);
