@@ -4,7 +4,7 @@
 // a 64-bit parameter given a number where Deno's optimized call checks for a BigInt ("not a BigInt"), and
 // listHeld's loops nested three deep, whose innermost V8 compiled alone and dropped at every exit ("exit
 // from OSR'd inner loop").
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,19 +18,21 @@ test(
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-deopt-"));
     try {
       for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(folder, i === 0 ? "a.txt" : `f${i}.txt`), "x\n");
-      const out = execFileSync(
+      const run = spawnSync(
         path.join(REPO, "node_modules", ".bin", "deno"),
         ["run", "-A", "--v8-flags=--trace-deopt", path.join(REPO, "test", "helpers", "deno_ffi_hot_loop.ts"), folder],
         { cwd: REPO, encoding: "utf8", maxBuffer: 64 << 20 },
       );
-      // V8 writes its trace to the same stdout through its own buffer: "done" is a line, anywhere.
-      expect(out.split("\n")).toContain("done");
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr.split("\n")).toContain("done");
+      const out = run.stdout;
       const deopts = out.split("\n").filter((line) => line.includes("bailout") && line.includes("deoptimizing"));
       const named = (reason: string) =>
         deopts.filter((line) => line.includes(reason)).map((line) => /<JSFunction (\S+)/.exec(line)?.[1] ?? "?");
-      // The control proves the trace shows the loop: it alone deopts on "not a BigInt", again and again.
+      // The control proves the trace shows the loop: it alone deopts on "not a BigInt", and more than once
+      // (9 times here on a quiet machine, 5 in CI beside a race run: V8 compiles again later under load).
       expect(named("not a BigInt").filter((name) => !name.startsWith("control"))).toEqual([]);
-      expect(named("not a BigInt").length).toBeGreaterThan(5);
+      expect(named("not a BigInt").length).toBeGreaterThanOrEqual(2);
       expect(named("exit from OSR'd inner loop").filter((name) => /Held|Entries|nameEnd|isAscii/.test(name)))
         .toEqual([]);
     } finally {

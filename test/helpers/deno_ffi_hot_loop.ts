@@ -1,7 +1,7 @@
 // Run by test/deno_ffi_deopt.test.ts as `deno run -A --v8-flags=--trace-deopt <this> <folder>`: the Deno
 // host's FFI calls, each many times over, as a search makes them (the byte search's memchr and memmem,
 // listHeld, readHeld and statHeld at a held folder), then a control: a 64-bit parameter given a number,
-// which Deno's optimized call refuses ("not a BigInt"). Prints "done" at the end.
+// which Deno's optimized call refuses ("not a BigInt"). Prints "done" to stderr at the end.
 import * as fs from "node:fs";
 import { denoByteSearch } from "../../src/hosts/_deno_byte_search.ts";
 import { listHeld, readHeld, statHeld } from "../../src/hosts/_libc_at.ts";
@@ -41,4 +41,5 @@ function controlRound(): number {
 }
 for (let round = 0; round < 300; round++) sum += controlRound();
 fs.closeSync(held);
-console.log(sum > 0 ? "done" : "nothing found");
+// On stderr: V8 writes its trace to stdout through its own buffer, which may split a line of ours.
+console.error(sum > 0 ? "done" : "nothing found");
