@@ -1,4 +1,4 @@
-// Run by test/deno_ffi_deopt.test.ts as `deno run -A --v8-flags=--trace-deopt <this> <folder>`: the Deno
+// Run by test/deno_ffi_deopt.test.ts as `deno run -A --v8-flags=--trace-deopt,… <this> <folder>`: the Deno
 // host's FFI calls, each many times over, as a search makes them (the byte search's memchr and memmem,
 // listHeld, readHeld and statHeld at a held folder), then a control: a 64-bit parameter given a number,
 // which Deno's optimized call refuses ("not a BigInt"). Prints "done" to stderr at the end.
