@@ -212,6 +212,46 @@ describe(`[${runtime}] grep on worker threads`, () => {
     }
   });
 
+  test("a worker searches its batches one at a time, in the order sent: a large file's batch ends first", async () => {
+    // Files over the synchronous read's bound are read in parts through promises. Deno hands a worker
+    // several messages in one go, so the next batches used to begin at the first part's `await` (33 large
+    // files open at once in one worker on the kernel tree, a 1 MiB buffer each), and a batch after it ended
+    // first. The batches' promises settle in the order the worker replies.
+    const large = "needle\n".repeat(300_000); // 2.1 MB: read in parts
+    const names = ["large0.txt", "large1.txt", "small.txt"];
+    const fixture = await diskFixture([`large0.txt=${large}`, `large1.txt=${large}`, "small.txt=needle\n"]);
+    const host = fixture.host;
+    try {
+      if (!(await threadsStarted(host))) {
+        expect(availableParallelism()).toBe(1); // one core: no worker to count on
+        return;
+      }
+      const folder = await host.openDir(fixture.root);
+      try {
+        const spec = { ...SPEC, pattern: "needle", cap: 1_000_000, maxFileBytes: 10_000_000 } as const;
+        const [large0, large1, small] = names.map((name) => [`${folder.at ?? fixture.root}/${name}`]);
+        for (let round = 0; round < 3; round++) {
+          const threads = host.searchThreads!(spec, 1)!;
+          while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+          const settled: string[] = [];
+          const batches = [large0, large1, small].map((paths, i) =>
+            threads.search(paths).then((results) => {
+              settled.push(names[i]);
+              return results[0].count;
+            })
+          );
+          expect(await Promise.all(batches)).toEqual([300_000, 300_000, 1]);
+          expect(settled).toEqual(names);
+          threads.close();
+        }
+      } finally {
+        await folder.close();
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
   test.each(["disk", "memory"] as const)(
     "on the %s host, each file of a batch is searched once: by its thread, or by the calling thread that took it back",
     async (kind) => {

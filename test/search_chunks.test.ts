@@ -174,6 +174,39 @@ describe.each(SEARCHES)("searchInChunks with the %s byte search", (_name, search
     expect(sizes).toEqual([8_192]);
   });
 
+  test("files searched side by side take a buffer each, kept for later searches (up to 4)", async () => {
+    const sizes: number[] = [];
+    const counted: ByteSearch = {
+      view: (bytes) => search.view(bytes),
+      alloc: (size) => {
+        sizes.push(size);
+        return new Uint8Array(size);
+      },
+    };
+    const request = counting("absent");
+    const short = encoder.encode("a short line\n".repeat(30_000));
+    const together = (files: number) =>
+      Promise.all(
+        Array.from({ length: files }, () => searchInChunks(fileOf(short), request, counted, short.length, 8_192)),
+      );
+    // Three at once (each waits at its reads): three buffers.
+    expect(await together(3)).toEqual(Array(3).fill({ matches: [], count: 0 }));
+    expect(sizes).toEqual([8_192, 8_192, 8_192]);
+    // Three again, and one at a time: the three kept.
+    sizes.length = 0;
+    await together(3);
+    for (let i = 0; i < 3; i++) await searchInChunks(fileOf(short), request, counted, short.length, 8_192);
+    expect(sizes).toEqual([]);
+    // Six at once: three more; four of the six are kept, so four at once make none.
+    await together(6);
+    expect(sizes).toEqual([8_192, 8_192, 8_192]);
+    sizes.length = 0;
+    await together(4);
+    expect(sizes).toEqual([]);
+    await together(5);
+    expect(sizes).toEqual([8_192]);
+  });
+
   test("in content mode a file without the required text is read once; one with it, again from its start", async () => {
     const content = (literal: string): TextSearchRequest => ({ ...counting(literal), outputMode: "content", cap: 10 });
     const bytes = encoder.encode("a short line\n".repeat(30_000) + "the needle\n");

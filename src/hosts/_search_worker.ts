@@ -59,7 +59,21 @@ const given = (workerData as Partial<SearchWorkerData> | null)?.shared;
 // and the search it ended last, whose files this thread then no longer opens.
 const shared = new Int32Array(given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(SHARED_BYTES));
 
-parentPort?.on("message", async (message: SearchWorkerRequest) => {
+// One message at a time, in the order sent. A batch's large file is read in parts asynchronously; were
+// the next batches begun meanwhile, this thread would hold dozens of files open at once (33 large ones
+// at the peak of a kernel-tree search, each with a 1 MiB buffer), and a batch would end after later ones.
+let queue: Promise<void> = Promise.resolve();
+parentPort?.on("message", (message: SearchWorkerRequest) => {
+  // A failure outside a batch's own catch ends the thread, as an uncaught one would (the calling thread
+  // then rejects what was waiting), and never stops the queue for good.
+  queue = queue.then(() => handle(message)).catch((error) =>
+    queueMicrotask(() => {
+      throw error;
+    })
+  );
+});
+
+async function handle(message: SearchWorkerRequest): Promise<void> {
   if (message.kind === "search") {
     requests.set(message.search, fileSearchRequest(message.spec, host.byteSearch!));
     return;
@@ -112,4 +126,4 @@ parentPort?.on("message", async (message: SearchWorkerRequest) => {
   // taken back by the calling thread counts as finished only now; it is searched there meanwhile.)
   Atomics.add(shared, FINISHED, paths.length - done);
   parentPort?.postMessage(reply);
-});
+}

@@ -23,8 +23,13 @@ const READ_BYTES = 65_536;
  */
 export type ChunkedSearchOutcome = TextSearchOutcome | { tooLarge: true } | { stopped: true };
 
-// One spare part buffer per byte search (one per thread and host): a search of many large files makes one.
-const spares = new WeakMap<ByteSearch, Uint8Array>();
+// Spare part buffers per byte search (one per thread and host), reused file after file. Several, since
+// one thread may search large files side by side, each waiting at its reads: a Deno grep worker did
+// (its batches interleaved, before they were queued), and with one spare it made about 50 buffers of
+// 1 MiB per kernel-tree search, whose memory its malloc arena kept after the collector freed them.
+const spares = new WeakMap<ByteSearch, Uint8Array[]>();
+// Spares kept per byte search: more files than this at once make buffers the collector takes.
+const SPARES_KEPT = 4;
 
 /**
  * Searches an open file from its start in parts of `chunkBytes`, each cut
@@ -55,8 +60,7 @@ export async function searchInChunks(
   stop?: () => boolean,
 ): Promise<ChunkedSearchOutcome> {
   const size = Math.max(chunkBytes, GREP_BINARY_SNIFF_BYTES);
-  const spare = spares.get(search);
-  spares.delete(search);
+  const spare = spares.get(search)?.pop();
   const buffer = spare?.length === size ? spare : allocate(search, size);
   const parts = new Parts(file, search, buffer, maxBytes, stop ?? never);
   try {
@@ -68,7 +72,11 @@ export async function searchInChunks(
     }
     return await parts.searchAll(request);
   } finally {
-    if (parts.buffer.length === size) spares.set(search, parts.buffer);
+    if (parts.buffer.length === size) {
+      const kept = spares.get(search);
+      if (kept === undefined) spares.set(search, [parts.buffer]);
+      else if (kept.length < SPARES_KEPT) kept.push(parts.buffer);
+    }
   }
 }
 
