@@ -57,6 +57,11 @@ interface Libc {
    * made here is the same as one made there (a folder's birth time is part of its identity).
    */
   wholeMs: boolean;
+  /**
+   * Whether a held folder's stat is made here ({@link statHeld}): where the runtime's `fstatSync` costs
+   * more than a call through FFI (Deno).
+   */
+  statsFolders: boolean;
   /** `statx(fd, "", AT_EMPTY_PATH, mask, into)`. */
   statx(fd: number, into: Uint8Array): number;
   /** `pread(fd, into, count, position)`: `count` at most `into.length`. */
@@ -107,6 +112,7 @@ function koffiLibc(require: NodeRequire): Libc {
     latin1,
     sharesDescriptors: true,
     wholeMs: false,
+    statsFolders: false,
     statx: (fd, into) => statx(fd, "", AT_EMPTY_PATH, STATX_WANTED, into),
     pread: (fd, into, count, position) => pread(fd, into, count, position),
     close: (fd) => close(fd),
@@ -150,7 +156,9 @@ function byteSymbolTypes(i32: string, pointer: string, size: string, i64: string
  */
 function libcOf(
   symbols: ByteSymbols,
-  { sharesDescriptors, wholeMs, wide }: Pick<Libc, "sharesDescriptors" | "wholeMs"> & { wide(value: number): Wide },
+  { sharesDescriptors, wholeMs, statsFolders, wide }:
+    & Pick<Libc, "sharesDescriptors" | "wholeMs" | "statsFolders">
+    & { wide(value: number): Wide },
 ): Libc {
   return {
     openat: (dirfd, name, flags, mode) => symbols.openat(dirfd, cString(name), flags, mode),
@@ -159,6 +167,7 @@ function libcOf(
     latin1,
     sharesDescriptors,
     wholeMs,
+    statsFolders,
     statx: (fd, into) => symbols.statx(fd, EMPTY, AT_EMPTY_PATH, STATX_WANTED, into),
     pread: (fd, into, count, position) => symbols.pread(fd, into, wide(count), wide(position)),
     close: (fd) => symbols.close(fd),
@@ -176,7 +185,12 @@ function bunLibc(require: NodeRequire): Libc {
     "libc.so.6",
     Object.fromEntries(types.map(([name, [args, returns]]) => [name, { args, returns }])),
   );
-  return libcOf(symbols, { sharesDescriptors: true, wholeMs: false, wide: (value) => value });
+  return libcOf(symbols, {
+    sharesDescriptors: true,
+    wholeMs: false,
+    statsFolders: false,
+    wide: (value) => value,
+  });
 }
 
 // Deno: with the FFI permission only (the handles route needs --allow-all anyway). Its `node:fs` takes only
@@ -189,7 +203,12 @@ function denoLibc(deno: NonNullable<typeof Deno>): Libc | null {
     "libc.so.6",
     Object.fromEntries(types.map(([name, [parameters, result]]) => [name, { parameters: [...parameters], result }])),
   );
-  return libcOf(symbols as unknown as ByteSymbols, { sharesDescriptors: false, wholeMs: true, wide: BigInt });
+  return libcOf(symbols as unknown as ByteSymbols, {
+    sharesDescriptors: false,
+    wholeMs: true,
+    statsFolders: true,
+    wide: BigInt,
+  });
 }
 
 const AT_EMPTY_PATH = 0x1000;
@@ -471,7 +490,7 @@ export function readHeld(
  */
 export function statHeld(fd: number): HostStat | undefined {
   const calls = loaded();
-  if (calls === null || calls.sharesDescriptors) return undefined;
+  if (calls === null || !calls.statsFolders) return undefined;
   statBytes ??= new Uint8Array(STATX_BYTES);
   return calls.statx(fd, statBytes) === 0 ? statOf(statBytes, calls.wholeMs) : undefined;
 }
@@ -487,21 +506,30 @@ function statOf(bytes: Uint8Array, wholeMs: boolean): HostStat {
     statSigned = new Int32Array(bytes.buffer, bytes.byteOffset, STATX_BYTES / 4);
   }
   const words = statWords;
+  const signed = statSigned!;
   const mode = words[7] & 0xffff;
   const major = words[34];
   const minor = words[35];
-  const u64 = (at: number) => words[at + 1] * 0x100000000 + words[at];
-  const exactMs = (at: number) => (statSigned![at + 1] * 0x100000000 + words[at]) * 1000 + words[at + 2] / 1e6;
-  const ms = wholeMs ? (at: number) => Math.floor(exactMs(at)) : exactMs;
   return {
     kind: FILE_KINDS[mode & S_IFMT] ?? "other",
-    size: u64(10),
+    size: u64At(words, 10),
     mode: mode & 0o7777,
     // st_dev as glibc's makedev builds it from statx's two numbers, which is what node:fs reports.
     dev: (major & 0xfff) * 0x100 + (major - (major & 0xfff)) * 0x100000000 + (minor & 0xff) +
       (minor - (minor & 0xff)) * 0x1000,
-    ino: u64(8),
-    mtimeMs: ms(28),
-    birthtimeMs: words[0] & STATX_BTIME ? ms(20) : 0,
+    ino: u64At(words, 8),
+    mtimeMs: msAt(words, signed, 28, wholeMs),
+    birthtimeMs: words[0] & STATX_BTIME ? msAt(words, signed, 20, wholeMs) : 0,
   };
+}
+
+// The unsigned 64-bit number at 32-bit word `at`, from its two halves.
+function u64At(words: Uint32Array, at: number): number {
+  return words[at + 1] * 0x100000000 + words[at];
+}
+
+// The statx_timestamp at word `at` in milliseconds: exact, or floored to whole ones (`Libc.wholeMs`).
+function msAt(words: Uint32Array, signed: Int32Array, at: number, whole: boolean): number {
+  const ms = (signed[at + 1] * 0x100000000 + words[at]) * 1000 + words[at + 2] / 1e6;
+  return whole ? Math.floor(ms) : ms;
 }
