@@ -75,6 +75,30 @@ async function threadsStarted(host: Host): Promise<boolean> {
   }
 }
 
+// A disk fixture of `entries` with its folder held, handed to `body` with the host (whose worker threads
+// have started) and each name's path at the held folder; nothing to run on one core (no worker).
+async function withHeldFolder(
+  entries: string[],
+  body: (host: Host, at: (name: string) => string) => Promise<void>,
+): Promise<void> {
+  const fixture = await diskFixture(entries);
+  const host = fixture.host;
+  try {
+    if (!(await threadsStarted(host))) {
+      expect(availableParallelism()).toBe(1); // one core: no worker to count on
+      return;
+    }
+    const folder = await host.openDir(fixture.root);
+    try {
+      await body(host, (name) => `${folder.at ?? fixture.root}/${name}`);
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    fixture.cleanup();
+  }
+}
+
 type ThreadSearch = ReturnType<NonNullable<Host["searchThreads"]>> & object;
 
 // The host with its threads' batches passed through `search` (which may count, fail or forward them).
@@ -175,41 +199,28 @@ describe(`[${runtime}] grep on worker threads`, () => {
 
   test("a search closed while its batch is queued on a worker: the worker opens no more of its files", async () => {
     const names = Array.from({ length: 3_000 }, (_, i) => `f${String(i).padStart(4, "0")}.txt`);
-    const fixture = await diskFixture(names.map((name) => `${name}=needle ${name}\n`));
-    const host = fixture.host;
-    try {
-      if (!(await threadsStarted(host))) {
-        expect(availableParallelism()).toBe(1); // one core: no worker to count on
-        return;
+    await withHeldFolder(names.map((name) => `${name}=needle ${name}\n`), async (host, at) => {
+      const spec = { ...SPEC, pattern: "needle", cap: 10_000, maxFileBytes: 1_000 } as const;
+      const paths = names.map(at);
+      // Not closed: every file is searched.
+      const open = host.searchThreads!(spec, 1)!;
+      while (!open.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await open.search(paths)).filter((result) => result.count > 0).length).toBe(3_000);
+      open.close();
+      // Closed as soon as the batch is sent: the files the worker had not begun are not searched
+      // (they come back as nothing found, and count as finished).
+      // Up to 3 tries: a calling thread stalled ~0.3 s between search() and close() (load, a GC) lets the worker
+      // finish all 3,000 first; a worker that ignores close() searches all 3,000 every time.
+      let searched = 3_000;
+      for (let attempt = 0; attempt < 3 && searched === 3_000; attempt++) {
+        const closed = host.searchThreads!(spec, 1)!;
+        const batch = closed.search(paths);
+        closed.close();
+        searched = (await batch).filter((result) => result.count > 0).length;
+        expect(closed.queued).toBe(0);
       }
-      const folder = await host.openDir(fixture.root);
-      try {
-        const spec = { ...SPEC, pattern: "needle", cap: 10_000, maxFileBytes: 1_000 } as const;
-        const paths = names.map((name) => `${folder.at ?? fixture.root}/${name}`);
-        // Not closed: every file is searched.
-        const open = host.searchThreads!(spec, 1)!;
-        while (!open.ready) await new Promise((resolve) => setTimeout(resolve, 10));
-        expect((await open.search(paths)).filter((result) => result.count > 0).length).toBe(3_000);
-        open.close();
-        // Closed as soon as the batch is sent: the files the worker had not begun are not searched
-        // (they come back as nothing found, and count as finished).
-        // Up to 3 tries: a calling thread stalled ~0.3 s between search() and close() (load, a GC) lets the worker
-        // finish all 3,000 first; a worker that ignores close() searches all 3,000 every time.
-        let searched = 3_000;
-        for (let attempt = 0; attempt < 3 && searched === 3_000; attempt++) {
-          const closed = host.searchThreads!(spec, 1)!;
-          const batch = closed.search(paths);
-          closed.close();
-          searched = (await batch).filter((result) => result.count > 0).length;
-          expect(closed.queued).toBe(0);
-        }
-        expect(searched).toBeLessThan(3_000);
-      } finally {
-        await folder.close();
-      }
-    } finally {
-      fixture.cleanup();
-    }
+      expect(searched).toBeLessThan(3_000);
+    });
   });
 
   test("a worker searches its batches one at a time, in the order sent: a large file's batch ends first", async () => {
@@ -219,37 +230,24 @@ describe(`[${runtime}] grep on worker threads`, () => {
     // first. The batches' promises settle in the order the worker replies.
     const large = "needle\n".repeat(300_000); // 2.1 MB: read in parts
     const names = ["large0.txt", "large1.txt", "small.txt"];
-    const fixture = await diskFixture([`large0.txt=${large}`, `large1.txt=${large}`, "small.txt=needle\n"]);
-    const host = fixture.host;
-    try {
-      if (!(await threadsStarted(host))) {
-        expect(availableParallelism()).toBe(1); // one core: no worker to count on
-        return;
+    await withHeldFolder([`large0.txt=${large}`, `large1.txt=${large}`, "small.txt=needle\n"], async (host, at) => {
+      const spec = { ...SPEC, pattern: "needle", cap: 1_000_000, maxFileBytes: 10_000_000 } as const;
+      const [large0, large1, small] = names.map((name) => [at(name)]);
+      for (let round = 0; round < 3; round++) {
+        const threads = host.searchThreads!(spec, 1)!;
+        while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+        const settled: string[] = [];
+        const batches = [large0, large1, small].map((paths, i) =>
+          threads.search(paths).then((results) => {
+            settled.push(names[i]);
+            return results[0].count;
+          })
+        );
+        expect(await Promise.all(batches)).toEqual([300_000, 300_000, 1]);
+        expect(settled).toEqual(names);
+        threads.close();
       }
-      const folder = await host.openDir(fixture.root);
-      try {
-        const spec = { ...SPEC, pattern: "needle", cap: 1_000_000, maxFileBytes: 10_000_000 } as const;
-        const [large0, large1, small] = names.map((name) => [`${folder.at ?? fixture.root}/${name}`]);
-        for (let round = 0; round < 3; round++) {
-          const threads = host.searchThreads!(spec, 1)!;
-          while (!threads.ready) await new Promise((resolve) => setTimeout(resolve, 10));
-          const settled: string[] = [];
-          const batches = [large0, large1, small].map((paths, i) =>
-            threads.search(paths).then((results) => {
-              settled.push(names[i]);
-              return results[0].count;
-            })
-          );
-          expect(await Promise.all(batches)).toEqual([300_000, 300_000, 1]);
-          expect(settled).toEqual(names);
-          threads.close();
-        }
-      } finally {
-        await folder.close();
-      }
-    } finally {
-      fixture.cleanup();
-    }
+    });
   });
 
   test.each(["disk", "memory"] as const)(

@@ -18,6 +18,19 @@ import { TEST_HOSTS } from "./helpers/hosts.ts";
 const encoder = new TextEncoder();
 
 // A file over bytes: each read gives at most `most` bytes (a short read), so the fill loop is exercised.
+// The byte search with its own `alloc`, which notes the size of each buffer made.
+function countingAllocs(base: ByteSearch): { sizes: number[]; counted: ByteSearch } {
+  const sizes: number[] = [];
+  const counted: ByteSearch = {
+    view: (bytes) => base.view(bytes),
+    alloc: (size) => {
+      sizes.push(size);
+      return new Uint8Array(size);
+    },
+  };
+  return { sizes, counted };
+}
+
 function fileOf(bytes: Uint8Array, most = Number.POSITIVE_INFINITY): HostFile & { reads: number } {
   const file = {
     reads: 0,
@@ -141,15 +154,7 @@ describe.each(SEARCHES)("searchInChunks with the %s byte search", (_name, search
   });
 
   test("holds one part and the longest line, not the file", async () => {
-    // The byte search with its own `alloc`, which notes each buffer made.
-    const sizes: number[] = [];
-    const counted: ByteSearch = {
-      view: (bytes) => search.view(bytes),
-      alloc: (size) => {
-        sizes.push(size);
-        return new Uint8Array(size);
-      },
-    };
+    const { sizes, counted } = countingAllocs(search);
     const request = counting("absent");
     // 400 KB of short lines: one 8 KiB buffer.
     const short = encoder.encode("a short line\n".repeat(30_000));
@@ -175,14 +180,7 @@ describe.each(SEARCHES)("searchInChunks with the %s byte search", (_name, search
   });
 
   test("files searched side by side take a buffer each, kept for later searches (up to 4)", async () => {
-    const sizes: number[] = [];
-    const counted: ByteSearch = {
-      view: (bytes) => search.view(bytes),
-      alloc: (size) => {
-        sizes.push(size);
-        return new Uint8Array(size);
-      },
-    };
+    const { sizes, counted } = countingAllocs(search);
     const request = counting("absent");
     const short = encoder.encode("a short line\n".repeat(30_000));
     const together = (files: number) =>
