@@ -74,7 +74,7 @@ export type {
   PatchedFile,
 } from "./src/tools/apply_patch.ts";
 export type { PreparedPatchOperation } from "./src/tools/_patch_plan.ts";
-export { parsePatch } from "./src/core/text/parse_patch.ts";
+export { parsePatch, renamePatchPaths } from "./src/core/text/parse_patch.ts";
 export type { ParsedPatch, PatchHunk, PatchOperation } from "./src/core/text/parse_patch.ts";
 export { applyHunks } from "./src/core/text/apply_hunks.ts";
 export type { AppliedHunks } from "./src/core/text/apply_hunks.ts";

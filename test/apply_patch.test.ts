@@ -6,6 +6,7 @@ import {
   createCodingTools,
   executeToolCall,
   parsePatch,
+  renamePatchPaths,
   ToolRegistry,
 } from "../mod.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
@@ -311,6 +312,43 @@ describe("apply_patch beside the other tools", () => {
         hunks: [{ context: "ctx", oldLines: ["x", "y"], newLines: ["x", "z"], endOfFile: false }],
       },
     ]);
+  });
+});
+
+describe("renamePatchPaths()", () => {
+  const docs = (path: string) => (path.startsWith("docs:") ? path.slice(5) : `?${path}`);
+
+  test("renames every path a header names and keeps every other character", () => {
+    const text = "\uFEFF\n  apply_patch <<'EOF'\r\n*** Begin Patch\r\n*** Add File: docs:a b.md  \r\n" +
+      "+*** Add File: docs:content\r\n\r\n  *** Update File:   docs:c\r\n*** Move to: docs:d\r\n@@ ctx docs:x\r\n" +
+      " *** Move to: docs:context\r\n-*** Delete File: docs:old\r\n+y\r\n*** Delete File: docs:e\r\n*** End Patch\r\nEOF\r\n";
+    const seen: string[] = [];
+    const renamed = renamePatchPaths(text, (path) => {
+      seen.push(path);
+      return docs(path);
+    });
+    expect(seen).toEqual(["docs:a b.md", "docs:c", "docs:d", "docs:e"]);
+    expect(renamed).toBe(
+      "\uFEFF\n  apply_patch <<'EOF'\r\n*** Begin Patch\r\n*** Add File: a b.md  \r\n" +
+        "+*** Add File: docs:content\r\n\r\n  *** Update File:   c\r\n*** Move to: d\r\n@@ ctx docs:x\r\n" +
+        " *** Move to: docs:context\r\n-*** Delete File: docs:old\r\n+y\r\n*** Delete File: e\r\n*** End Patch\r\nEOF\r\n",
+    );
+    // The renamed patch reads as the same operations on the new paths.
+    const before = parsePatch(text).operations;
+    expect(parsePatch(renamed!).operations).toEqual(
+      before.map((operation) =>
+        operation.kind === "update" && operation.moveTo !== undefined
+          ? { ...operation, path: docs(operation.path), moveTo: docs(operation.moveTo) }
+          : { ...operation, path: docs(operation.path) }
+      ),
+    );
+  });
+
+  test("gives null for a unified diff, and throws PATCH_INVALID as parsePatch does", () => {
+    expect(renamePatchPaths("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", docs)).toBeNull();
+    expect(() => renamePatchPaths("*** Begin Patch\n*** End Patch\n", docs)).toThrow(
+      expect.objectContaining({ code: "PATCH_INVALID" }),
+    );
   });
 });
 

@@ -116,6 +116,80 @@ describe("several roots in one server", () => {
     await client.close();
   });
 
+  test("apply_patch goes to the root its patch names, with NAME: taken off each path", async () => {
+    const client = await connect();
+    fs.writeFileSync(path.join(docs, "patched.md"), "one\ntwo\n");
+    // The stale-write guard is on in the server: the file is read first, in its own root.
+    expect((await call(client, "read_file", { path: "docs:patched.md" })).isError).toBe(false);
+    const patch = "*** Begin Patch\r\n*** Update File: docs:patched.md\r\n@@\r\n one\r\n-two\r\n+2\r\n" +
+      "*** Add File: docs:img/added.md\r\n+*** Add File: docs:kept.md\r\n*** End Patch\r\n";
+    const { isError, body } = await call(client, "apply_patch", { patch });
+    expect({ isError, body }).toEqual({
+      isError: false,
+      body: {
+        files: [
+          { path: "docs:patched.md", action: "updated", added: 1, removed: 1 },
+          { path: "docs:img/added.md", action: "added", added: 1, removed: 0 },
+        ],
+      },
+    });
+    expect(fs.readFileSync(path.join(docs, "patched.md"), "utf8")).toBe("one\n2\n");
+    // An added line that looks like a header is content, kept as sent.
+    expect(fs.readFileSync(path.join(docs, "img/added.md"), "utf8")).toBe("*** Add File: docs:kept.md\n");
+    expect(fs.existsSync(path.join(app, "patched.md"))).toBe(false);
+    expect(fs.readdirSync(app).some((name) => name.includes(":"))).toBe(false);
+    // Bare paths stay in the default root.
+    const bare = await call(client, "apply_patch", {
+      patch: "*** Begin Patch\n*** Add File: src/b.ts\n+b\n*** End Patch\n",
+    });
+    expect(bare.body).toEqual({ files: [{ path: "src/b.ts", action: "added", added: 1, removed: 0 }] });
+    expect(fs.readFileSync(path.join(app, "src/b.ts"), "utf8")).toBe("b\n");
+    fs.rmSync(path.join(app, "src/b.ts"));
+    fs.rmSync(path.join(docs, "img/added.md"));
+    fs.rmSync(path.join(docs, "patched.md"));
+    await client.close();
+  });
+
+  test("apply_patch across two roots, or a unified diff of another root's file, changes nothing", async () => {
+    const client = await connect();
+    const before = fs.readFileSync(path.join(docs, "guide.md"), "utf8");
+    const refused = [
+      "*** Begin Patch\n*** Delete File: src/a.ts\n*** Update File: docs:guide.md\n@@\n-# Guide\n+# G\n*** End Patch\n",
+      // A move from one root into another.
+      "*** Begin Patch\n*** Update File: docs:guide.md\n*** Move to: src/guide.md\n*** End Patch\n",
+      "--- a/docs:guide.md\n+++ b/docs:guide.md\n@@ -1 +1 @@\n-# Guide\n+# G\n",
+    ];
+    for (const patch of refused) {
+      const { body } = await call(client, "apply_patch", { patch });
+      expect({ patch, error: body.error }).toMatchObject({
+        patch,
+        error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" },
+      });
+    }
+    const unified = await call(client, "apply_patch", { patch: refused[2] });
+    expect((unified.body.error as { hint?: string }).hint).toContain("*** Update File: docs:path");
+    expect(fs.readFileSync(path.join(docs, "guide.md"), "utf8")).toBe(before);
+    expect(fs.readFileSync(path.join(app, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
+    expect(fs.existsSync(path.join(app, "src/guide.md"))).toBe(false);
+    // Every hostile path, written after `docs:` in a patch, is refused there and creates nothing anywhere.
+    const listing = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String).sort();
+    const trees = [app, docs, fixture.outside].map(listing);
+    for (const row of HOSTILE_PATHS) {
+      if (/[\r\n]/.test(row.path) || row.path.trim() !== row.path || row.path === "") continue; // not one header line
+      const { isError, body } = await call(client, "apply_patch", {
+        patch: `*** Begin Patch\n*** Add File: docs:${row.path}\n+x\n*** End Patch\n`,
+      });
+      expect({ row: row.name, isError, message: (body.error as { message?: string }).message }).toEqual({
+        row: row.name,
+        isError: true,
+        message: row.code,
+      });
+    }
+    expect([app, docs, fixture.outside].map(listing)).toEqual(trees);
+    expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
+    await client.close();
+  });
+
   test("an absolute path inside another root gets a hint with its NAME: form", async () => {
     const client = await connect();
     const { body } = await call(client, "read_file", { path: path.join(docs, "guide.md") });

@@ -83,6 +83,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "protectedPathsInForce",
       "protectionDeclared",
       "readTrackerOf",
+      "renamePatchPaths",
       "restore",
       "toErrorBody",
       "truncateReadContent",

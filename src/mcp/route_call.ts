@@ -1,9 +1,11 @@
 import { invalidArguments } from "../tools/parse_arguments.ts";
+import { parsePatch, renamePatchPaths } from "../core/text/parse_patch.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
 
 /**
  * The path arguments of each built-in tool, by name: what routes a call to
- * one of several roots. Tools not listed (`node_process`, `shell`, one's
+ * one of several roots. `apply_patch` is routed by the paths inside its
+ * patch ({@link routePatch}). Tools not listed (`node_process`, `shell`, one's
  * own) run in the default root; `read_multiple_files` routes each of its
  * paths itself; `list_allowed_directories` names no root.
  */
@@ -55,6 +57,7 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
     return { root: roots.defaultRoot, arguments: args };
   }
   const record = args as Record<string, unknown>;
+  if (name === "apply_patch") return routePatch(roots, record);
   let root: McpRoot | undefined;
   const rewritten: Record<string, unknown> = { ...record };
   for (const key of keys) {
@@ -72,6 +75,60 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
     root = roots.defaultRoot;
   }
   return { root, arguments: rewritten };
+}
+
+/**
+ * Routes an `apply_patch` call by the files its patch names (`*** Update
+ * File: docs:guide.md`): all in one root, the patch goes to it with the
+ * `NAME:` taken off each path, every other character as sent. A patch that
+ * cannot be read goes to the default root, whose tool says why.
+ *
+ * @param roots The server's roots.
+ * @param args The call's arguments.
+ * @returns The root and the arguments for it.
+ * @throws {WorkspaceError} `INVALID_ARGUMENTS` for files in two roots, or a unified diff of another root's file;
+ * `ROOT_NOT_SERVED` for a root the client's roots leave out.
+ */
+function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
+  const patch = args.patch;
+  let paths: string[] = [];
+  let unified = false;
+  if (typeof patch === "string") {
+    try {
+      const parsed = parsePatch(patch);
+      unified = parsed.unified;
+      paths = parsed.operations.flatMap((operation) =>
+        operation.kind === "update" && operation.moveTo !== undefined
+          ? [operation.path, operation.moveTo]
+          : [operation.path]
+      );
+    } catch {
+      paths = []; // the tool reports it, in the default root
+    }
+  }
+  let root: McpRoot | undefined;
+  for (const path of paths) {
+    const routed = roots.route(path);
+    if (root !== undefined && routed.root !== root) {
+      throw invalidArguments(
+        `the patch names files in two folders ('${root.name}' and '${routed.root.name}'); a patch works in one`,
+      );
+    }
+    root = routed.root;
+  }
+  if (root === undefined || root.isDefault) {
+    roots.route(""); // the default root must be served
+    return { root: roots.defaultRoot, arguments: args };
+  }
+  const target = root;
+  const rewritten = unified ? null : renamePatchPaths(patch as string, (path) => roots.route(path).path);
+  if (rewritten === null) {
+    throw invalidArguments(
+      `a unified diff can change a file of the default folder only, not '${target.name}:'; ` +
+        `write it as '*** Begin Patch' / '*** Update File: ${target.name}:path'`,
+    );
+  }
+  return { root: target, arguments: { ...args, patch: rewritten } };
 }
 
 /**

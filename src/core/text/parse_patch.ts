@@ -64,22 +64,72 @@ const HEREDOC_START = /^(?:apply_patch\s+)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*
  * ```
  */
 export function parsePatch(text: string): ParsedPatch {
-  let lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines = unwrapHeredoc(trimBlankEnds(lines));
+  return readPatch(text).patch;
+}
+
+/**
+ * A patch with each file path it names passed through `rename`, every other
+ * character as it was (line ends, hunks, blank lines, a heredoc around it):
+ * how an MCP server with several roots takes the `NAME:` off the paths of a
+ * patch for one root. Only Codex's format is rewritten; a plain unified diff
+ * gives `null`.
+ *
+ * @param text The patch.
+ * @param rename Gives the path to write for one path as written.
+ * @returns The patch with its paths renamed, or `null` for a unified diff.
+ * @throws {WorkspaceError} `PATCH_INVALID`, as {@link parsePatch}.
+ *
+ * @example Taking a root's prefix off
+ * ```ts
+ * import { renamePatchPaths } from "@paddock/tools";
+ * renamePatchPaths("*** Begin Patch\n*** Delete File: docs:old.md\n*** End Patch\n", (path) => path.slice(5));
+ * // "*** Begin Patch\n*** Delete File: old.md\n*** End Patch\n"
+ * ```
+ */
+export function renamePatchPaths(text: string, rename: (path: string) => string): string | null {
+  const { patch, headers } = readPatch(text);
+  if (patch.unified) return null;
+  // The text's lines at even indexes, each line end kept at the odd index after it (the split parsePatch makes).
+  const parts = text.split(/(\r?\n)/);
+  for (const { line, prefix } of headers) {
+    const raw = parts[2 * line];
+    const after = raw.indexOf(prefix) + prefix.length;
+    const rest = raw.slice(after);
+    const path = rest.trim();
+    const start = after + rest.length - rest.trimStart().length;
+    parts[2 * line] = raw.slice(0, start) + rename(path) + raw.slice(start + path.length);
+  }
+  return parts.join("");
+}
+
+/** A line of a patch that names a path: its index among the text's lines, and the header before the path. */
+interface PathHeader {
+  line: number;
+  prefix: string;
+}
+
+// parsePatch, and where each path it read stands in the text.
+function readPatch(text: string): { patch: ParsedPatch; headers: PathHeader[] } {
+  const { lines, dropped } = unwrapHeredoc(trimBlankEnds(text.replace(/^\uFEFF/, "").split(/\r?\n/)));
   const start = lines.findIndex((line) => line.trim() !== "");
   if (start < 0) throw patchInvalid("the patch is empty");
   if (lines[start].trim() !== BEGIN) {
     if (lines.some((line) => line.startsWith("--- ")) && lines.some((line) => line.startsWith("+++ "))) {
-      return { operations: parseUnifiedDiff(lines), unified: true };
+      return { patch: { operations: parseUnifiedDiff(lines), unified: true }, headers: [] };
     }
     throw patchInvalid(`line ${start + 1}: expected '${BEGIN}', got '${clip(lines[start])}'`);
   }
-  return { operations: new Reader(lines, start + 1).operations(), unified: false };
+  const reader = new Reader(lines, start + 1);
+  const operations = reader.operations();
+  const headers = reader.headers.map(({ line, prefix }) => ({ line: line + dropped, prefix }));
+  return { patch: { operations, unified: false }, headers };
 }
 
 class Reader {
   /** For each line, the index of the first non-blank line at or after it (`lines.length` if none). */
   private readonly nextNonBlank: Int32Array;
+  /** The lines that named a path, in the order read. */
+  readonly headers: PathHeader[] = [];
 
   constructor(private readonly lines: string[], private at: number) {
     // Computed once, so a run of blank lines costs linear time, not a scan ahead from each of them.
@@ -104,11 +154,11 @@ class Reader {
         this.at++;
         continue;
       }
-      if (header.startsWith(ADD)) operations.push(this.add(pathOf(header, ADD)));
+      if (header.startsWith(ADD)) operations.push(this.add(this.pathAt(header, ADD)));
       else if (header.startsWith(DELETE)) {
-        operations.push({ kind: "delete", path: pathOf(header, DELETE) });
+        operations.push({ kind: "delete", path: this.pathAt(header, DELETE) });
         this.at++;
-      } else if (header.startsWith(UPDATE)) operations.push(this.update(pathOf(header, UPDATE)));
+      } else if (header.startsWith(UPDATE)) operations.push(this.update(this.pathAt(header, UPDATE)));
       else {
         throw patchInvalid(
           `line ${
@@ -138,7 +188,7 @@ class Reader {
     this.at++;
     let moveTo: string | undefined;
     if (this.at < this.lines.length && this.lines[this.at].trim().startsWith(MOVE)) {
-      moveTo = pathOf(this.lines[this.at].trim(), MOVE);
+      moveTo = this.pathAt(this.lines[this.at].trim(), MOVE);
       this.at++;
     }
     const hunks: PatchHunk[] = [];
@@ -206,6 +256,13 @@ class Reader {
     return hunk;
   }
 
+  /** The path of the header at the current line, which is recorded. */
+  private pathAt(header: string, prefix: string): string {
+    const path = pathOf(header, prefix);
+    this.headers.push({ line: this.at, prefix });
+    return path;
+  }
+
   /** Whether only blank lines stand between here and the next header (or the end). */
   private nextIsHeaderOrEnd(): boolean {
     const next = this.nextNonBlank[this.at];
@@ -230,13 +287,18 @@ function trimBlankEnds(lines: string[]): string[] {
   return lines.slice(0, end);
 }
 
-/** `<<'EOF'` … `EOF` around the patch (a shell heredoc, as models write for Codex's CLI): dropped. */
-function unwrapHeredoc(lines: string[]): string[] {
+/**
+ * `<<'EOF'` … `EOF` around the patch (a shell heredoc, as models write for Codex's CLI): dropped, with how many
+ * lines before the patch went with it.
+ */
+function unwrapHeredoc(lines: string[]): { lines: string[]; dropped: number } {
   const first = lines.findIndex((line) => line.trim() !== "");
-  if (first < 0) return lines;
+  if (first < 0) return { lines, dropped: 0 };
   const heredoc = HEREDOC_START.exec(lines[first].trim());
-  if (heredoc === null || lines.length < first + 2 || lines[lines.length - 1].trim() !== heredoc[2]) return lines;
-  return lines.slice(first + 1, -1);
+  if (heredoc === null || lines.length < first + 2 || lines[lines.length - 1].trim() !== heredoc[2]) {
+    return { lines, dropped: 0 };
+  }
+  return { lines: lines.slice(first + 1, -1), dropped: first + 1 };
 }
 
 function clip(line: string): string {
