@@ -166,6 +166,12 @@ describe("several roots in one server", () => {
         error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_ARGUMENTS" },
       });
     }
+    // Over the tool's bound: refused as too large, wherever its paths point, before it is read.
+    const large = await call(client, "apply_patch", {
+      patch: `*** Begin Patch\n*** Add File: docs:big.md\n${"+x\n".repeat(100_000)}*** End Patch\n`,
+    });
+    expect(large.body.error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" });
+    expect(fs.existsSync(path.join(docs, "big.md"))).toBe(false);
     const unified = await call(client, "apply_patch", { patch: refused[2] });
     expect((unified.body.error as { hint?: string }).hint).toContain("*** Update File: docs:path");
     expect(fs.readFileSync(path.join(docs, "guide.md"), "utf8")).toBe(before);

@@ -1,5 +1,6 @@
 import { invalidArguments } from "../tools/parse_arguments.ts";
 import { parsePatch, renamePatchPaths } from "../core/text/parse_patch.ts";
+import { APPLY_PATCH_MAX_BYTES } from "../core/limits.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
 
 /**
@@ -93,7 +94,8 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
   const patch = args.patch;
   let paths: string[] = [];
   let unified = false;
-  if (typeof patch === "string") {
+  // Over the tool's bound (UTF-16 units never outnumber UTF-8 bytes) it is refused wherever it goes: not read here.
+  if (typeof patch === "string" && patch.length <= APPLY_PATCH_MAX_BYTES) {
     try {
       const parsed = parsePatch(patch);
       unified = parsed.unified;
