@@ -119,7 +119,16 @@ describe("several roots in one server", () => {
   test("apply_patch goes to the root its patch names, with NAME: taken off each path", async () => {
     const client = await connect();
     fs.writeFileSync(path.join(docs, "patched.md"), "one\ntwo\n");
-    // The stale-write guard is on in the server: the file is read first, in its own root.
+    // The stale-write guard is on in the server: the file must be read first, in its own root, and the
+    // error says so with the path as the model writes it (a bare 'patched.md' is the default root's).
+    const unread = await call(client, "apply_patch", {
+      patch: "*** Begin Patch\n*** Update File: docs:patched.md\n@@\n-two\n+2\n*** End Patch\n",
+    });
+    expect(unread.body.error).toEqual({
+      code: "FILE_NOT_READ",
+      message: "Cannot patch 'docs:patched.md': the file was not read in this session",
+      hint: "read 'docs:patched.md' with read_file first, then retry; nothing was changed",
+    });
     expect((await call(client, "read_file", { path: "docs:patched.md" })).isError).toBe(false);
     const patch = "*** Begin Patch\r\n*** Update File: docs:patched.md\r\n@@\r\n one\r\n-two\r\n+2\r\n" +
       "*** Add File: docs:img/added.md\r\n+*** Add File: docs:kept.md\r\n*** End Patch\r\n";
@@ -193,6 +202,21 @@ describe("several roots in one server", () => {
     }
     expect([app, docs, fixture.outside].map(listing)).toEqual(trees);
     expect(fs.readFileSync(path.join(fixture.outside, "secret.txt"), "utf8")).toBe(OUTSIDE_SECRET);
+    await client.close();
+  });
+
+  test("an error in another root names the call's paths with their NAME: form", async () => {
+    const client = await connect();
+    const missing = await call(client, "read_file", { path: "docs:img//nope.md" });
+    expect(missing.body.error).toMatchObject({ code: "NOT_FOUND" });
+    expect((missing.body.error as { message: string }).message).toContain("'docs:img/nope.md'");
+    expect(JSON.stringify(missing.body)).not.toMatch(/'img\/nope\.md'/);
+    const unread = await call(client, "write_file", { path: "docs:guide.md", content: "x" });
+    expect(unread.body.error).toMatchObject({ code: "FILE_NOT_READ" });
+    expect((unread.body.error as { hint: string }).hint).toContain("'docs:guide.md'");
+    // The default root's errors are as the tool wrote them.
+    const here = await call(client, "read_file", { path: "nope.md" });
+    expect((here.body.error as { message: string }).message).toContain("'nope.md'");
     await client.close();
   });
 

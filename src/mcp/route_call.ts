@@ -1,6 +1,7 @@
 import { invalidArguments } from "../tools/parse_arguments.ts";
 import { parsePatch, renamePatchPaths } from "../core/text/parse_patch.ts";
 import { APPLY_PATCH_MAX_BYTES } from "../core/limits.ts";
+import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
 
 /**
@@ -30,7 +31,7 @@ const ROOTLESS = new Set(["list_allowed_directories", "read_multiple_files"]);
 
 /** Result keys holding one workspace path, and keys holding a list of them. */
 const PATH_KEYS = new Set(["path", "source", "destination", "resolvedPath"]);
-const PATH_LIST_KEYS = new Set(["paths", "files"]);
+const PATH_LIST_KEYS = new Set(["paths", "files", "applied"]);
 
 /** Where a call runs, and its arguments with the root prefix taken off. */
 export interface RoutedCall {
@@ -38,6 +39,8 @@ export interface RoutedCall {
   root: McpRoot;
   /** The arguments for the tool in that root. */
   arguments: unknown;
+  /** The paths the call names, as the tool in that root got them (no `NAME:`). */
+  paths?: string[];
 }
 
 /**
@@ -75,7 +78,8 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
     roots.route(""); // no path given: the default root, which must be served
     root = roots.defaultRoot;
   }
-  return { root, arguments: rewritten };
+  const paths = keys.map((key) => rewritten[key]).filter((value): value is string => typeof value === "string");
+  return { root, arguments: rewritten, paths };
 }
 
 /**
@@ -123,14 +127,58 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
     return { root: roots.defaultRoot, arguments: args };
   }
   const target = root;
-  const rewritten = unified ? null : renamePatchPaths(patch as string, (path) => roots.route(path).path);
+  const inside: string[] = [];
+  const rewritten = unified ? null : renamePatchPaths(patch as string, (path) => {
+    inside.push(roots.route(path).path);
+    return inside[inside.length - 1];
+  });
   if (rewritten === null) {
     throw invalidArguments(
       `a unified diff can change a file of the default folder only, not '${target.name}:'; ` +
         `write it as '*** Begin Patch' / '*** Update File: ${target.name}:path'`,
     );
   }
-  return { root: target, arguments: { ...args, patch: rewritten } };
+  return { root: target, arguments: { ...args, patch: rewritten }, paths: inside };
+}
+
+/**
+ * An error of a call in a root other than the default, with the call's own
+ * paths written as the model should use them again: the tool quoted them as
+ * its root sees them (`'guide.md'`), which the model would take for the
+ * default root's file; they become `'docs:guide.md'` in the message and the
+ * hint, and so do `path`-like keys of its details. Other text is left as it
+ * is.
+ *
+ * @param roots The server's roots.
+ * @param routed Where the call ran, and its paths there.
+ * @param body The error body (parsed JSON).
+ * @returns The body with those paths prefixed (the same value for the default root).
+ */
+export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unknown): unknown {
+  if (routed.root.isDefault || typeof body !== "object" || body === null) return body;
+  const error = (body as { error?: Record<string, unknown> }).error;
+  if (typeof error !== "object" || error === null) return body;
+  // As the tool shows them: normalized, "." for the folder itself.
+  const shown = new Map<string, string>();
+  for (const path of routed.paths ?? []) {
+    let segments: string[];
+    try {
+      segments = normalizeWorkspacePath(path);
+    } catch {
+      continue; // refused by the grammar: the message names no such path
+    }
+    const display = segments.length === 0 ? "." : segments.join("/");
+    shown.set(display, roots.display(routed.root, display));
+  }
+  const quoted = (text: unknown): unknown =>
+    typeof text !== "string" ? text : text.replace(/'([^'\n]*)'/g, (whole, inner: string) => {
+      const prefixed = shown.get(inner);
+      return prefixed === undefined ? whole : `'${prefixed}'`;
+    });
+  const out: Record<string, unknown> = { ...error, message: quoted(error.message) };
+  if (error.hint !== undefined) out.hint = quoted(error.hint);
+  if (error.details !== undefined) out.details = prefixResultPaths(roots, routed.root, error.details);
+  return { ...body, error: out };
 }
 
 /**

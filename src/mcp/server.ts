@@ -12,7 +12,7 @@ import { outputSchemaOf } from "./output_schemas.ts";
 import { type McpRoot, nameRoots, RootSet } from "./root_set.ts";
 import { followClientRoots } from "./follow_client_roots.ts";
 import { toCallToolResult } from "./call_tool_result.ts";
-import { prefixResultPaths, routeCall } from "./route_call.ts";
+import { prefixErrorPaths, prefixResultPaths, routeCall } from "./route_call.ts";
 import { toolAnnotations } from "./tool_annotations.ts";
 import { createCallLimiter } from "./call_limiter.ts";
 import { askPerson } from "./ask_person.ts";
@@ -115,10 +115,13 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
           ),
         },
       );
-      if (routed.root.isDefault || result.isError) return result;
+      if (routed.root.isDefault) return result;
+      const body = JSON.parse(result.content);
       return {
         ...result,
-        content: JSON.stringify(prefixResultPaths(rootSet, routed.root, JSON.parse(result.content))),
+        content: JSON.stringify(
+          result.isError ? prefixErrorPaths(rootSet, routed, body) : prefixResultPaths(rootSet, routed.root, body),
+        ),
       };
     });
     flow.update();
