@@ -15,6 +15,7 @@ import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from ".
 import { fromOpenAIToolCall, toOpenAITools } from "../src/adapters/openai.ts";
 import { diskFixture } from "./helpers/fixture.ts";
 import { HOSTILE_PATCHES, PATCH_TREE } from "./cases/hostile_patches.ts";
+import { applyHunks } from "../src/core/text/apply_hunks.ts";
 import type { Tree } from "./helpers/fixture.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { callTool } from "./helpers/tool_call.ts";
@@ -312,6 +313,25 @@ describe("apply_patch beside the other tools", () => {
         hunks: [{ context: "ctx", oldLines: ["x", "y"], newLines: ["x", "z"], endOfFile: false }],
       },
     ]);
+  });
+});
+
+describe("applyHunks()", () => {
+  test("a hunk not found says whether its lines are absent or only too common to place", () => {
+    const hunk = { oldLines: ["a", "zzz"], newLines: ["b"], endOfFile: false };
+    const message = (text: string) => {
+      try {
+        applyHunks(text, [hunk], "f.txt");
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "applied";
+    };
+    expect(message("a\n".repeat(70))).toBe(
+      "Cannot apply patch to 'f.txt': hunk 1 of 1 not found, its lines match nowhere in the file " +
+        "(each line of the hunk that the file has occurs in it more than 64 times)",
+    );
+    expect(message("b\n".repeat(70))).toContain("(no line of the hunk occurs in the file)");
   });
 });
 

@@ -220,6 +220,51 @@ describe("several roots in one server", () => {
     await client.close();
   });
 
+  test("a patch's errors in another root name its files with NAME:, and nothing else is rewritten", async () => {
+    const client = await connect();
+    const files = { "x.md": "x\n", "notes.md": "see 'notes.md' here\n", "-": "dash\n" };
+    for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(docs, name), content);
+    const patch = async (body: string) =>
+      (await call(client, "apply_patch", { patch: `*** Begin Patch\n${body}*** End Patch\n` })).body.error as {
+        code: string;
+        message: string;
+        hint: string;
+      };
+    // A space after `docs:` is trimmed as the tool trims a header's path.
+    expect(await patch("*** Delete File: docs: x.md\n")).toMatchObject({
+      code: "FILE_NOT_READ",
+      message: "Cannot delete 'docs:x.md': the file was not read in this session",
+      hint: "read 'docs:x.md' with read_file first, then retry; nothing was changed",
+    });
+    // The header a hint suggests names the file as the model writes it.
+    expect((await patch("*** Add File: docs:guide.md\n+x\n")).hint).toContain("'*** Update File: docs:guide.md'");
+    expect((await patch("*** Update File: docs:it's.md\n@@\n-a\n+b\n")).message).toContain("'docs:it's.md'");
+    for (const name of Object.keys(files)) await call(client, "read_file", { path: `docs:${name}` });
+    // The nearest lines are the file's own text, quotes and all.
+    const near = await patch("*** Update File: docs:notes.md\n@@\n-see 'notes.md' here\n-missing\n+X\n");
+    expect(near.message.split("\n")).toEqual([
+      "Cannot apply patch to 'docs:notes.md': hunk 1 of 1 not found, its lines match nowhere in the file; " +
+      "nearest lines 1-1 (1 of 2 lines match):",
+      "1: see 'notes.md' here",
+    ]);
+    // A file named '-' is not mistaken for the hint's own '-'.
+    expect((await patch("*** Update File: docs:-\n@@\n-nomatch\n+X\n")).hint).toContain(
+      "with context and '-' lines exactly",
+    );
+    // The default root's own prefix is taken off too.
+    await call(client, "read_file", { path: "src/a.ts" });
+    const own = await call(client, "apply_patch", {
+      patch:
+        "*** Begin Patch\n*** Update File: app:src/a.ts\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n",
+    });
+    expect(own.body).toEqual({ files: [{ path: "src/a.ts", action: "updated", added: 1, removed: 1 }] });
+    expect(fs.readFileSync(path.join(app, "src/a.ts"), "utf8")).toBe("export const a = 2;\n");
+    fs.writeFileSync(path.join(app, "src/a.ts"), "export const a = 1;\n");
+    for (const name of Object.keys(files)) fs.rmSync(path.join(docs, name));
+    expect(fs.readFileSync(path.join(docs, "guide.md"), "utf8")).toBe("# Guide\n");
+    await client.close();
+  });
+
   test("an absolute path inside another root gets a hint with its NAME: form", async () => {
     const client = await connect();
     const { body } = await call(client, "read_file", { path: path.join(docs, "guide.md") });

@@ -113,6 +113,7 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
     }
   }
   let root: McpRoot | undefined;
+  let prefixed = false;
   for (const path of paths) {
     const routed = roots.route(path);
     if (root !== undefined && routed.root !== root) {
@@ -121,21 +122,26 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
       );
     }
     root = routed.root;
+    prefixed ||= routed.path !== path;
   }
-  if (root === undefined || root.isDefault) {
+  if (root === undefined) {
     roots.route(""); // the default root must be served
     return { root: roots.defaultRoot, arguments: args };
   }
+  // Bare paths, in the default root: the patch as sent.
+  if (!prefixed) return { root, arguments: args };
   const target = root;
+  // As the tool reads them: a header's path is trimmed (`docs: x.md` is `x.md`).
   const inside: string[] = [];
   const rewritten = unified ? null : renamePatchPaths(patch as string, (path) => {
-    inside.push(roots.route(path).path);
-    return inside[inside.length - 1];
+    const routed = roots.route(path).path;
+    inside.push(routed.trim());
+    return routed;
   });
   if (rewritten === null) {
     throw invalidArguments(
-      `a unified diff can change a file of the default folder only, not '${target.name}:'; ` +
-        `write it as '*** Begin Patch' / '*** Update File: ${target.name}:path'`,
+      `a unified diff can change a file of the default folder only, without a prefix; ` +
+        `write it as '*** Begin Patch' / '*** Update File: ${roots.display(target, "path")}'`,
     );
   }
   return { root: target, arguments: { ...args, patch: rewritten }, paths: inside };
@@ -158,8 +164,8 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
   if (routed.root.isDefault || typeof body !== "object" || body === null) return body;
   const error = (body as { error?: Record<string, unknown> }).error;
   if (typeof error !== "object" || error === null) return body;
-  // As the tool shows them: normalized, "." for the folder itself.
-  const shown = new Map<string, string>();
+  // Each path as the tool shows it (normalized, "." for the folder itself), quoted, and what replaces it.
+  const quoted: [string, string][] = [];
   for (const path of routed.paths ?? []) {
     let segments: string[];
     try {
@@ -168,18 +174,29 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
       continue; // refused by the grammar: the message names no such path
     }
     const display = segments.length === 0 ? "." : segments.join("/");
-    shown.set(display, roots.display(routed.root, display));
+    // A name of punctuation alone ('-') could be a quoted mark of the hint's own: left alone.
+    if (!/[\p{L}\p{N}]/u.test(display)) continue;
+    const shown = roots.display(routed.root, display);
+    quoted.push([`'${display}'`, `'${shown}'`]);
+    // A patch header the hint suggests (`'*** Update File: x.md'`).
+    for (const header of PATCH_HEADERS) quoted.push([`'${header}${display}'`, `'${header}${shown}'`]);
   }
-  const quoted = (text: unknown): unknown =>
-    typeof text !== "string" ? text : text.replace(/'([^'\n]*)'/g, (whole, inner: string) => {
-      const prefixed = shown.get(inner);
-      return prefixed === undefined ? whole : `'${prefixed}'`;
-    });
-  const out: Record<string, unknown> = { ...error, message: quoted(error.message) };
-  if (error.hint !== undefined) out.hint = quoted(error.hint);
+  // Only the first line: what follows is the file's own text (the nearest lines of a hunk not found).
+  const rewrite = (text: unknown): unknown => {
+    if (typeof text !== "string") return text;
+    const end = text.indexOf("\n");
+    let head = end < 0 ? text : text.slice(0, end);
+    for (const [from, to] of quoted) head = head.split(from).join(to);
+    return end < 0 ? head : head + text.slice(end);
+  };
+  const out: Record<string, unknown> = { ...error, message: rewrite(error.message) };
+  if (error.hint !== undefined) out.hint = rewrite(error.hint);
   if (error.details !== undefined) out.details = prefixResultPaths(roots, routed.root, error.details);
   return { ...body, error: out };
 }
+
+// The headers of a patch that a hint may quote with a path.
+const PATCH_HEADERS = ["*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Move to: "];
 
 /**
  * A result's workspace paths written as the model should use them again:

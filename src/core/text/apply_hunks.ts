@@ -211,7 +211,12 @@ function notFound(
   const hint =
     `read '${display}' again and resend the whole patch with context and '-' lines exactly as the file has them (nothing was changed)`;
   if (near === undefined) {
-    const detail = lines.length === 0 ? "the file is empty" : "no line of the hunk occurs in the file";
+    const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
+    const detail = lines.length === 0
+      ? "the file is empty"
+      : lines.some((line) => wanted.has(normalizeLine(line)))
+      ? `each line of the hunk that the file has occurs in it more than ${NEAREST_MAX_OCCURRENCES} times`
+      : "no line of the hunk occurs in the file";
     return new WorkspaceError("PATCH_HUNK_NOT_FOUND", `${head} (${detail})`, {
       path: display,
       hint,
