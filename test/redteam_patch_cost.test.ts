@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createApplyPatchTool } from "../mod.ts";
-import { APPLY_PATCH_MAX_BYTES, APPLY_PATCH_MAX_FILE_BYTES } from "../src/core/limits.ts";
+import { APPLY_PATCH_MAX_BYTES, APPLY_PATCH_MAX_FILE_BYTES, APPLY_PATCH_MAX_MATCH_STEPS } from "../src/core/limits.ts";
 import { applyHunks } from "../src/core/text/apply_hunks.ts";
 
 /** Far above what the linear search takes on a loaded machine, far below what the quadratic one took. */
@@ -64,6 +64,32 @@ describe("apply_patch: hostile matching cost", () => {
     expect(Date.now() - started).toBeLessThan(BOUND_MS);
     expect(after).toBe("a\n".repeat(150_000) + "x\n");
   });
+
+  test("the files of one patch share one budget of line comparisons, not one each", async () => {
+    // Each hunk matches only tolerantly: its exact try scans the file (about 600,000 comparisons). 40 of them
+    // fit one budget; two files of them would have fit two (and 64 files 64 budgets: minutes of one call).
+    const text = "a\n a\n".repeat(100_000);
+    const hunks = "@@\n-a\n-a\n+x\n".repeat(40);
+    for (const name of ["f1.txt", "f2.txt"]) fs.writeFileSync(path.join(dir, name), text);
+    const tool = createApplyPatchTool(dir);
+    const both = `*** Begin Patch\n*** Update File: f1.txt\n${hunks}*** Update File: f2.txt\n${hunks}*** End Patch\n`;
+    const started = Date.now();
+    const error = await tool.execute({ patch: both }).then(() => undefined, (error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(error).toMatchObject({
+      code: "PATCH_HUNK_NOT_FOUND",
+      // Past the first file's 40 hunks (about 24 million): the budget ends part way through the second's.
+      message: expect.stringMatching(
+        new RegExp(
+          `'f2\\.txt': hunk \\d+ of 40 not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons \\(the patch's hunks together\\)`,
+        ),
+      ),
+    });
+    for (const name of ["f1.txt", "f2.txt"]) expect(fs.readFileSync(path.join(dir, name), "utf8")).toBe(text);
+    // Either file alone is within the budget.
+    const one = await tool.execute({ patch: `*** Begin Patch\n*** Update File: f2.txt\n${hunks}*** End Patch\n` });
+    expect(one.files).toEqual([{ path: "f2.txt", action: "updated", added: 40, removed: 80 }]);
+  }, 60_000);
 
   test("the exact match anywhere still beats a tolerant one earlier; a tolerant one still applies", () => {
     expect(applyHunks(" b\nb\n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text).toBe(" b\nc\n");

@@ -6,6 +6,7 @@ import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import type { ReadTracker } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { applyHunks } from "../core/text/apply_hunks.ts";
+import type { MatchBudget } from "../core/text/seek_lines.ts";
 import type { PatchHunk } from "../core/text/parse_patch.ts";
 import { decodeUtf8Strict, encodeUtf8 } from "../core/text/utf8.ts";
 import type { HostStat } from "../host.ts";
@@ -48,6 +49,8 @@ export interface PlanContext {
   signal: AbortSignal | undefined;
   /** Targets resolved so far, released by the caller whatever happens. */
   held: Resolved[];
+  /** The line comparisons left to locate hunks, shared by the patch's files. */
+  budget: MatchBudget;
 }
 
 /**
@@ -98,7 +101,7 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   }
 
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const { text: after, added, removed } = applyHunks(text.slice(bom.length), operation.hunks, display);
+  const { text: after, added, removed } = applyHunks(text.slice(bom.length), operation.hunks, display, context.budget);
   const data = encodeUtf8(bom + after);
   if (data.length > maxFileBytes) {
     throw tooLarge(display, `the patched file would have ${data.length} bytes`, maxFileBytes);

@@ -6,7 +6,12 @@ import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { readTrackerOf, sameVersion } from "../core/fs/read_tracker.ts";
 import type { Resolved } from "../core/fs/workspace.ts";
-import { APPLY_PATCH_MAX_BYTES, APPLY_PATCH_MAX_FILE_BYTES, APPLY_PATCH_MAX_FILES } from "../core/limits.ts";
+import {
+  APPLY_PATCH_MAX_BYTES,
+  APPLY_PATCH_MAX_FILE_BYTES,
+  APPLY_PATCH_MAX_FILES,
+  APPLY_PATCH_MAX_MATCH_STEPS,
+} from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { patchInvalid } from "../core/text/_patch_invalid.ts";
 import { parsePatch } from "../core/text/parse_patch.ts";
@@ -172,7 +177,10 @@ export function createApplyPatchTool(
       const held: Resolved[] = [];
       try {
         // 1. Plan every file: resolved, read, checked and patched in memory. Nothing changes yet.
-        const context = { workspace, protectedPaths, guard: guarded ? tracker : undefined, maxFileBytes, signal, held };
+        // One budget of line comparisons for the whole patch: 64 files may not take 64 times one file's.
+        const budget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS };
+        const guard = guarded ? tracker : undefined;
+        const context = { workspace, protectedPaths, guard, maxFileBytes, signal, held, budget };
         const plans: FilePlan[] = [];
         const changed = new Set<string>();
         for (const operation of input.operations) {

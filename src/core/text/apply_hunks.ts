@@ -8,7 +8,14 @@
 import { WorkspaceError } from "../errors.ts";
 import type { PatchHunk } from "./parse_patch.ts";
 import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
-import { LineIndex, normalizeLine, SeekBudgetExceeded, seekLines, type SeekResult } from "./seek_lines.ts";
+import {
+  LineIndex,
+  type MatchBudget,
+  normalizeLine,
+  SeekBudgetExceeded,
+  seekLines,
+  type SeekResult,
+} from "./seek_lines.ts";
 
 /** The patched text and what changed. */
 export interface AppliedHunks {
@@ -36,6 +43,8 @@ const NEAREST_MAX_OCCURRENCES = 64;
  * @param text The file's current text (no BOM).
  * @param hunks The hunks, in file order.
  * @param display The file's path, for messages.
+ * @param budget The line comparisons its hunks may spend being located: a patch's files share one
+ * (`apply_patch` gives each call {@link APPLY_PATCH_MAX_MATCH_STEPS}). @default a budget of its own, that size
  * @returns The new text and the counts.
  * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, naming the hunk and the nearest lines that almost match.
  *
@@ -46,7 +55,12 @@ const NEAREST_MAX_OCCURRENCES = 64;
  * text; // "a\nB\nc\n"
  * ```
  */
-export function applyHunks(text: string, hunks: readonly PatchHunk[], display: string): AppliedHunks {
+export function applyHunks(
+  text: string,
+  hunks: readonly PatchHunk[],
+  display: string,
+  budget: MatchBudget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS },
+): AppliedHunks {
   const finalNewline = text === "" || text.endsWith("\n");
   // Each line with its own line end (`raw`, for the lines kept) and without it (`lines`, compared).
   const raw = text === "" ? [] : text.split("\n");
@@ -56,7 +70,7 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], display: s
   const crlf = raw.filter((line) => line.endsWith("\r")).length * 2 > raw.length;
 
   // 1. Locate every hunk; nothing is replaced until all are found.
-  const index = new LineIndex(lines);
+  const index = new LineIndex(lines, budget);
   const replacements: { start: number; length: number; oldLines: string[]; lines: string[] }[] = [];
   let at = 0;
   let fuzzy = false;
@@ -140,7 +154,7 @@ function seek(label: HunkLabel, search: () => SeekResult | undefined): SeekResul
     const { display, number, total } = label;
     throw new WorkspaceError(
       "PATCH_HUNK_NOT_FOUND",
-      `Cannot apply patch to '${display}': hunk ${number} of ${total} not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons (the file's hunks together)`,
+      `Cannot apply patch to '${display}': hunk ${number} of ${total} not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons (the patch's hunks together)`,
       {
         path: display,
         hint:

@@ -34,14 +34,20 @@ export class SeekBudgetExceeded extends Error {
   }
 }
 
+/** Line comparisons a search may still spend; one budget may serve every file of a patch. */
+export interface MatchBudget {
+  /** Comparisons left before searches throw {@link SeekBudgetExceeded}. */
+  stepsLeft: number;
+}
+
 /** One file's lines, folded and interned per pass on first use, and the comparisons left. */
 export class LineIndex {
   private readonly folded: ({ ids: Int32Array; intern: Map<string, number> } | undefined)[] = [];
-  /** Comparisons left before searches throw {@link SeekBudgetExceeded}. */
-  stepsLeft: number;
+  /** The comparisons left, spent by every search of this index (and of others sharing it). */
+  readonly budget: MatchBudget;
 
-  constructor(readonly lines: readonly string[], budget: number = APPLY_PATCH_MAX_MATCH_STEPS) {
-    this.stepsLeft = budget;
+  constructor(readonly lines: readonly string[], budget: MatchBudget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS }) {
+    this.budget = budget;
   }
 
   /** The file's lines as ids for `pass` (equal folded lines, equal ids). */
@@ -67,8 +73,8 @@ export class LineIndex {
   }
 
   spend(steps: number): void {
-    this.stepsLeft -= steps;
-    if (this.stepsLeft < 0) throw new SeekBudgetExceeded();
+    this.budget.stepsLeft -= steps;
+    if (this.budget.stepsLeft < 0) throw new SeekBudgetExceeded();
   }
 }
 
