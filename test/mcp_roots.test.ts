@@ -214,6 +214,19 @@ describe("several roots in one server", () => {
     const unread = await call(client, "write_file", { path: "docs:guide.md", content: "x" });
     expect(unread.body.error).toMatchObject({ code: "FILE_NOT_READ" });
     expect((unread.body.error as { hint: string }).hint).toContain("'docs:guide.md'");
+    // One pass over the text: a name inside another (`'t.md'` in `'don't.md'`) is not rewritten again.
+    fs.writeFileSync(path.join(docs, "don't.md"), "a");
+    fs.writeFileSync(path.join(docs, "t.md"), "b");
+    const moved = await call(client, "move_path", { source: "docs:don't.md", destination: "docs:t.md" });
+    expect((moved.body.error as { message: string }).message).toContain("Cannot move 'docs:don't.md' to 'docs:t.md'");
+    fs.rmSync(path.join(docs, "don't.md"));
+    fs.rmSync(path.join(docs, "t.md"));
+    // The folder itself is `docs:`; an argument error's hint quotes a property, not the path.
+    const root = await call(client, "delete_path", { path: "docs:" });
+    expect((root.body.error as { message: string }).message).toContain("'docs:'");
+    const property = await call(client, "write_file", { path: "docs:content" });
+    expect(property.body.error).toMatchObject({ hint: expect.stringContaining("'content'") });
+    expect(JSON.stringify(property.body)).not.toContain("docs:content");
     // The default root's errors are as the tool wrote them.
     const here = await call(client, "read_file", { path: "nope.md" });
     expect((here.body.error as { message: string }).message).toContain("'nope.md'");

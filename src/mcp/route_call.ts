@@ -163,9 +163,10 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
 export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unknown): unknown {
   if (routed.root.isDefault || typeof body !== "object" || body === null) return body;
   const error = (body as { error?: Record<string, unknown> }).error;
-  if (typeof error !== "object" || error === null) return body;
+  // An argument error's hint quotes property names ('content'), never a path.
+  if (typeof error !== "object" || error === null || error.code === "TOOL_ARGUMENTS_INVALID") return body;
   // Each path as the tool shows it (normalized, "." for the folder itself), quoted, and what replaces it.
-  const quoted: [string, string][] = [];
+  const replacements = new Map<string, string>();
   for (const path of routed.paths ?? []) {
     let segments: string[];
     try {
@@ -175,19 +176,30 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
     }
     const display = segments.length === 0 ? "." : segments.join("/");
     // A name of punctuation alone ('-') could be a quoted mark of the hint's own: left alone.
-    if (!/[\p{L}\p{N}]/u.test(display)) continue;
+    if (display !== "." && !/[\p{L}\p{N}]/u.test(display)) continue;
     const shown = roots.display(routed.root, display);
-    quoted.push([`'${display}'`, `'${shown}'`]);
+    replacements.set(`'${display}'`, `'${shown}'`);
     // A patch header the hint suggests (`'*** Update File: x.md'`).
-    for (const header of PATCH_HEADERS) quoted.push([`'${header}${display}'`, `'${header}${shown}'`]);
+    for (const header of PATCH_HEADERS) replacements.set(`'${header}${display}'`, `'${header}${shown}'`);
   }
+  // Longest first, so that `'don't.md'` is taken whole before `'t.md'` could match inside it.
+  const quoted = [...replacements.keys()].sort((a, b) => b.length - a.length);
   // Only the first line: what follows is the file's own text (the nearest lines of a hunk not found).
   const rewrite = (text: unknown): unknown => {
     if (typeof text !== "string") return text;
-    const end = text.indexOf("\n");
-    let head = end < 0 ? text : text.slice(0, end);
-    for (const [from, to] of quoted) head = head.split(from).join(to);
-    return end < 0 ? head : head + text.slice(end);
+    const end = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
+    // One pass, left to right: text already rewritten is never looked at again.
+    let out = "";
+    let at = 0;
+    while (at < end) {
+      const quote = text.indexOf("'", at);
+      if (quote < 0 || quote >= end) break;
+      out += text.slice(at, quote);
+      const found = quoted.find((candidate) => text.startsWith(candidate, quote) && quote + candidate.length <= end);
+      out += found === undefined ? "'" : replacements.get(found);
+      at = found === undefined ? quote + 1 : quote + found.length;
+    }
+    return out + text.slice(at);
   };
   const out: Record<string, unknown> = { ...error, message: rewrite(error.message) };
   if (error.hint !== undefined) out.hint = rewrite(error.hint);
