@@ -5,7 +5,7 @@ import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import type { ReadTracker } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
-import { applyHunks } from "../core/text/apply_hunks.ts";
+import { applyHunksWithin } from "../core/text/apply_hunks.ts";
 import type { MatchBudget } from "../core/text/seek_lines.ts";
 import type { PatchHunk } from "../core/text/parse_patch.ts";
 import { decodeUtf8Strict, encodeUtf8 } from "../core/text/utf8.ts";
@@ -101,7 +101,12 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   }
 
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const { text: after, added, removed } = applyHunks(text.slice(bom.length), operation.hunks, display, context.budget);
+  const { text: after, added, removed } = applyHunksWithin(
+    text.slice(bom.length),
+    operation.hunks,
+    display,
+    context.budget,
+  );
   const data = encodeUtf8(bom + after);
   if (data.length > maxFileBytes) {
     throw tooLarge(display, `the patched file would have ${data.length} bytes`, maxFileBytes);

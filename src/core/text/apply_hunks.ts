@@ -43,8 +43,6 @@ const NEAREST_MAX_OCCURRENCES = 64;
  * @param text The file's current text (no BOM).
  * @param hunks The hunks, in file order.
  * @param display The file's path, for messages.
- * @param budget The line comparisons its hunks may spend being located: a patch's files share one
- * (`apply_patch` gives each call {@link APPLY_PATCH_MAX_MATCH_STEPS}). @default a budget of its own, that size
  * @returns The new text and the counts.
  * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, naming the hunk and the nearest lines that almost match.
  *
@@ -55,11 +53,26 @@ const NEAREST_MAX_OCCURRENCES = 64;
  * text; // "a\nB\nc\n"
  * ```
  */
-export function applyHunks(
+export function applyHunks(text: string, hunks: readonly PatchHunk[], display: string): AppliedHunks {
+  return applyHunksWithin(text, hunks, display, { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS });
+}
+
+/**
+ * {@link applyHunks} spending line comparisons from `budget`, which the files of one patch share
+ * (`apply_patch` gives each call {@link APPLY_PATCH_MAX_MATCH_STEPS}).
+ *
+ * @param text The file's current text (no BOM).
+ * @param hunks The hunks, in file order.
+ * @param display The file's path, for messages.
+ * @param budget The comparisons left; spent here.
+ * @returns The new text and the counts.
+ * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, also when the budget runs out.
+ */
+export function applyHunksWithin(
   text: string,
   hunks: readonly PatchHunk[],
   display: string,
-  budget: MatchBudget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS },
+  budget: MatchBudget,
 ): AppliedHunks {
   const finalNewline = text === "" || text.endsWith("\n");
   // Each line with its own line end (`raw`, for the lines kept) and without it (`lines`, compared).
