@@ -25,6 +25,10 @@ const outside = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-openat-outside-")
 beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-openat-"));
   fs.writeFileSync(path.join(root, "f.txt"), "inside\n");
+  // Modified 50 ns before a whole millisecond: in floating point, seconds × 1000 plus the nanoseconds' part
+  // rounds up to the next millisecond, where Deno's node:fs truncates (a stat made through libc must agree).
+  fs.writeFileSync(path.join(root, "late.txt"), "late\n");
+  execFileSync("touch", ["-m", "-d", "@1700000000.999999950", path.join(root, "late.txt")]);
   fs.mkdirSync(path.join(root, "sub"));
   fs.writeFileSync(path.join(root, "sub", "g.txt"), "deeper\n");
   fs.writeFileSync(path.join(outside, "secret.txt"), "outside\n");
@@ -224,25 +228,28 @@ describe(`[${runtime}] openat at a held folder`, () => {
     return { done, seen };
   };
 
-  test.each(["f.txt", "\uFFFD", "sub"])("%s read through libc alone: the bytes, and the stat node:fs gives", (name) => {
-    const before = descriptors();
-    const { done, seen } = readWhole(name);
-    expect(descriptors()).toEqual(before);
-    const fd = fs.openSync(at(name), FILE);
-    try {
-      const expected = toStat(fs.fstatSync(fd));
-      expect(done).toBeDefined();
-      expect(seen).toBe(done!.stat);
-      // Exactly: a folder's birth time is part of its identity (Deno's node:fs gives whole milliseconds).
-      expect(done!.stat).toEqual(expected);
-      if (expected.kind === "file") expect(Buffer.from(done!.bytes).equals(fs.readFileSync(fd))).toBe(true);
-      else expect(done!.bytes).toHaveLength(0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  });
+  test.each(["f.txt", "late.txt", "\uFFFD", "sub"])(
+    "%s read through libc alone: the bytes, and the stat node:fs gives",
+    (name) => {
+      const before = descriptors();
+      const { done, seen } = readWhole(name);
+      expect(descriptors()).toEqual(before);
+      const fd = fs.openSync(at(name), FILE);
+      try {
+        const expected = toStat(fs.fstatSync(fd));
+        expect(done).toBeDefined();
+        expect(seen).toBe(done!.stat);
+        // Exactly: a folder's birth time is part of its identity (Deno's node:fs gives whole milliseconds).
+        expect(done!.stat).toEqual(expected);
+        if (expected.kind === "file") expect(Buffer.from(done!.bytes).equals(fs.readFileSync(fd))).toBe(true);
+        else expect(done!.bytes).toHaveLength(0);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+  );
 
-  test.each(["f.txt", "sub", "fifo", "."])(
+  test.each(["f.txt", "late.txt", "sub", "fifo", "."])(
     `statHeld of %s's descriptor: ${
       runtime === "deno" ? "the stat node:fs gives, to the digit" : "left to the runtime (as fast)"
     }`,
