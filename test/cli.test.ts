@@ -200,7 +200,8 @@ describe("paddock, in-process", () => {
     expect(pkg.files).toContain("bin/");
     const shim = fs.readFileSync(path.join(REPO, "bin/paddock.js"), "utf8");
     expect(shim.startsWith("#!/usr/bin/env node\n")).toBe(true);
-    expect(shim).toContain('import "../dist/cli.js";');
+    expect(shim).toContain('import "../dist/bin/cli.js";');
+    expect(pkg.scripts.build).toContain("node scripts/build_bin.mjs dist");
     expect(fs.statSync(path.join(REPO, "bin/paddock.js")).mode & 0o111).not.toBe(0);
     expect(pkg.exports["./cli"]).toEqual({ types: "./dist/cli.d.ts", default: "./dist/cli.js" });
     expect(pkg.exports["./mcp"]).toEqual({ types: "./dist/src/mcp/mod.d.ts", default: "./dist/src/mcp/mod.js" });

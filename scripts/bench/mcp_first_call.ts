@@ -1,8 +1,9 @@
 /**
  * The first grep of a fresh `paddock mcp` session on a real tree, against
  * ripgrep's time for the same query, interleaved round by round: the built
- * server (`dist/cli.js mcp --root <tree>`, run by Node and by Deno, with grep's
- * warm-up on and off) is started
+ * server (under Node the bundle npm's bin runs, `dist/bin/cli.js mcp --root
+ * <tree>`, and once the unbundled `dist/cli.js`; under Deno `dist/cli.js`; with
+ * grep's warm-up on and off) is started
  * through the MCP SDK's stdio client, its start-up timed (spawn until the
  * `initialize` handshake is answered), then one `grep` call (a literal with
  * no match in the Go tree: every file read) timed from request to answer.
@@ -21,6 +22,8 @@ import { median } from "./row.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = path.join(REPO, "dist", "cli.js");
+/** What npm's `paddock` bin runs: the CLI bundled with its dependencies (`scripts/build_bin.mjs`). */
+const BIN = path.join(REPO, "dist", "bin", "cli.js");
 /** The query: a literal with no match (a pure scan), as `rg` is given it. */
 const QUERY = { pattern: "EXPORT_SYMBOL_GPL", literal: true, output_mode: "count" };
 const RG = ["--hidden", "-c", "-F", "EXPORT_SYMBOL_GPL"];
@@ -36,12 +39,21 @@ interface Side {
   pauseMs: number;
   /** Flags for Node before the script (a client's server command can pass them). */
   nodeFlags?: string[];
+  /** Node runs `dist/cli.js` (the modules as compiled) rather than the bin's bundle. */
+  unbundled?: boolean;
 }
 
 const SIDES: Side[] = [
   { label: "Node, at once after the handshake", runtime: "node", warmUp: true, pauseMs: 0 },
   { label: `Node, ${PAUSE_MS} ms after it (a client's first turn)`, runtime: "node", warmUp: true, pauseMs: PAUSE_MS },
   { label: `Node, ${PAUSE_MS} ms after it, \`--warm-up off\``, runtime: "node", warmUp: false, pauseMs: PAUSE_MS },
+  {
+    label: `Node, ${PAUSE_MS} ms after it, unbundled (\`dist/cli.js\`)`,
+    runtime: "node",
+    warmUp: true,
+    pauseMs: PAUSE_MS,
+    unbundled: true,
+  },
   // V8's pool of background threads (its optimizing compiler, the collector's helpers) down to one: on 2 cores
   // they take a core from the search while the first calls compile it (docs/benchmarks.md).
   {
@@ -61,7 +73,8 @@ const DENO = path.join(REPO, "node_modules", ".bin", "deno");
 async function paddockRound(tree: string, side: Side): Promise<{ startMs: number; firstMs: number }> {
   const began = performance.now();
   const client = new Client({ name: "paddock-bench", version: "1" });
-  const args = [CLI, "mcp", "--root", tree, "--warm-up", side.warmUp ? "on" : "off"];
+  const script = side.runtime === "deno" || side.unbundled === true ? CLI : BIN;
+  const args = [script, "mcp", "--root", tree, "--warm-up", side.warmUp ? "on" : "off"];
   await client.connect(
     new StdioClientTransport(
       side.runtime === "node"
@@ -101,7 +114,7 @@ function rgRound(tree: string): Promise<number> {
  * @returns The table, as Markdown lines.
  */
 export async function benchMcpFirstCall(tree: string, rounds = 5): Promise<string[]> {
-  if (!fs.existsSync(CLI)) throw new Error("no dist/cli.js: run `npm run build` first");
+  if (!fs.existsSync(CLI) || !fs.existsSync(BIN)) throw new Error("no dist/bin/cli.js: run `npm run build` first");
   const runs = SIDES.map(() => [] as { startMs: number; firstMs: number }[]);
   const rg: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -124,7 +137,7 @@ export async function benchMcpFirstCall(tree: string, rounds = 5): Promise<strin
   return [
     `Tree: ${tree}; the first grep (\`${
       JSON.stringify(QUERY)
-    }\`) of a fresh \`paddock mcp\` (dist; Node ${process.version}, Deno from node_modules); medians of ${rounds}, interleaved.`,
+    }\`) of a fresh \`paddock mcp\` (Node ${process.version}: the bin's bundle \`dist/bin/cli.js\` unless said; Deno from node_modules: \`dist/cli.js\`); medians of ${rounds}, interleaved.`,
     "",
     "| first call | server start-up (spawn → initialize answered) | first grep | rg | ÷ rg (target ≤ 2×) |",
     "| --- | --- | --- | --- | --- |",

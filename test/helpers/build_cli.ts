@@ -1,7 +1,8 @@
 /**
  * vitest's global setup: under Node, the sources are compiled once (type
- * stripping only, `tsc --noCheck`, the same emit as `npm run build`) into
- * `.cache/test-dist/`, and `PADDOCK_TEST_CLI` names its `cli.js`, so that the
+ * stripping only, `tsc --noCheck`, then bundled as `npm run build` does:
+ * `scripts/build_bin.mjs`) into `.cache/test-dist/`, and `PADDOCK_TEST_CLI`
+ * names its `bin/cli.js`, the bundle npm's `paddock` bin runs, so that the
  * tests that start `paddock` under Node (`paddockCommand`) run it as JavaScript
  * rather than through tsx's loader: measured on the 2-core machine, a server
  * answers `initialize` in 0.7 s of wall and ~0.9 s of CPU against 1.3 s and
@@ -19,7 +20,7 @@ import { runtime } from "./runtime.ts";
 /** Where the compiled sources go (git-ignored). */
 const OUT = path.join(REPO, ".cache", "test-dist");
 
-/** Compiles the sources for the Node pass (about 5 s). */
+/** Compiles and bundles the sources for the Node pass (about 6 s). */
 export default function setup(): void {
   if (runtime !== "node") return;
   execFileSync(process.execPath, [
@@ -30,5 +31,6 @@ export default function setup(): void {
     "--outDir",
     OUT,
   ], { stdio: "inherit" });
-  process.env.PADDOCK_TEST_CLI = path.join(OUT, "cli.js");
+  execFileSync(process.execPath, [path.join(REPO, "scripts", "build_bin.mjs"), OUT], { stdio: "inherit" });
+  process.env.PADDOCK_TEST_CLI = path.join(OUT, "bin", "cli.js");
 }
