@@ -1,5 +1,5 @@
 import { invalidArguments } from "../tools/parse_arguments.ts";
-import { parsePatch, renamePatchPaths } from "../core/text/parse_patch.ts";
+import { parsePatch, PATCH_PATH_HEADERS, renamePatchPaths } from "../core/text/parse_patch.ts";
 import { APPLY_PATCH_MAX_BYTES } from "../core/limits.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
@@ -96,55 +96,79 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
  */
 function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
   const patch = args.patch;
-  let paths: string[] = [];
-  let unified = false;
   // Over the tool's bound (UTF-16 units never outnumber UTF-8 bytes) it is refused wherever it goes: not read here.
-  if (typeof patch === "string" && patch.length <= APPLY_PATCH_MAX_BYTES) {
+  if (typeof patch !== "string" || patch.length > APPLY_PATCH_MAX_BYTES) return inDefaultRoot(roots, args);
+  // One reading of the patch: each header's path routed as it is met, the patch rewritten for that root.
+  let root: McpRoot | undefined;
+  let prefixed = false;
+  let routing: unknown = null;
+  // As the tool reads them: a header's path is trimmed (`docs: x.md` is `x.md`).
+  const inside: string[] = [];
+  const route = (path: string): string => {
     try {
-      const parsed = parsePatch(patch);
-      unified = parsed.unified;
-      paths = parsed.operations.flatMap((operation) =>
-        operation.kind === "update" && operation.moveTo !== undefined
-          ? [operation.path, operation.moveTo]
-          : [operation.path]
-      );
-    } catch {
-      paths = []; // the tool reports it, in the default root
+      const routed = roots.route(path);
+      root = samePatchRoot(root, routed.root);
+      prefixed ||= routed.path !== path;
+      inside.push(routed.path.trim());
+      return routed.path;
+    } catch (error) {
+      routing = error;
+      throw error;
     }
+  };
+  let rewritten: string | null;
+  try {
+    rewritten = renamePatchPaths(patch, route);
+  } catch (error) {
+    if (error === routing) throw error;
+    return inDefaultRoot(roots, args); // a patch that cannot be read: the tool says why, in the default root
   }
+  if (rewritten === null) return routeUnifiedDiff(roots, args, patch);
+  if (root === undefined) return inDefaultRoot(roots, args);
+  // Bare paths, in the default root: the patch as sent.
+  if (!prefixed) return { root, arguments: args };
+  return { root, arguments: { ...args, patch: rewritten }, paths: inside };
+}
+
+// The root of a patch's next path, which must be the one of those before it.
+function samePatchRoot(earlier: McpRoot | undefined, next: McpRoot): McpRoot {
+  if (earlier !== undefined && next !== earlier) {
+    throw invalidArguments(
+      `the patch names files in two folders ('${earlier.name}' and '${next.name}'); a patch works in one`,
+    );
+  }
+  return next;
+}
+
+// A call that names no root: the default one, which must be served.
+function inDefaultRoot(roots: RootSet, args: Record<string, unknown>): RoutedCall {
+  roots.route("");
+  return { root: roots.defaultRoot, arguments: args };
+}
+
+// A plain unified diff (`--- a/x`, `+++ b/x`) has no header of Codex's format to rewrite: it runs in the default
+// root, its paths bare; a `NAME:` in them is refused rather than sent on.
+function routeUnifiedDiff(roots: RootSet, args: Record<string, unknown>, patch: string): RoutedCall {
+  const paths = parsePatch(patch).operations.flatMap((operation) =>
+    operation.kind === "update" && operation.moveTo !== undefined
+      ? [operation.path, operation.moveTo]
+      : [operation.path]
+  );
   let root: McpRoot | undefined;
   let prefixed = false;
   for (const path of paths) {
     const routed = roots.route(path);
-    if (root !== undefined && routed.root !== root) {
-      throw invalidArguments(
-        `the patch names files in two folders ('${root.name}' and '${routed.root.name}'); a patch works in one`,
-      );
-    }
-    root = routed.root;
+    root = samePatchRoot(root, routed.root);
     prefixed ||= routed.path !== path;
   }
-  if (root === undefined) {
-    roots.route(""); // the default root must be served
-    return { root: roots.defaultRoot, arguments: args };
-  }
-  // Bare paths, in the default root: the patch as sent.
-  if (!prefixed) return { root, arguments: args };
-  const target = root;
-  // As the tool reads them: a header's path is trimmed (`docs: x.md` is `x.md`).
-  const inside: string[] = [];
-  const rewritten = unified ? null : renamePatchPaths(patch as string, (path) => {
-    const routed = roots.route(path).path;
-    inside.push(routed.trim());
-    return routed;
-  });
-  if (rewritten === null) {
+  if (root === undefined) return inDefaultRoot(roots, args);
+  if (prefixed) {
     throw invalidArguments(
       `a unified diff can change a file of the default folder only, without a prefix; ` +
-        `write it as '*** Begin Patch' / '*** Update File: ${roots.display(target, "path")}'`,
+        `write it as '*** Begin Patch' / '*** Update File: ${roots.display(root, "path")}'`,
     );
   }
-  return { root: target, arguments: { ...args, patch: rewritten }, paths: inside };
+  return { root, arguments: args };
 }
 
 /**
@@ -180,7 +204,7 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
     const shown = roots.display(routed.root, display);
     replacements.set(`'${display}'`, `'${shown}'`);
     // A patch header the hint suggests (`'*** Update File: x.md'`).
-    for (const header of PATCH_HEADERS) replacements.set(`'${header}${display}'`, `'${header}${shown}'`);
+    for (const header of PATCH_PATH_HEADERS) replacements.set(`'${header}${display}'`, `'${header}${shown}'`);
   }
   // Longest first, so that `'don't.md'` is taken whole before `'t.md'` could match inside it.
   const quoted = [...replacements.keys()].sort((a, b) => b.length - a.length);
@@ -206,9 +230,6 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
   if (error.details !== undefined) out.details = prefixResultPaths(roots, routed.root, error.details);
   return { ...body, error: out };
 }
-
-// The headers of a patch that a hint may quote with a path.
-const PATCH_HEADERS = ["*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Move to: "];
 
 /**
  * A result's workspace paths written as the model should use them again:

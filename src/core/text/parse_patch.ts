@@ -44,6 +44,8 @@ const ADD = "*** Add File: ";
 const DELETE = "*** Delete File: ";
 const UPDATE = "*** Update File: ";
 const MOVE = "*** Move to: ";
+/** The headers of Codex's format followed by a path (what a hint may quote with one). */
+export const PATCH_PATH_HEADERS: readonly string[] = [ADD, DELETE, UPDATE, MOVE];
 const END_OF_FILE = "*** End of File";
 const UNIFIED_HUNK = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/;
 const HEREDOC_START = /^(?:apply_patch\s+)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
