@@ -6,6 +6,7 @@
  * @module
  */
 import * as fs from "node:fs";
+import { pathPattern } from "../core/text/path_pattern.ts";
 
 /** Where the workspace appears inside the container. */
 export const CONTAINER_WORKSPACE = "/workspace";
@@ -166,10 +167,6 @@ export function defaultContainerUser(root: string): string {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Rewrites the workspace's host path to {@link CONTAINER_WORKSPACE} wherever
  * it starts a path in a string (`node_process` names its script, and Node's
@@ -179,6 +176,6 @@ function escapeRegExp(text: string): string {
  * @returns The rewriting function.
  */
 export function workspacePathMapper(root: string): (value: string) => string {
-  const pattern = new RegExp(`${escapeRegExp(root)}(?=/|$|["'\\s,;:)])`, "g");
+  const pattern = new RegExp(pathPattern(root), "g");
   return (value) => value.replace(pattern, CONTAINER_WORKSPACE);
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { pathPattern } from "../text/path_pattern.ts";
 
 /** The name a script's temp file is shown under in its output. */
 export const SCRIPT_DISPLAY_NAME = "<script>";
@@ -22,16 +23,6 @@ export interface ScriptOutputNames {
 // `-e` loader (Node), the bootstrap (Deno), the runtimes' module loaders.
 const LAUNCHER_FRAME = /^\s+at .*(node:internal\/|node:module:|ext:core\/|\[eval\])/;
 const LAUNCHER_STACK_ENTRY = /^(- |\s+')(.*[/\\])?\[eval\]('?,?)$/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-// A path is replaced only where it ends: at a separator or a character no
-// path name would carry on with, so `/w` never eats into `/work`.
-function pathPattern(path: string): string {
-  return `${escapeRegExp(path)}(?=$|[/\\\\:'"\`)\\]\\s,;])`;
-}
 
 function urlOf(path: string): string {
   return "file://" + encodeURI(path.startsWith("/") ? path : "/" + path.replaceAll("\\", "/"));
