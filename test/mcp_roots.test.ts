@@ -294,6 +294,10 @@ describe("client roots", () => {
     expect(codeOf(refused.body)).toBe("ROOT_NOT_SERVED");
     expect(JSON.stringify(refused.body)).not.toContain(fixture.parent);
     expect(codeOf((await call(client, "node_process", { source: "1" })).body)).not.toBe(null);
+    // A patch that cannot be read says so, though the default root it would have gone to is not served.
+    const unreadable = await call(client, "apply_patch", { patch: "*** Begin Patch\n*** Frobnicate: x\n" });
+    expect(codeOf(unreadable.body)).toBe("PATCH_INVALID");
+    expect(JSON.stringify(unreadable.body)).not.toContain(fixture.parent);
     expect((await call(client, "list_allowed_directories", {})).body).toEqual({
       roots: [{ name: "docs", prefix: "docs:", default: false }],
     });

@@ -86,13 +86,14 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
  * Routes an `apply_patch` call by the files its patch names (`*** Update
  * File: docs:guide.md`): all in one root, the patch goes to it with the
  * `NAME:` taken off each path, every other character as sent. A patch that
- * cannot be read goes to the default root, whose tool says why.
+ * cannot be read goes to the default root, whose tool says why (or, that root
+ * not served, is refused here with the same `PATCH_INVALID`).
  *
  * @param roots The server's roots.
  * @param args The call's arguments.
  * @returns The root and the arguments for it.
  * @throws {WorkspaceError} `INVALID_ARGUMENTS` for files in two roots, or a unified diff of another root's file;
- * `ROOT_NOT_SERVED` for a root the client's roots leave out.
+ * `ROOT_NOT_SERVED` for a root the client's roots leave out; `PATCH_INVALID` as said above.
  */
 function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
   const patch = args.patch;
@@ -121,7 +122,13 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
     rewritten = renamePatchPaths(patch, route);
   } catch (error) {
     if (error === routing) throw error;
-    return inDefaultRoot(roots, args); // a patch that cannot be read: the tool says why, in the default root
+    // A patch that cannot be read: the tool says why, in the default root; with that root not served (the
+    // client's roots leave it out), the reading's own error (`PATCH_INVALID`), which names no root.
+    try {
+      return inDefaultRoot(roots, args);
+    } catch {
+      throw error;
+    }
   }
   if (rewritten === null) return routeUnifiedDiff(roots, args, patch);
   if (root === undefined) return inDefaultRoot(roots, args);
