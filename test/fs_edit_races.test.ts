@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { createDeleteTool, createEditTool, createMoveTool, openWorkspace } from "../mod.ts";
+import { createApplyPatchTool, createDeleteTool, createEditTool, createMoveTool, openWorkspace } from "../mod.ts";
 import type { Host, HostFile } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
@@ -87,6 +87,27 @@ for (const host of TEST_HOSTS) {
       );
       expect(code).toBe("PATH_CHANGED");
       expect(await ws.readRaw("a.txt")).toBe("hello world\nmore\n");
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
+    test("apply_patch stopped by a file made between its check and its write names what it applied", async () => {
+      const ws = await open(["keep.txt=kept\n"]);
+      const base = ws.workspace.host;
+      // Another writer makes b.txt once the first file's temp copy is written.
+      const spied = after(base, "close", async () => {
+        const file = await base.open(ws.workspace.hostPath(["b.txt"]), { write: true, createExclusive: true });
+        await file.write(new TextEncoder().encode("theirs\n"), 0);
+        await file.close();
+      });
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: spied });
+      const result = await createApplyPatchTool(workspace).execute({
+        patch: "*** Begin Patch\n*** Add File: a.txt\n+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n",
+      }).catch((error) => error);
+      expect(result).toMatchObject({ code: "ALREADY_EXISTS", details: { applied: ["a.txt"] } });
+      // Quoted, as every path of a message is (an MCP server prefixes a quoted path of another root).
+      expect((result as Error).message).toMatch(/\(already applied: 'a\.txt'\)$/);
+      expect(await ws.readRaw("a.txt")).toBe("ours\n");
+      expect(await ws.readRaw("b.txt")).toBe("theirs\n");
       expect(await ws.leftovers()).toEqual([]);
     });
 

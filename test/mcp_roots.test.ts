@@ -15,6 +15,7 @@ import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { nameRoots, RootSet } from "../src/mcp/root_set.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
 import { type DiskFixture, diskFixture, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { APPLY_PATCH_MAX_BYTES } from "../src/core/limits.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 
 let fixture: DiskFixture;
@@ -278,6 +279,54 @@ describe("several roots in one server", () => {
     await client.close();
   });
 
+  test("a patch over the bound as sent is refused, though its NAME:s taken off would bring it under", async () => {
+    const client = await connect();
+    const head = "*** Begin Patch\n*** Add File: docs:big.md\n+";
+    const tail = "\n*** End Patch\n";
+    // Two-byte characters: under the bound in UTF-16 units, 1 or 2 bytes over it in UTF-8 with 'docs:' (5 bytes).
+    const base = new TextEncoder().encode(head + tail).length;
+    const patch = head + "é".repeat(Math.floor((APPLY_PATCH_MAX_BYTES - base) / 2) + 1) + tail;
+    expect(new TextEncoder().encode(patch).length - APPLY_PATCH_MAX_BYTES).toBeGreaterThan(0);
+    expect(new TextEncoder().encode(patch.replace("docs:", "")).length).toBeLessThanOrEqual(APPLY_PATCH_MAX_BYTES);
+    const { body } = await call(client, "apply_patch", { patch });
+    // Found before any side effect, so reported as an argument error with the precise code as its message.
+    expect(body.error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" });
+    expect(fs.existsSync(path.join(docs, "big.md"))).toBe(false);
+    await client.close();
+  });
+
+  test("errors about the folder itself and the patch syntax hint read right in another root", async () => {
+    fs.writeFileSync(path.join(docs, "p"), "x\n");
+    fs.symlinkSync("p", path.join(docs, "plink"));
+    try {
+      const client = await connect();
+      const folder = await call(client, "apply_patch", {
+        patch: "*** Begin Patch\n*** Delete File: docs:./\n*** End Patch\n",
+      });
+      expect(codeOf(folder.body)).toBe("WORKSPACE_ROOT_PROTECTED");
+      expect((folder.body.error as { message: string }).message).toContain("'docs:'");
+      expect((folder.body.error as { message: string }).message).not.toContain("'./'");
+      // A file named like the hint's placeholder: the hint's own text is left alone.
+      for (const name of ["docs:p", "docs:plink"]) {
+        expect((await call(client, "read_file", { path: name })).isError).toBe(false);
+      }
+      const twice = await call(client, "apply_patch", {
+        patch:
+          "*** Begin Patch\n*** Update File: docs:plink\n@@\n-x\n+y\n*** Update File: docs:p\n@@\n-x\n+z\n*** End Patch\n",
+      });
+      expect(codeOf(twice.body)).toBe("PATCH_INVALID");
+      const error = twice.body.error as { message: string; hint: string };
+      expect(error.message).toContain("'docs:p'");
+      expect(error.hint).toContain("'*** Update File: <path>'");
+      expect(error.hint).not.toContain("docs:");
+      expect(fs.readFileSync(path.join(docs, "p"), "utf8")).toBe("x\n");
+      await client.close();
+    } finally {
+      fs.rmSync(path.join(docs, "plink"));
+      fs.rmSync(path.join(docs, "p"));
+    }
+  });
+
   test("an absolute path inside another root gets a hint with its NAME: form", async () => {
     const client = await connect();
     const { body } = await call(client, "read_file", { path: path.join(docs, "guide.md") });
@@ -294,10 +343,21 @@ describe("client roots", () => {
     expect(codeOf(refused.body)).toBe("ROOT_NOT_SERVED");
     expect(JSON.stringify(refused.body)).not.toContain(fixture.parent);
     expect(codeOf((await call(client, "node_process", { source: "1" })).body)).not.toBe(null);
-    // A patch that cannot be read says so, though the default root it would have gone to is not served.
+    // Calls refused for what they are, whatever root, say so, though the default root is not served.
     const unreadable = await call(client, "apply_patch", { patch: "*** Begin Patch\n*** Frobnicate: x\n" });
     expect(codeOf(unreadable.body)).toBe("PATCH_INVALID");
     expect(JSON.stringify(unreadable.body)).not.toContain(fixture.parent);
+    expect(codeOf((await call(client, "apply_patch", { patch: 42 })).body)).toBe("TOOL_ARGUMENTS_INVALID");
+    expect(codeOf((await call(client, "apply_patch", {})).body)).toBe("TOOL_ARGUMENTS_INVALID");
+    expect(codeOf((await call(client, "read_file", { path: 42 })).body)).toBe("TOOL_ARGUMENTS_INVALID");
+    const huge = `*** Begin Patch\n*** Add File: docs:h.md\n+${"a".repeat(APPLY_PATCH_MAX_BYTES)}\n*** End Patch\n`;
+    expect((await call(client, "apply_patch", { patch: huge })).body.error).toMatchObject({
+      code: "TOOL_ARGUMENTS_INVALID",
+      message: "CONTENT_TOO_LARGE",
+    });
+    expect(fs.existsSync(path.join(docs, "h.md"))).toBe(false);
+    // A call with no path at all still needs the default root.
+    expect(codeOf((await call(client, "list_directory", {})).body)).toBe("ROOT_NOT_SERVED");
     expect((await call(client, "list_allowed_directories", {})).body).toEqual({
       roots: [{ name: "docs", prefix: "docs:", default: false }],
     });

@@ -1,6 +1,7 @@
 import { invalidArguments } from "../tools/parse_arguments.ts";
 import { parsePatch, PATCH_PATH_HEADERS, renamePatchPaths } from "../core/text/parse_patch.ts";
 import { APPLY_PATCH_MAX_BYTES } from "../core/limits.ts";
+import { utf8ByteLength } from "../core/text/utf8.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import type { McpRoot, RootSet } from "./root_set.ts";
 
@@ -56,17 +57,19 @@ export interface RoutedCall {
 export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCall {
   if (ROOTLESS.has(name)) return { root: roots.defaultRoot, arguments: args };
   const keys = Object.hasOwn(PATH_ARGUMENTS, name) ? PATH_ARGUMENTS[name] : [];
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    roots.route(""); // the default root must be served
-    return { root: roots.defaultRoot, arguments: args };
-  }
+  // Arguments that are not an object: refused by the tool before it touches a file, in whichever root.
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return whereverServed(roots, args);
   const record = args as Record<string, unknown>;
   if (name === "apply_patch") return routePatch(roots, record);
   let root: McpRoot | undefined;
   const rewritten: Record<string, unknown> = { ...record };
+  let refused = false;
   for (const key of keys) {
     const value = record[key];
-    if (typeof value !== "string") continue;
+    if (typeof value !== "string") {
+      refused ||= value !== undefined; // the tool's argument check refuses it
+      continue;
+    }
     const routed = roots.route(value);
     if (root !== undefined && routed.root !== root) {
       throw invalidArguments(`'${keys.join("' and '")}' name two different folders; a call works in one`);
@@ -75,6 +78,7 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
     rewritten[key] = routed.path;
   }
   if (root === undefined) {
+    if (refused) return whereverServed(roots, args);
     roots.route(""); // no path given: the default root, which must be served
     root = roots.defaultRoot;
   }
@@ -86,19 +90,24 @@ export function routeCall(roots: RootSet, name: string, args: unknown): RoutedCa
  * Routes an `apply_patch` call by the files its patch names (`*** Update
  * File: docs:guide.md`): all in one root, the patch goes to it with the
  * `NAME:` taken off each path, every other character as sent. A patch that
- * cannot be read goes to the default root, whose tool says why (or, that root
- * not served, is refused here with the same `PATCH_INVALID`).
+ * cannot be read, or is over the tool's bound as sent, goes unchanged to the
+ * default root (or the first served one), whose tool says why.
  *
  * @param roots The server's roots.
  * @param args The call's arguments.
  * @returns The root and the arguments for it.
  * @throws {WorkspaceError} `INVALID_ARGUMENTS` for files in two roots, or a unified diff of another root's file;
- * `ROOT_NOT_SERVED` for a root the client's roots leave out; `PATCH_INVALID` as said above.
+ * `ROOT_NOT_SERVED` for a root the client's roots leave out.
  */
 function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
   const patch = args.patch;
-  // Over the tool's bound (UTF-16 units never outnumber UTF-8 bytes) it is refused wherever it goes: not read here.
-  if (typeof patch !== "string" || patch.length > APPLY_PATCH_MAX_BYTES) return inDefaultRoot(roots, args);
+  // Not a string, or over the tool's bound as sent (UTF-16 units never outnumber UTF-8 bytes): refused wherever it
+  // goes, and not read here. (Measured before the `NAME:`s come off, which would make it smaller.)
+  if (
+    typeof patch !== "string" || patch.length > APPLY_PATCH_MAX_BYTES || utf8ByteLength(patch) > APPLY_PATCH_MAX_BYTES
+  ) {
+    return whereverServed(roots, args);
+  }
   // One reading of the patch: each header's path routed as it is met, the patch rewritten for that root.
   let root: McpRoot | undefined;
   let prefixed = false;
@@ -122,13 +131,7 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
     rewritten = renamePatchPaths(patch, route);
   } catch (error) {
     if (error === routing) throw error;
-    // A patch that cannot be read: the tool says why, in the default root; with that root not served (the
-    // client's roots leave it out), the reading's own error (`PATCH_INVALID`), which names no root.
-    try {
-      return inDefaultRoot(roots, args);
-    } catch {
-      throw error;
-    }
+    return whereverServed(roots, args); // a patch that cannot be read: the tool says why
   }
   if (rewritten === null) return routeUnifiedDiff(roots, args, patch);
   if (root === undefined) return inDefaultRoot(roots, args);
@@ -147,8 +150,18 @@ function samePatchRoot(earlier: McpRoot | undefined, next: McpRoot): McpRoot {
   return next;
 }
 
+// A call its tool refuses before it touches a file (arguments of the wrong type, a patch that cannot be read or
+// is over the bound), the same in every root: the default root, or with that one not served (the client's roots
+// leave it out) the first served one, so that the model is told what is wrong with the call rather than
+// `ROOT_NOT_SERVED`.
+function whereverServed(roots: RootSet, args: unknown): RoutedCall {
+  const served = roots.current();
+  const root = served.includes(roots.defaultRoot) ? roots.defaultRoot : served[0];
+  return root === undefined ? inDefaultRoot(roots, args) : { root, arguments: args };
+}
+
 // A call that names no root: the default one, which must be served.
-function inDefaultRoot(roots: RootSet, args: Record<string, unknown>): RoutedCall {
+function inDefaultRoot(roots: RootSet, args: unknown): RoutedCall {
   roots.route("");
   return { root: roots.defaultRoot, arguments: args };
 }
@@ -210,6 +223,8 @@ export function prefixErrorPaths(roots: RootSet, routed: RoutedCall, body: unkno
     if (display !== "." && !/[\p{L}\p{N}]/u.test(display)) continue;
     const shown = roots.display(routed.root, display);
     replacements.set(`'${display}'`, `'${shown}'`);
+    // As written, where the tool quotes it so (`'./'` for the folder itself).
+    if (path !== display) replacements.set(`'${path}'`, `'${shown}'`);
     // A patch header the hint suggests (`'*** Update File: x.md'`).
     for (const header of PATCH_PATH_HEADERS) replacements.set(`'${header}${display}'`, `'${header}${shown}'`);
   }

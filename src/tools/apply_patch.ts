@@ -132,7 +132,7 @@ export function createApplyPatchTool(
     name: options.name ?? "apply_patch",
     description: options.description ??
       "Apply a patch to files inside the workspace: add, update (with hunks of context lines), move and delete files " +
-        "in one call, all or nothing. Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
+        "in one call: every file is checked before any changes (a failure while writing lists what was applied). Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
         "'-old' / '+new' / '*** End Patch' (also '*** Add File:', '*** Delete File:', '*** Move to:').",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
@@ -281,7 +281,8 @@ function changedWhile(display: string): WorkspaceError {
 function partial(error: unknown, files: readonly PatchedFile[]): unknown {
   if (!isWorkspaceError(error)) return error;
   const applied = files.map((file) => file.destination ?? file.path);
-  return new WorkspaceError(error.code, `${error.message} (already applied: ${applied.join(", ")})`, {
+  const listed = applied.map((path) => `'${path}'`).join(", ");
+  return new WorkspaceError(error.code, `${error.message} (already applied: ${listed})`, {
     path: error.path,
     hint: error.hint,
     cause: error,

@@ -4,6 +4,6 @@ import { WorkspaceError } from "../errors.ts";
 export function patchInvalid(detail: string, hint?: string): WorkspaceError {
   return new WorkspaceError("PATCH_INVALID", `Cannot apply patch: ${detail}`, {
     hint: hint ??
-      "write '*** Begin Patch', then per file '*** Add File: p' (+ lines), '*** Delete File: p' or '*** Update File: p' (@@ hunks of ' ', '-', '+' lines), then '*** End Patch'",
+      "write '*** Begin Patch', then per file '*** Add File: <path>' (+ lines), '*** Delete File: <path>' or '*** Update File: <path>' (@@ hunks of ' ', '-', '+' lines), then '*** End Patch'",
   });
 }
