@@ -1,16 +1,23 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { createApplyPatchTool, createDeleteTool, createEditTool, createMoveTool, openWorkspace } from "../mod.ts";
+import {
+  configureCheckpoints,
+  createApplyPatchTool,
+  createDeleteTool,
+  createEditTool,
+  createMoveTool,
+  createUndoLastChangeTool,
+  openWorkspace,
+} from "../mod.ts";
 import type { Host, HostFile } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 
-// A host that runs `hook` once, after the first call of `method` resolves
-// (for `close`: after the first opened file is closed).
-function after(host: Host, method: "unlink" | "close", hook: () => Promise<void>): Host {
-  let fired = false;
+// A host that runs `hook` once, after the `nth` call of `method` resolves
+// (for `close`: after the `nth` opened file is closed).
+function after(host: Host, method: "unlink" | "close", hook: () => Promise<void>, nth = 1): Host {
+  let calls = 0;
   const fire = async () => {
-    if (fired) return;
-    fired = true;
+    if (++calls !== nth) return;
     await hook();
   };
   return new Proxy(host, {
@@ -90,25 +97,52 @@ for (const host of TEST_HOSTS) {
       expect(await ws.leftovers()).toEqual([]);
     });
 
-    test("apply_patch stopped by a file made between its check and its write names what it applied", async () => {
-      const ws = await open(["keep.txt=kept\n"]);
+    // Another writer makes `name` once the first file's temp copy is written (after apply_patch checked it).
+    const makesFileMidway = (ws: TestWorkspace, name: string) => {
       const base = ws.workspace.host;
-      // Another writer makes b.txt once the first file's temp copy is written.
-      const spied = after(base, "close", async () => {
-        const file = await base.open(ws.workspace.hostPath(["b.txt"]), { write: true, createExclusive: true });
+      // The second close: the first is apply_patch's read of keep.txt while it plans.
+      return after(base, "close", async () => {
+        const file = await base.open(ws.workspace.hostPath([name]), { write: true, createExclusive: true });
         await file.write(new TextEncoder().encode("theirs\n"), 0);
         await file.close();
-      });
-      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: spied });
-      const result = await createApplyPatchTool(workspace).execute({
-        patch: "*** Begin Patch\n*** Add File: a.txt\n+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n",
-      }).catch((error) => error);
-      expect(result).toMatchObject({ code: "ALREADY_EXISTS", details: { applied: ["a.txt"] } });
+      }, 2);
+    };
+    const TWO_FILES =
+      "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Add File: sub/new.txt\n+ours\n" +
+      "*** Add File: b.txt\n+ours\n*** End Patch\n";
+
+    test("apply_patch stopped by a file made between its check and its write puts back what it changed", async () => {
+      const ws = await open(["keep.txt=kept\n"]);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: makesFileMidway(ws, "b.txt") });
+      const result = await createApplyPatchTool(workspace).execute({ patch: TWO_FILES }).catch((error) => error);
+      expect(result).toMatchObject({ code: "ALREADY_EXISTS", details: { restored: ["keep.txt", "sub/new.txt"] } });
       // Quoted, as every path of a message is (an MCP server prefixes a quoted path of another root).
-      expect((result as Error).message).toMatch(/\(already applied: 'a\.txt'\)$/);
-      expect(await ws.readRaw("a.txt")).toBe("ours\n");
+      expect((result as Error).message).toMatch(
+        /\(the files it had changed are put back: 'keep\.txt', 'sub\/new\.txt'\)$/,
+      );
+      expect(await ws.readRaw("keep.txt")).toBe("kept\n");
+      expect(await ws.readRaw("sub/new.txt")).toBe(null);
       expect(await ws.readRaw("b.txt")).toBe("theirs\n");
       expect(await ws.leftovers()).toEqual([]);
+      // The folder made for the added file stays (another call may have put something in it since), and it is
+      // all undo_last_change has left to take back: the files put back are not taken back twice.
+      expect(await ws.listAll()).toEqual(["b.txt", "keep.txt", "sub/"]);
+      const undone = await createUndoLastChangeTool(workspace).execute({});
+      expect(undone.changes.map((change) => [change.path, change.change, change.status])).toEqual([
+        ["sub", "mkdir", "restored"],
+      ]);
+      expect(await ws.listAll()).toEqual(["b.txt", "keep.txt"]);
+    });
+
+    test("apply_patch with the change journal off cannot put back: it names what it applied", async () => {
+      const ws = await open(["keep.txt=kept\n"]);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: makesFileMidway(ws, "b.txt") });
+      configureCheckpoints(workspace, { enabled: false });
+      const result = await createApplyPatchTool(workspace).execute({ patch: TWO_FILES }).catch((error) => error);
+      expect(result).toMatchObject({ code: "ALREADY_EXISTS", details: { applied: ["keep.txt", "sub/new.txt"] } });
+      expect((result as Error).message).toMatch(/\(already applied: 'keep\.txt', 'sub\/new\.txt'\)$/);
+      expect(await ws.readRaw("keep.txt")).toBe("ours\n");
+      expect(await ws.readRaw("b.txt")).toBe("theirs\n");
     });
 
     test("move_path moves nothing when aborted", async () => {

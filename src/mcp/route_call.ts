@@ -32,7 +32,7 @@ const ROOTLESS = new Set(["list_allowed_directories", "read_multiple_files"]);
 
 /** Result keys holding one workspace path, and keys holding a list of them. */
 const PATH_KEYS = new Set(["path", "source", "destination", "resolvedPath"]);
-const PATH_LIST_KEYS = new Set(["paths", "files", "applied"]);
+const PATH_LIST_KEYS = new Set(["paths", "files", "applied", "restored"]);
 
 /** Where a call runs, and its arguments with the root prefix taken off. */
 export interface RoutedCall {

@@ -5,7 +5,8 @@ import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { readTrackerOf, sameVersion } from "../core/fs/read_tracker.ts";
-import type { Resolved } from "../core/fs/workspace.ts";
+import type { Resolved, Workspace } from "../core/fs/workspace.ts";
+import { type JournalEntry, journalOf } from "../core/fs/change_journal.ts";
 import {
   APPLY_PATCH_MAX_BYTES,
   APPLY_PATCH_MAX_FILE_BYTES,
@@ -22,6 +23,7 @@ import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import { changedPaths, type FilePlan, planFile, type PreparedPatchOperation } from "./_patch_plan.ts";
 import { TreeRemover } from "./_tree_remover.ts";
+import { restoreEntries } from "./restore_checkpoint.ts";
 
 /** Options of {@link createApplyPatchTool}. */
 export interface ApplyPatchToolOptions extends BaseToolOptions {
@@ -104,7 +106,9 @@ const schema = z.object({
  * file that changed since it was read; a file is deleted as `delete_path`
  * deletes; a move writes the new file (refused if it exists) and removes the
  * old one. A failure while changing files (the disk, a race detected) stops
- * there; the error's `details.applied` lists the files already changed.
+ * there and puts back the files already changed, from the change journal
+ * (`details.restored`); when it cannot (the journal off, a file changed again
+ * by another call), `details.applied` lists the files left changed.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits, protected paths, the stale-write guard, name.
@@ -132,7 +136,7 @@ export function createApplyPatchTool(
     name: options.name ?? "apply_patch",
     description: options.description ??
       "Apply a patch to files inside the workspace: add, update (with hunks of context lines), move and delete files " +
-        "in one call: every file is checked before any changes (a failure while writing lists what was applied). Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
+        "in one call, all or nothing: every file is checked before any changes, and a failure while writing puts back what was changed. Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
         "'-old' / '+new' / '*** End Patch' (also '*** Add File:', '*** Delete File:', '*** Move to:').",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
@@ -175,6 +179,8 @@ export function createApplyPatchTool(
       // One place decides what is protected (change_policy.ts), asked once per call.
       const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
       const held: Resolved[] = [];
+      // A move that wrote its new file and then failed to remove the old one: the new file.
+      const halfMoved: string[] = [];
       try {
         // 1. Plan every file: resolved, read, checked and patched in memory. Nothing changes yet.
         // One budget of line comparisons for the whole patch: 64 files may not take 64 times one file's.
@@ -194,14 +200,20 @@ export function createApplyPatchTool(
           plans.push(plan);
         }
 
-        // 2. Apply, file by file.
+        // 2. Apply, file by file. A failure after a change (the disk, a race: another writer made or changed a
+        // file since its check) puts back what this patch changed, from its entries in the change journal.
+        const journal = journalOf(workspace);
+        const firstEntry = journal.nextSeq;
         const files: PatchedFile[] = [];
-        for (const plan of plans) {
+        for (const [index, plan] of plans.entries()) {
           try {
             throwIfAborted(signal);
             files.push(await apply(plan));
           } catch (error) {
-            throw files.length === 0 ? error : partial(error, files);
+            const done = [...plans.slice(0, index).flatMap(changedPaths), ...halfMoved];
+            if (done.length === 0) throw error;
+            const shown = [...files.map((file) => file.destination ?? file.path), ...halfMoved];
+            throw await putBack(workspace, error, shown, done, journal.since(firstEntry));
           }
         }
         return { files };
@@ -260,8 +272,10 @@ export function createApplyPatchTool(
           beforeWrite: (now) => assertNotProtected(now.segments, protectedPaths, "patch", moveTo.display),
         });
         if (written.stat !== undefined) tracker.record(written.segments, written.stat);
+        halfMoved.push(moveTo.segments.join("/"));
         if (target.name === null || target.stat === null) throw rootProtected("patch", display);
         await new TreeRemover(workspace, display, signal).removeEntry(target.folder, target.name, target.stat);
+        halfMoved.pop();
         tracker.forget(target.segments);
         return { path: display, action: "moved", destination: moveTo.display, ...counts };
       }
@@ -277,15 +291,43 @@ function changedWhile(display: string): WorkspaceError {
   });
 }
 
-/** A failure after some files were changed: said in the message, listed in `details.applied`. */
-function partial(error: unknown, files: readonly PatchedFile[]): unknown {
+/**
+ * A failure after the patch changed files (`changed`: their workspace paths):
+ * they are put back as `restore` puts back a change, from the change
+ * journal's entries since the patch began changing files. Only when each
+ * changed path has exactly one entry there, which is then this patch's own: a
+ * second (a concurrent call changed the file too), or none (the journal off,
+ * or over its bound), and nothing is put back. Folders made for added files
+ * stay. The error says which way it went: `details.restored`, or
+ * `details.applied` (the files left changed).
+ */
+async function putBack(
+  workspace: Workspace,
+  error: unknown,
+  shown: readonly string[],
+  changed: readonly string[],
+  entries: readonly JournalEntry[],
+): Promise<unknown> {
+  const paths = new Set(changed);
+  const ours = entries.filter((entry) => entry.kind !== "mkdir" && paths.has(entry.segments.join("/")));
+  const once = ours.length === paths.size && new Set(ours.map((entry) => entry.segments.join("/"))).size === paths.size;
+  let back = false;
+  if (once && ours.every((entry) => entry.settled === true)) {
+    const result = await restoreEntries(workspace, ours).catch(() => null);
+    back = result !== null && result.changes.every((change) => change.status === "restored");
+  }
   if (!isWorkspaceError(error)) return error;
-  const applied = files.map((file) => file.destination ?? file.path);
-  const listed = applied.map((path) => `'${path}'`).join(", ");
-  return new WorkspaceError(error.code, `${error.message} (already applied: ${listed})`, {
-    path: error.path,
-    hint: error.hint,
-    cause: error,
-    details: { ...error.details, applied },
-  });
+  const listed = shown.map((path) => `'${path}'`).join(", ");
+  return new WorkspaceError(
+    error.code,
+    back
+      ? `${error.message} (the files it had changed are put back: ${listed})`
+      : `${error.message} (already applied: ${listed})`,
+    {
+      path: error.path,
+      hint: error.hint,
+      cause: error,
+      details: { ...error.details, ...(back ? { restored: shown } : { applied: shown }) },
+    },
+  );
 }
