@@ -145,6 +145,28 @@ for (const host of TEST_HOSTS) {
       expect(await ws.readRaw("b.txt")).toBe("theirs\n");
     });
 
+    test("apply_patch whose move wrote the new file and found the old one replaced takes the new file back", async () => {
+      const ws = await open(["old.txt=kept\n"]);
+      const base = ws.workspace.host;
+      // The second close: the new file's temp copy is written (the first is the plan's read of old.txt).
+      const replacesOld = after(base, "close", async () => {
+        const file = await base.open(ws.workspace.hostPath(["theirs.tmp"]), { write: true, createExclusive: true });
+        await file.write(new TextEncoder().encode("theirs\n"), 0);
+        await file.close();
+        await base.rename(ws.workspace.hostPath(["theirs.tmp"]), ws.workspace.hostPath(["old.txt"]));
+      }, 2);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: replacesOld });
+      const patch =
+        "*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-kept\n+ours\n*** End Patch\n";
+      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      expect(result).toMatchObject({ details: { restored: ["new.txt"] } });
+      expect((result as { code?: unknown }).code).toBe("PATH_CHANGED");
+      expect(await ws.readRaw("old.txt")).toBe("theirs\n");
+      expect(await ws.readRaw("new.txt")).toBe(null);
+      expect(await ws.listAll()).toEqual(["old.txt"]);
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
     test("move_path moves nothing when aborted", async () => {
       const ws = await open(["a.txt"]);
       const controller = new AbortController();

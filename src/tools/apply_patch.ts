@@ -179,8 +179,8 @@ export function createApplyPatchTool(
       // One place decides what is protected (change_policy.ts), asked once per call.
       const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
       const held: Resolved[] = [];
-      // A move that wrote its new file and then failed to remove the old one: the new file.
-      const halfMoved: string[] = [];
+      // A move that wrote its new file and then failed to remove the old one: the new file's path.
+      let halfMovedTo: string | undefined;
       try {
         // 1. Plan every file: resolved, read, checked and patched in memory. Nothing changes yet.
         // One budget of line comparisons for the whole patch: 64 files may not take 64 times one file's.
@@ -210,9 +210,10 @@ export function createApplyPatchTool(
             throwIfAborted(signal);
             files.push(await apply(plan));
           } catch (error) {
-            const done = [...plans.slice(0, index).flatMap(changedPaths), ...halfMoved];
+            const half = halfMovedTo === undefined ? [] : [halfMovedTo];
+            const done = [...plans.slice(0, index).flatMap(changedPaths), ...half];
             if (done.length === 0) throw error;
-            const shown = [...files.map((file) => file.destination ?? file.path), ...halfMoved];
+            const shown = [...files.map((file) => file.destination ?? file.path), ...half];
             throw await putBack(workspace, error, shown, done, journal.since(firstEntry));
           }
         }
@@ -272,10 +273,10 @@ export function createApplyPatchTool(
           beforeWrite: (now) => assertNotProtected(now.segments, protectedPaths, "patch", moveTo.display),
         });
         if (written.stat !== undefined) tracker.record(written.segments, written.stat);
-        halfMoved.push(moveTo.segments.join("/"));
+        halfMovedTo = moveTo.segments.join("/");
         if (target.name === null || target.stat === null) throw rootProtected("patch", display);
         await new TreeRemover(workspace, display, signal).removeEntry(target.folder, target.name, target.stat);
-        halfMoved.pop();
+        halfMovedTo = undefined;
         tracker.forget(target.segments);
         return { path: display, action: "moved", destination: moveTo.display, ...counts };
       }
