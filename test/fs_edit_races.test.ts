@@ -145,6 +145,36 @@ for (const host of TEST_HOSTS) {
       expect(await ws.readRaw("b.txt")).toBe("theirs\n");
     });
 
+    test("apply_patch puts back only the files no one changed since; it names the one left changed", async () => {
+      const ws = await open(["keep.txt=kept\n", "two.txt=two\n"]);
+      const base = ws.workspace.host;
+      // The fifth close: two.txt's temp copy (after the plan's two reads, keep.txt's temp copy and its folder's
+      // sync). Another writer
+      // then rewrites keep.txt (which the patch changed already) and makes b.txt (which the patch adds next).
+      const meddles = after(base, "close", async () => {
+        const keep = await base.open(ws.workspace.hostPath(["keep.txt"]), { write: true });
+        await keep.write(new TextEncoder().encode("theirs, longer\n"), 0);
+        await keep.close();
+        const made = await base.open(ws.workspace.hostPath(["b.txt"]), { write: true, createExclusive: true });
+        await made.write(new TextEncoder().encode("theirs\n"), 0);
+        await made.close();
+      }, 5);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: meddles });
+      const patch =
+        "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Update File: two.txt\n@@\n-two\n" +
+        "+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n";
+      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      expect(result).toMatchObject({
+        code: "ALREADY_EXISTS",
+        details: { restored: ["two.txt"], applied: ["keep.txt"] },
+      });
+      expect((result as Error).message).toMatch(/\(put back: 'two\.txt'; already applied: 'keep\.txt'\)$/);
+      expect(await ws.readRaw("two.txt")).toBe("two\n");
+      expect(await ws.readRaw("keep.txt")).toBe("theirs, longer\n");
+      expect(await ws.readRaw("b.txt")).toBe("theirs\n");
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
     test("apply_patch whose move wrote the new file and found the old one replaced takes the new file back", async () => {
       const ws = await open(["old.txt=kept\n"]);
       const base = ws.workspace.host;

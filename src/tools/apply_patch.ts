@@ -107,8 +107,9 @@ const schema = z.object({
  * deletes; a move writes the new file (refused if it exists) and removes the
  * old one. A failure while changing files (the disk, a race detected) stops
  * there and puts back the files already changed, from the change journal
- * (`details.restored`); when it cannot (the journal off, a file changed again
- * by another call), `details.applied` lists the files left changed.
+ * (`details.restored`); `details.applied` lists the files left changed: all
+ * of them when it cannot (the journal off, a file changed again by another
+ * call), and any file someone else changed after the patch wrote it.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits, protected paths, the stale-write guard, name.
@@ -210,11 +211,13 @@ export function createApplyPatchTool(
             throwIfAborted(signal);
             files.push(await apply(plan));
           } catch (error) {
-            const half = halfMovedTo === undefined ? [] : [halfMovedTo];
-            const done = [...plans.slice(0, index).flatMap(changedPaths), ...half];
-            if (done.length === 0) throw error;
-            const shown = [...files.map((file) => file.destination ?? file.path), ...half];
-            throw await putBack(workspace, error, shown, done, journal.since(firstEntry));
+            const applied: AppliedFile[] = files.map((file, done) => ({
+              shown: file.destination ?? file.path,
+              paths: changedPaths(plans[done]),
+            }));
+            if (halfMovedTo !== undefined) applied.push({ shown: halfMovedTo, paths: [halfMovedTo] });
+            if (applied.length === 0) throw error;
+            throw await putBack(workspace, error, applied, journal.since(firstEntry));
           }
         }
         return { files };
@@ -292,43 +295,54 @@ function changedWhile(display: string): WorkspaceError {
   });
 }
 
+/** A file the patch changed before it failed: its name as the result shows it, and the paths it changed. */
+interface AppliedFile {
+  shown: string;
+  paths: string[];
+}
+
 /**
- * A failure after the patch changed files (`changed`: their workspace paths):
- * they are put back as `restore` puts back a change, from the change
- * journal's entries since the patch began changing files. Only when each
- * changed path has exactly one entry there, which is then this patch's own: a
- * second (a concurrent call changed the file too), or none (the journal off,
- * or over its bound), and nothing is put back. Folders made for added files
- * stay. The error says which way it went: `details.restored`, or
- * `details.applied` (the files left changed).
+ * A failure after the patch changed files: they are put back as `restore`
+ * puts back a change, from the change journal's entries since the patch
+ * began changing files. Only when each changed path has exactly one entry
+ * there, which is then this patch's own: a second (a concurrent call changed
+ * the file too), or none (the journal off, or over its bound), and nothing is
+ * put back. A file changed since by someone else is left as it is now (as
+ * `restore` leaves it). Folders made for added files stay. The error says
+ * which way each file went: `details.restored` (put back) and
+ * `details.applied` (left changed).
  */
 async function putBack(
   workspace: Workspace,
   error: unknown,
-  shown: readonly string[],
-  changed: readonly string[],
+  applied: readonly AppliedFile[],
   entries: readonly JournalEntry[],
 ): Promise<unknown> {
-  const paths = new Set(changed);
+  const paths = new Set(applied.flatMap((file) => file.paths));
   const ours = entries.filter((entry) => entry.kind !== "mkdir" && paths.has(entry.segments.join("/")));
   const once = ours.length === paths.size && new Set(ours.map((entry) => entry.segments.join("/"))).size === paths.size;
-  let back = false;
+  const putBack = new Set<string>();
   if (once && ours.every((entry) => entry.settled === true)) {
     const result = await restoreEntries(workspace, ours).catch(() => null);
-    back = result !== null && result.changes.every((change) => change.status === "restored");
+    for (const change of result?.changes ?? []) if (change.status === "restored") putBack.add(change.path);
   }
   if (!isWorkspaceError(error)) return error;
-  const listed = shown.map((path) => `'${path}'`).join(", ");
-  return new WorkspaceError(
-    error.code,
-    back
-      ? `${error.message} (the files it had changed are put back: ${listed})`
-      : `${error.message} (already applied: ${listed})`,
-    {
-      path: error.path,
-      hint: error.hint,
-      cause: error,
-      details: { ...error.details, ...(back ? { restored: shown } : { applied: shown }) },
+  const restored = applied.filter((file) => file.paths.every((path) => putBack.has(path))).map((file) => file.shown);
+  const left = applied.filter((file) => !file.paths.every((path) => putBack.has(path))).map((file) => file.shown);
+  const list = (shown: readonly string[]) => shown.map((path) => `'${path}'`).join(", ");
+  const said = left.length === 0
+    ? `the files it had changed are put back: ${list(restored)}`
+    : restored.length === 0
+    ? `already applied: ${list(left)}`
+    : `put back: ${list(restored)}; already applied: ${list(left)}`;
+  return new WorkspaceError(error.code, `${error.message} (${said})`, {
+    path: error.path,
+    hint: error.hint,
+    cause: error,
+    details: {
+      ...error.details,
+      ...(restored.length > 0 ? { restored } : {}),
+      ...(left.length > 0 ? { applied: left } : {}),
     },
-  );
+  });
 }
