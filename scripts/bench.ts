@@ -90,7 +90,14 @@ if (flags.tree === undefined) {
     cwd: repo,
     stdio: "inherit",
   });
-  if (built.status !== 0) throw new Error("npm run build failed");
+  // And the npm bin's bundle (dist/bin/), which the MCP first-call rows start: else they would run a stale one.
+  const bundled = built.status === 0
+    ? spawnSync(process.execPath, [path.join(repo, "scripts/build_bin.mjs"), path.join(repo, "dist")], {
+      cwd: repo,
+      stdio: "inherit",
+    })
+    : built;
+  if (built.status !== 0 || bundled.status !== 0) throw new Error("npm run build failed");
   const rounds = flags.rounds === undefined ? undefined : Number(flags.rounds);
   const runtimes = flags.runtime as PaddockRuntime[] | undefined;
   for (const tree of flags.tree) {
