@@ -2,9 +2,12 @@
 // workspace when the tool is made, their results dropped, bounded by
 // GREP_WARM_UP_MS and GREP_WARM_UP_PASSES and ended by the first call; off by default. Host calls are
 // counted on a wrapping host (threads: 0, so every file is read in this thread).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, test } from "vitest";
 import type { Host } from "../host.ts";
 import { createGrepTool, LIMITS, openWorkspace } from "../mod.ts";
+import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { descriptorsUnder } from "./helpers/held_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
@@ -118,6 +121,55 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(atAbort).toBeGreaterThanOrEqual(20);
       // At most the read under way when it aborted, then nothing.
       expect(await settled(counting.reads)).toBeLessThanOrEqual(atAbort + 1);
+    }));
+
+  test("with warmUpAfter it reads nothing until the promise settles, then searches as before", () =>
+    withFixture(tree(4, 40), async (fixture) => {
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      let handshake = () => {};
+      const warmUpAfter = new Promise<void>((resolve) => handshake = resolve);
+      createGrepTool(workspace, { threads: 0, warmUp: true, warmUpAfter });
+      await sleep(300);
+      expect(counting.reads()).toBe(0);
+      handshake();
+      expect(await settled(counting.reads)).toBe(160 * LIMITS.GREP_WARM_UP_PASSES);
+    }));
+
+  test("a call made while the warm-up waits for warmUpAfter ends it before it begins", () =>
+    withFixture(tree(4, 40), async (fixture) => {
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      let handshake = () => {};
+      const warmUpAfter = new Promise<void>((resolve) => handshake = resolve);
+      const grep = createGrepTool(workspace, { threads: 0, warmUp: true, warmUpAfter });
+      await grep.execute({ pattern: "needle 3", literal: true, output_mode: "count" });
+      const afterCall = counting.reads();
+      expect(afterCall).toBe(160);
+      handshake();
+      expect(await settled(counting.reads)).toBe(afterCall);
+    }));
+
+  test("an MCP server's warm-up begins once the client's handshake is done, not before", () =>
+    withFixture(tree(4, 40), async (fixture) => {
+      const counting = countingReads(fixture.host);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      const session = new AbortController();
+      const { server } = await createPaddockMcpServer({ root: workspace, nodeProcess: false, warmUp: session.signal });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      await sleep(300);
+      expect(counting.reads()).toBe(0);
+      const client = new Client({ name: "t", version: "1" });
+      try {
+        await client.connect(clientSide);
+        for (let waited = 0; counting.reads() === 0 && waited < 3_000; waited += 10) await sleep(10);
+        expect(counting.reads()).toBeGreaterThan(0);
+      } finally {
+        session.abort();
+        await client.close();
+        await settled(counting.reads);
+      }
     }));
 
   test(

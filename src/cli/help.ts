@@ -38,8 +38,9 @@ Options:
   --stale-write-guard on|off
                           write_file, edit_file and apply_patch refuse an existing file not read in
                           this session (FILE_NOT_READ) or changed since (FILE_CHANGED_SINCE_READ) (default: on)
-  --warm-up on|off        At start, search the first root in the background for 2 s at most (ended by
-                          the first call), so the first grep is not slowed by the runtime's first runs (default: on)
+  --warm-up on|off        Once the client's handshake is done, search the first root in the background for
+                          2 s at most (ended by the first call), so the first grep is not slowed by the
+                          runtime's first runs (default: on)
   --shell off|ask|allow:PATTERN
                           Offer the shell tool: off (default); ask, approving each command through
                           MCP elicitation (refused with APPROVAL_UNAVAILABLE when the client cannot ask);

@@ -54,12 +54,14 @@ export function createMcpRegistry(
  * @param workspace The confined workspace of the default root.
  * @param options What to offer.
  * @param roots Every root served.
+ * @param warmUpAfter When grep's warm-up may begin (the handshake). @default undefined (at once)
  * @returns The registry.
  */
 export function registryOf(
   workspace: Workspace,
   options: Omit<PaddockMcpServerOptions, "root" | "roots">,
   roots: RootSet,
+  warmUpAfter?: Promise<unknown>,
 ): ToolRegistry {
   const extra = options.tools ?? [];
   // The reference filesystem server's batch read, composed from read_file; each path routed to its root.
@@ -71,7 +73,10 @@ export function registryOf(
   });
   const listRoots = createListAllowedDirectoriesTool(roots);
   if (options.readOnly === true) {
-    const readOnly = createReadOnlyTools(workspace, { nodeProcess: false, grep: { warmUp: options.warmUp ?? false } });
+    const readOnly = createReadOnlyTools(workspace, {
+      nodeProcess: false,
+      grep: { warmUp: options.warmUp ?? false, warmUpAfter },
+    });
     return new ToolRegistry([...readOnly, readMany, listRoots, ...extra.filter((tool) => tool.readOnly)]);
   }
   const shell = shellToolOptions(options.shell ?? SHELL_OFF);
@@ -89,7 +94,7 @@ export function registryOf(
     // With an allow list the defaults are declared for the workspace; without one nothing is (no opt-out).
     ...(shell?.allow !== undefined ? { protectedPaths: true } : {}),
     staleWriteGuard: options.staleWriteGuard ?? true,
-    grep: { warmUp: options.warmUp ?? false },
+    grep: { warmUp: options.warmUp ?? false, warmUpAfter },
   });
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.

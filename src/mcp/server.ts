@@ -52,7 +52,11 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   const open = (root: Workspace | string) => root instanceof Workspace ? root : openWorkspace(root);
   const workspace = await open(options.root);
   const rootSet = new RootSet(nameRoots([workspace, ...(await Promise.all((options.roots ?? []).map(open)))]));
-  const registry = registryOf(workspace, options, rootSet);
+  // grep's warm-up begins once the client's handshake is done: its first pass would share this thread
+  // with the answer to `initialize`.
+  let handshakeDone = () => {};
+  const handshake = new Promise<void>((resolve) => handshakeDone = resolve);
+  const registry = registryOf(workspace, options, rootSet, handshake);
   // Other roots: the file tools only (processes run in the default root).
   const registries = new Map<McpRoot, ToolRegistry>(rootSet.roots.map((root) => [
     root,
@@ -78,6 +82,11 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     },
   );
   const clientRoots = followClientRoots(server, rootSet);
+  const askRoots = server.oninitialized;
+  server.oninitialized = () => {
+    askRoots?.();
+    handshakeDone();
+  };
 
   const tools: ListedTool[] = registry.list().map((tool) => {
     const outputSchema = outputSchemaOf(tool.name);

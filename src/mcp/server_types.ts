@@ -35,7 +35,8 @@ export interface PaddockMcpServerOptions {
    */
   staleWriteGuard?: boolean;
   /**
-   * Search the default root in the background at start (`grep`'s `warmUp`: 2 s and 10 whole-tree passes at
+   * Search the default root in the background once the client's handshake is done (`grep`'s `warmUp`, with
+   * `warmUpAfter` the handshake: 2 s and 10 whole-tree passes at
    * most, ended by the first call), so that the session's first grep does not pay the runtime's
    * first runs of the search code. A signal instead of `true` also ends it when it aborts
    * (`serveStdio` aborts one as the session ends, so the warm-up never keeps the process alive).

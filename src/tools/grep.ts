@@ -56,6 +56,12 @@ export interface GrepToolOptions extends BaseToolOptions {
    * alive until its bound). On in `paddock mcp`. @default false
    */
   warmUp?: boolean | AbortSignal;
+  /**
+   * With `warmUp`: the warm-up begins once this settles, its time bound
+   * from then (`paddock mcp`: once the client's handshake is done, so that
+   * its first pass does not delay the answer to `initialize`). @default undefined (at once)
+   */
+  warmUpAfter?: Promise<unknown>;
 }
 
 export type { GrepOutputMode } from "../core/search/search_text.ts";
@@ -276,7 +282,7 @@ export function createGrepTool(
   const ending = options.warmUp instanceof AbortSignal ? options.warmUp : undefined;
   if ((options.warmUp === true || ending !== undefined) && ending?.aborted !== true) {
     const controller = warmUp = new AbortController();
-    const timer = setTimeout(() => controller.abort(), GREP_WARM_UP_MS);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const end = () => controller.abort();
     ending?.addEventListener("abort", end, { once: true });
     // A literal most code trees hold here and there, counted per file: the walk, the byte search, line ends.
@@ -289,6 +295,8 @@ export function createGrepTool(
       limit: Number.MAX_SAFE_INTEGER - 1,
     };
     void (async () => {
+      await options.warmUpAfter;
+      timer = setTimeout(end, GREP_WARM_UP_MS);
       for (let pass = 0; pass < GREP_WARM_UP_PASSES && !controller.signal.aborted; pass++) {
         await tool.run(input, { signal: controller.signal });
       }
