@@ -321,14 +321,15 @@ async function putBack(
   const paths = new Set(applied.flatMap((file) => file.paths));
   const ours = entries.filter((entry) => entry.kind !== "mkdir" && paths.has(entry.segments.join("/")));
   const once = ours.length === paths.size && new Set(ours.map((entry) => entry.segments.join("/"))).size === paths.size;
-  const putBack = new Set<string>();
+  const putBackPaths = new Set<string>();
   if (once && ours.every((entry) => entry.settled === true)) {
     const result = await restoreEntries(workspace, ours).catch(() => null);
-    for (const change of result?.changes ?? []) if (change.status === "restored") putBack.add(change.path);
+    for (const change of result?.changes ?? []) if (change.status === "restored") putBackPaths.add(change.path);
   }
   if (!isWorkspaceError(error)) return error;
-  const restored = applied.filter((file) => file.paths.every((path) => putBack.has(path))).map((file) => file.shown);
-  const left = applied.filter((file) => !file.paths.every((path) => putBack.has(path))).map((file) => file.shown);
+  const isBack = (file: AppliedFile) => file.paths.every((path) => putBackPaths.has(path));
+  const restored = applied.filter(isBack).map((file) => file.shown);
+  const left = applied.filter((file) => !isBack(file)).map((file) => file.shown);
   const list = (shown: readonly string[]) => shown.map((path) => `'${path}'`).join(", ");
   const said = left.length === 0
     ? `the files it had changed are put back: ${list(restored)}`
