@@ -295,7 +295,12 @@ export function createGrepTool(
       limit: Number.MAX_SAFE_INTEGER - 1,
     };
     void (async () => {
-      await options.warmUpAfter;
+      // Until it settles, or the warm-up is ended (a call began, the session ended) before.
+      await new Promise<unknown>((resolve) => {
+        controller.signal.addEventListener("abort", resolve, { once: true });
+        if (options.warmUpAfter === undefined) resolve(undefined);
+        else options.warmUpAfter.then(resolve, resolve);
+      });
       timer = setTimeout(end, GREP_WARM_UP_MS);
       for (let pass = 0; pass < GREP_WARM_UP_PASSES && !controller.signal.aborted; pass++) {
         await tool.run(input, { signal: controller.signal });
