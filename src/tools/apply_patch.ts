@@ -206,7 +206,7 @@ export function createApplyPatchTool(
         const journal = journalOf(workspace);
         const firstEntry = journal.nextSeq;
         const files: PatchedFile[] = [];
-        for (const [index, plan] of plans.entries()) {
+        for (const plan of plans) {
           try {
             throwIfAborted(signal);
             files.push(await apply(plan));
