@@ -123,13 +123,19 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(await settled(counting.reads)).toBeLessThanOrEqual(atAbort + 1);
     }));
 
+  // A tool whose warm-up waits for `handshake()`, over a host that counts its reads.
+  async function waitingWarmUp(fixture: DiskFixture) {
+    const counting = countingReads(fixture.host);
+    const workspace = await openWorkspace(fixture.root, { host: counting.host });
+    let handshake = () => {};
+    const warmUpAfter = new Promise<void>((resolve) => handshake = resolve);
+    const grep = createGrepTool(workspace, { threads: 0, warmUp: true, warmUpAfter });
+    return { counting, grep, handshake };
+  }
+
   test("with warmUpAfter it reads nothing until the promise settles, then searches as before", () =>
     withFixture(tree(4, 40), async (fixture) => {
-      const counting = countingReads(fixture.host);
-      const workspace = await openWorkspace(fixture.root, { host: counting.host });
-      let handshake = () => {};
-      const warmUpAfter = new Promise<void>((resolve) => handshake = resolve);
-      createGrepTool(workspace, { threads: 0, warmUp: true, warmUpAfter });
+      const { counting, handshake } = await waitingWarmUp(fixture);
       await sleep(300);
       expect(counting.reads()).toBe(0);
       handshake();
@@ -138,11 +144,7 @@ describe(`[${runtime}] grep's warm-up`, () => {
 
   test("a call made while the warm-up waits for warmUpAfter ends it before it begins", () =>
     withFixture(tree(4, 40), async (fixture) => {
-      const counting = countingReads(fixture.host);
-      const workspace = await openWorkspace(fixture.root, { host: counting.host });
-      let handshake = () => {};
-      const warmUpAfter = new Promise<void>((resolve) => handshake = resolve);
-      const grep = createGrepTool(workspace, { threads: 0, warmUp: true, warmUpAfter });
+      const { counting, grep, handshake } = await waitingWarmUp(fixture);
       await grep.execute({ pattern: "needle 3", literal: true, output_mode: "count" });
       const afterCall = counting.reads();
       expect(afterCall).toBe(160);
