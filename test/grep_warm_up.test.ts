@@ -152,12 +152,15 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(await settled(counting.reads)).toBe(afterCall);
     }));
 
-  test("an MCP server's warm-up begins once the client's handshake is done, not before", () =>
+  test("an MCP server's warm-up begins once the client's handshake is done, not before, whatever its oninitialized", () =>
     withFixture(tree(4, 40), async (fixture) => {
       const counting = countingReads(fixture.host);
       const workspace = await openWorkspace(fixture.root, { host: counting.host });
       const session = new AbortController();
       const { server } = await createPaddockMcpServer({ root: workspace, nodeProcess: false, warmUp: session.signal });
+      // The user's own handler in the SDK's slot takes nothing of the server's start away.
+      let handshakes = 0;
+      server.oninitialized = () => handshakes++;
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await server.connect(serverSide);
       await sleep(300);
@@ -167,6 +170,7 @@ describe(`[${runtime}] grep's warm-up`, () => {
         await client.connect(clientSide);
         for (let waited = 0; counting.reads() === 0 && waited < 3_000; waited += 10) await sleep(10);
         expect(counting.reads()).toBeGreaterThan(0);
+        expect(handshakes).toBe(1);
       } finally {
         session.abort();
         await client.close();

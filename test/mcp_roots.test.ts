@@ -31,9 +31,13 @@ afterAll(() => fixture.cleanup());
 
 type Roots = { uri: string; name?: string }[];
 
-/** A client on the in-process server over `app` (default) and `docs`, with `clientRoots` when given. */
-async function connect(clientRoots?: Roots): Promise<Client> {
+/**
+ * A client on the in-process server over `app` (default) and `docs`, with `clientRoots` when given;
+ * `onInitialized` set as the server's `oninitialized` (the user's own handler) before it connects.
+ */
+async function connect(clientRoots?: Roots, onInitialized?: () => void): Promise<Client> {
   const { server } = await createPaddockMcpServer({ root: app, roots: [docs], nodeProcess: false });
+  if (onInitialized !== undefined) server.oninitialized = onInitialized;
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "t", version: "1" }, {
@@ -361,6 +365,17 @@ describe("client roots", () => {
     expect((await call(client, "list_allowed_directories", {})).body).toEqual({
       roots: [{ name: "docs", prefix: "docs:", default: false }],
     });
+    await client.close();
+  });
+
+  test("still narrow them when the server's user sets its own oninitialized, which runs too", async () => {
+    let handshakes = 0;
+    const client = await connect([{ uri: pathToFileURL(docs).href }], () => handshakes++);
+    expect(codeOf((await call(client, "read_file", { path: "src/a.ts" })).body)).toBe("ROOT_NOT_SERVED");
+    expect((await call(client, "list_allowed_directories", {})).body).toEqual({
+      roots: [{ name: "docs", prefix: "docs:", default: false }],
+    });
+    expect(handshakes).toBe(1);
     await client.close();
   });
 

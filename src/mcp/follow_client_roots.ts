@@ -8,8 +8,11 @@ import { fileUriPath, type RootSet } from "./root_set.ts";
  * changed. A listing that fails or names no `file:` folder this host can
  * resolve serves nothing it did not before: a failed listing keeps the
  * current set, and a root URI that is no folder here narrows to nothing.
+ * The caller runs `refresh` once the client's handshake is done (the
+ * server's own `notifications/initialized` handler, so that the SDK's
+ * `oninitialized` stays free for the server's user).
  */
-export function followClientRoots(server: Server, roots: RootSet): { settled(): Promise<void> } {
+export function followClientRoots(server: Server, roots: RootSet): { refresh(): void; settled(): Promise<void> } {
   let pending: Promise<void> = Promise.resolve();
   const host = roots.defaultRoot.workspace.host;
   const refresh = (): void => {
@@ -33,7 +36,6 @@ export function followClientRoots(server: Server, roots: RootSet): { settled(): 
       roots.narrow(folders);
     });
   };
-  server.oninitialized = refresh;
   server.setNotificationHandler(RootsListChangedNotificationSchema, refresh);
-  return { settled: () => pending };
+  return { refresh, settled: () => pending };
 }

@@ -55,6 +55,12 @@ export const CallToolRequestSchema: z.ZodObject<{
   params: z.looseObject({ name: z.string(), arguments: z.optional(z.record(z.string(), z.unknown())) }),
 });
 
+/** The `notifications/initialized` notification (the client's end of the handshake). */
+export const InitializedNotificationSchema: z.ZodObject<
+  { method: z.ZodLiteral<"notifications/initialized"> },
+  z.core.$loose
+> = z.looseObject({ method: z.literal("notifications/initialized") });
+
 /** The `notifications/roots/list_changed` notification (the client's roots changed). */
 export const RootsListChangedNotificationSchema: z.ZodObject<
   { method: z.ZodLiteral<"notifications/roots/list_changed"> },

@@ -23,6 +23,7 @@ import type { PaddockMcpServer, PaddockMcpServerOptions } from "./server_types.t
 import {
   CallToolRequestSchema,
   type CallToolResultJson,
+  InitializedNotificationSchema,
   type ListedTool,
   ListToolsRequestSchema,
 } from "./protocol_types.ts";
@@ -82,11 +83,13 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     },
   );
   const clientRoots = followClientRoots(server, rootSet);
-  const askRoots = server.oninitialized;
-  server.oninitialized = () => {
-    askRoots?.();
+  // The server's own start after the handshake (the client's roots, then grep's warm-up) is this handler's, in
+  // place of the SDK's, which only calls `oninitialized`: that stays the user's, and still runs.
+  server.setNotificationHandler(InitializedNotificationSchema, () => {
+    clientRoots.refresh();
     handshakeDone();
-  };
+    server.oninitialized?.();
+  });
 
   const tools: ListedTool[] = registry.list().map((tool) => {
     const outputSchema = outputSchemaOf(tool.name);

@@ -89,8 +89,9 @@ export interface McpTransport {
 }
 
 /**
- * The server's connection side: the MCP SDK's `Server`, typed by the two
- * methods callers use, so Paddock's public types name none of the SDK's.
+ * The server's connection side: the MCP SDK's `Server`, typed by the
+ * methods and handlers callers use, so Paddock's public types name none of
+ * the SDK's.
  */
 export interface McpServerConnection {
   /** Serves over `transport` until it closes. */
@@ -101,6 +102,11 @@ export interface McpServerConnection {
   onclose?: () => void;
   /** Called on a protocol or transport error. @default undefined */
   onerror?: (error: Error) => void;
+  /**
+   * Called once the client's handshake is done (`notifications/initialized`). Yours to set: the server's own
+   * start after the handshake (the client's roots, grep's warm-up) does not go through it. @default undefined
+   */
+  oninitialized?: () => void;
 }
 
 /** A ready MCP server and the registry behind it. */
