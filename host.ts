@@ -23,6 +23,8 @@ import type { Host } from "./src/host.ts";
 export type FsProvider = Host;
 export * from "./src/shell_provider.ts";
 export { registerDefaultHost } from "./src/core/fs/default_host.ts";
+export { registerCallScope } from "./src/core/fs/call_scope.ts";
+export type { CallScope } from "./src/core/fs/call_scope.ts";
 export { createHostShellProvider } from "./src/core/process/host_shell_provider.ts";
 export type { HostShellProviderOptions } from "./src/core/process/host_shell_provider.ts";
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/fs/atomic_write.ts";

@@ -22,9 +22,12 @@
  * @module
  */
 import { registerDefaultHost } from "./src/core/fs/default_host.ts";
+import { registerCallScope } from "./src/core/fs/call_scope.ts";
 import { createAutoHost } from "./src/hosts/auto.ts";
+import { asyncCallScope } from "./src/hosts/async_call_scope.ts";
 
 registerDefaultHost(createAutoHost);
+registerCallScope(asyncCallScope);
 
 // The workspace.
 export { openWorkspace } from "./src/core/fs/open_workspace.ts";

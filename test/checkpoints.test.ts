@@ -1,5 +1,7 @@
 import * as fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
+import * as z from "zod";
+import { registerCallScope } from "../host.ts";
 import {
   checkpoint,
   configureCheckpoints,
@@ -10,6 +12,7 @@ import {
   createMoveTool,
   createUndoLastChangeTool,
   createWriteTool,
+  defineTool,
   executeToolCall,
   openWorkspace,
   restore,
@@ -205,6 +208,103 @@ for (const host of TEST_HOSTS) {
       });
       expect(await ws.readRaw("a.txt")).toBe("one\n");
       expect((await call("undo_last_change", {})).error.code).toBe("NOTHING_TO_UNDO");
+    });
+
+    /**
+     * Two calls that overlap in time: `slow` writes a.txt and c.txt through write_file (calls inside a call) and
+     * waits between them while another call writes `other` ("b1\n").
+     */
+    async function overlappingCalls(ws: TestWorkspace, other = "b.txt"): Promise<void> {
+      const write = createWriteTool(ws.workspace);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => release = resolve);
+      let wrote!: () => void;
+      const firstWrote = new Promise<void>((resolve) => wrote = resolve);
+      const slow = defineTool({
+        name: "slow",
+        description: "writes two files, waiting between them",
+        readOnly: false,
+        schema: z.object({}).strict(),
+        prepare: () => ({}),
+        run: async () => {
+          await write.execute({ path: "a.txt", content: "a1\n" });
+          wrote();
+          await released;
+          await write.execute({ path: "c.txt", content: "c1\n" });
+          return {};
+        },
+      });
+      const first = slow.execute({});
+      await firstWrote;
+      await write.execute({ path: other, content: "b1\n" });
+      release();
+      await first;
+    }
+
+    test("calls that overlap in time are undone one call at a time, with the calls made inside them", async () => {
+      const ws = await open(["a.txt=a0\n", "b.txt=b0\n"]);
+      await overlappingCalls(ws);
+      const undo = createUndoLastChangeTool(ws.workspace);
+      // The newest change is the slow call's c.txt: that call goes first, whole, newest first.
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [
+          { path: "c.txt", change: "write", status: "restored" },
+          { path: "a.txt", change: "write", status: "restored" },
+        ],
+      });
+      expect([await ws.readRaw("a.txt"), await ws.readRaw("b.txt"), await ws.readRaw("c.txt")]).toEqual([
+        "a0\n",
+        "b1\n",
+        null,
+      ]);
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [{ path: "b.txt", change: "write", status: "restored" }],
+      });
+      expect(await ws.readRaw("b.txt")).toBe("b0\n");
+      expect((await errorOf(undo.execute({}))).code).toBe("NOTHING_TO_UNDO");
+    });
+
+    test("a file the other call changed after the newest call is refused, then each goes back in turn", async () => {
+      const ws = await open(["a.txt=a0\n"]);
+      await overlappingCalls(ws, "a.txt");
+      const undo = createUndoLastChangeTool(ws.workspace);
+      expect(await undo.execute({})).toMatchObject({
+        complete: false,
+        changes: [
+          { path: "c.txt", change: "write", status: "restored" },
+          { path: "a.txt", change: "write", status: "refused", code: "CHANGED_SINCE_CHECKPOINT" },
+        ],
+      });
+      expect(await ws.readRaw("a.txt")).toBe("b1\n");
+      // The other call's write is now the newest change; then the slow call's, found as it left it again.
+      expect((await undo.execute({})).changes).toEqual([{ path: "a.txt", change: "write", status: "restored" }]);
+      expect(await ws.readRaw("a.txt")).toBe("a1\n");
+      expect((await undo.execute({})).changes).toEqual([{ path: "a.txt", change: "write", status: "restored" }]);
+      expect(await ws.readRaw("a.txt")).toBe("a0\n");
+      expect((await errorOf(undo.execute({}))).code).toBe("NOTHING_TO_UNDO");
+    });
+
+    test("with no call scope registered, calls that overlap in time are undone together", async () => {
+      const ws = await open(["a.txt=a0\n", "b.txt=b0\n"]);
+      registerCallScope(undefined);
+      try {
+        await overlappingCalls(ws);
+      } finally {
+        const { asyncCallScope } = await import("../src/hosts/async_call_scope.ts");
+        registerCallScope(asyncCallScope);
+      }
+      expect((await createUndoLastChangeTool(ws.workspace).execute({})).changes.map((change) => change.path)).toEqual([
+        "c.txt",
+        "b.txt",
+        "a.txt",
+      ]);
+      expect([await ws.readRaw("a.txt"), await ws.readRaw("b.txt"), await ws.readRaw("c.txt")]).toEqual([
+        "a0\n",
+        "b0\n",
+        null,
+      ]);
     });
 
     test("undo_last_change refuses a file changed since unless force", async () => {

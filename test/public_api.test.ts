@@ -304,6 +304,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "createHostShellProvider",
       "isHostError",
       "isShellProvider",
+      "registerCallScope",
       "registerDefaultHost",
     ],
     types: [
@@ -313,6 +314,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "ByteSearch",
       "ByteView",
       "ByteWriter",
+      "CallScope",
       "EntryKind",
       "ExitStatus",
       "FileSearchResult",

@@ -11,9 +11,12 @@
  * @module
  */
 import { registerDefaultHost } from "../core/fs/default_host.ts";
+import { registerCallScope } from "../core/fs/call_scope.ts";
 import { createAutoHost } from "../hosts/auto.ts";
+import { asyncCallScope } from "../hosts/async_call_scope.ts";
 
 registerDefaultHost(createAutoHost);
+registerCallScope(asyncCallScope);
 
 export { createPaddockMcpServer } from "./server.ts";
 export { createMcpRegistry } from "./create_mcp_registry.ts";

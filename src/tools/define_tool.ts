@@ -2,7 +2,7 @@ import * as z from "zod";
 import { isWorkspaceError, WorkspaceError } from "../core/errors.ts";
 import { relativeInside, relativePathHint } from "../core/path/relative_inside.ts";
 import { parseArguments } from "./parse_arguments.ts";
-import { beginJournaledCall } from "../core/fs/change_journal.ts";
+import { runJournaledCall } from "../core/fs/call_scope.ts";
 import type { JsonSchema, Tool, ToolExecuteOptions } from "./tool.ts";
 
 /**
@@ -85,15 +85,9 @@ export function defineTool<Args, Input, Output, ArgsIn = Args>(
   };
   const run = definition.readOnly
     ? (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options)
-    : async (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => {
-      // The changes of one call form one group of the change journal (what undo_last_change takes back).
-      const end = beginJournaledCall();
-      try {
-        return await definition.run(input, options);
-      } finally {
-        end();
-      }
-    };
+    // The changes of one call form one group of the change journal (what undo_last_change takes back).
+    : (input: Input, options: ToolExecuteOptions = {}): Promise<Output> =>
+      runJournaledCall(() => definition.run(input, options));
   return {
     name: definition.name,
     description: definition.description,

@@ -34,7 +34,9 @@ const schema = z.object({
  * Creates `undo_last_change` `{force?}` → `{complete, changes}`: takes back
  * the changes of the last tool call that changed files (write, edit, delete,
  * move, folder creation), newest first, as {@link restore} does. Called again,
- * it takes back the call before. Calls that ran at the same time count as one.
+ * it takes back the call before. Calls that ran at the same time are taken
+ * back one at a time (with `registerCallScope`'s scope, which the package
+ * entries register; else they count as one).
  * A file changed since by someone else is refused (`CHANGED_SINCE_CHECKPOINT`
  * in its entry of `changes`) and stays in the journal unless `force`. Nothing
  * left to undo is `NOTHING_TO_UNDO`. Changes made by commands (`shell`,

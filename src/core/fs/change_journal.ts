@@ -3,6 +3,7 @@
 import type { Host, HostStat } from "../../host.ts";
 import { readRegularFile } from "./read_regular_file.ts";
 import { CHECKPOINT_FILE_BYTES, CHECKPOINT_JOURNAL_BYTES } from "../limits.ts";
+import { changeGroup } from "./call_scope.ts";
 
 /** What was at a path before a change: enough to put it back, or why not. */
 export type PreviousState =
@@ -74,29 +75,6 @@ export interface JournalLimits {
 
 // A fixed cost per entry beside its content, so a flood of small changes is bounded too.
 const ENTRY_OVERHEAD_BYTES = 256;
-
-// Tool calls in progress in this process, and the group their changes join.
-// Calls that overlap in time share one group: without an async context the
-// journal cannot tell their changes apart, so one undo takes back all of them.
-let runningCalls = 0;
-let callGroup = 0;
-let nextGroup = 1;
-
-/**
- * Marks a tool call that may change files: its changes form one group, which
- * `undo_last_change` takes back together. `defineTool` calls it around every
- * tool that is not read-only.
- *
- * @returns Ends the call.
- */
-export function beginJournaledCall(): () => void {
-  if (runningCalls++ === 0) callGroup = nextGroup++;
-  let ended = false;
-  return () => {
-    if (!ended && --runningCalls === 0) callGroup = 0;
-    ended = true;
-  };
-}
 
 /**
  * What is at `path` now, for the journal: a file's content up to the bound.
@@ -192,7 +170,7 @@ export class ChangeJournal {
    */
   record(change: DistributiveOmit<JournalEntry, "seq" | "group">): Pending | null {
     if (!this.limits.enabled) return null;
-    const entry = { ...change, seq: this.#nextSeq++, group: callGroup || nextGroup++ } as JournalEntry;
+    const entry = { ...change, seq: this.#nextSeq++, group: changeGroup() } as JournalEntry;
     this.#entries.push(entry);
     this.#bytes += cost(entry);
     this.#trim();

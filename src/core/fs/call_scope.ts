@@ -1,0 +1,79 @@
+/**
+ * Which tool call a change of the journal belongs to. A call's changes form
+ * one group, which `undo_last_change` takes back together; calls that overlap
+ * in time (parallel tool calls of one turn, concurrent MCP calls) keep their
+ * groups apart through a {@link CallScope}: the runtime's async context, which
+ * the package entry points register (the core imports no runtime).
+ *
+ * @module
+ */
+
+/** Carries a tool call's group through every asynchronous step the call takes. */
+export interface CallScope {
+  /**
+   * Runs `call` in `group`: {@link CallScope.current} gives `group` in every step it starts.
+   *
+   * @param group The call's group.
+   * @param call The call.
+   * @returns What `call` returns.
+   */
+  run<T>(group: number, call: () => Promise<T>): Promise<T>;
+  /** The group of the call running now; `undefined` outside every call. */
+  current(): number | undefined;
+}
+
+let scope: CallScope | undefined;
+let nextGroup = 1;
+// With no scope: the calls running now, and the one group they all join.
+let runningCalls = 0;
+let sharedGroup = 0;
+
+/**
+ * Sets how a call's group follows its asynchronous steps. `@paddock/tools`
+ * and `@paddock/tools/mcp` register the runtime's `AsyncLocalStorage` on
+ * import. With none, calls that overlap in time share one group.
+ *
+ * @param callScope The scope, or `undefined` for none.
+ * @returns Nothing.
+ *
+ * @example A scope on Node's `AsyncLocalStorage`
+ * ```ts
+ * import { AsyncLocalStorage } from "node:async_hooks";
+ * import { registerCallScope } from "@paddock/tools/host";
+ * const storage = new AsyncLocalStorage<number>();
+ * registerCallScope({ run: (group, call) => storage.run(group, call), current: () => storage.getStore() });
+ * ```
+ */
+export function registerCallScope(callScope: CallScope | undefined): void {
+  scope = callScope;
+}
+
+/**
+ * Runs one tool call that may change files: its changes form one group.
+ * A call made inside another (a tool that runs a tool) joins the outer one's.
+ * `defineTool` runs every tool that is not read-only through it.
+ *
+ * @param call The call.
+ * @returns What `call` returns.
+ */
+export async function runJournaledCall<T>(call: () => Promise<T>): Promise<T> {
+  const running = scope;
+  if (running !== undefined) {
+    return running.current() === undefined ? await running.run(nextGroup++, call) : await call();
+  }
+  if (runningCalls++ === 0) sharedGroup = nextGroup++;
+  try {
+    return await call();
+  } finally {
+    if (--runningCalls === 0) sharedGroup = 0;
+  }
+}
+
+/**
+ * The group a change made now joins: its call's; outside every call, one of its own.
+ *
+ * @returns The group.
+ */
+export function changeGroup(): number {
+  return scope?.current() ?? (sharedGroup || nextGroup++);
+}
