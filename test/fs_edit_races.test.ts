@@ -6,6 +6,7 @@ import {
   createEditTool,
   createMoveTool,
   createUndoLastChangeTool,
+  createWriteTool,
   openWorkspace,
 } from "../mod.ts";
 import type { Host, HostFile } from "../host.ts";
@@ -172,6 +173,46 @@ for (const host of TEST_HOSTS) {
       expect(await ws.readRaw("two.txt")).toBe("two\n");
       expect(await ws.readRaw("keep.txt")).toBe("theirs, longer\n");
       expect(await ws.readRaw("b.txt")).toBe("theirs\n");
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
+    test("apply_patch puts back its own files when another call changed one of them meanwhile", async () => {
+      const ws = await open(["keep.txt=kept\n", "two.txt=two\n"]);
+      const base = ws.workspace.host;
+      // Another tool call, begun outside the patch's call: once let go, it rewrites keep.txt (which the patch
+      // changed already), and b.txt appears (which the patch adds next).
+      let letGo!: () => void;
+      const goes = new Promise<void>((resolve) => letGo = resolve);
+      let other = Promise.resolve();
+      // The fifth close: two.txt's temp copy, as in the test before.
+      const workspace = await openWorkspace(ws.workspace.rootEntry, {
+        host: after(base, "close", async () => {
+          letGo();
+          await other;
+        }, 5),
+      });
+      other = (async () => {
+        await goes;
+        await createWriteTool(workspace).execute({ path: "keep.txt", content: "theirs, longer\n" });
+        const made = await base.open(ws.workspace.hostPath(["b.txt"]), { write: true, createExclusive: true });
+        await made.write(new TextEncoder().encode("theirs\n"), 0);
+        await made.close();
+      })();
+      const patch =
+        "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Update File: two.txt\n@@\n-two\n" +
+        "+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n";
+      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      expect(result).toMatchObject({
+        code: "ALREADY_EXISTS",
+        details: { restored: ["two.txt"], applied: ["keep.txt"] },
+      });
+      expect([await ws.readRaw("keep.txt"), await ws.readRaw("two.txt")]).toEqual(["theirs, longer\n", "two\n"]);
+      // The other call is the newest change: undone first, then the patch's keep.txt, found as it left it again.
+      const undo = createUndoLastChangeTool(workspace);
+      expect((await undo.execute({})).changes).toEqual([{ path: "keep.txt", change: "write", status: "restored" }]);
+      expect(await ws.readRaw("keep.txt")).toBe("ours\n");
+      expect((await undo.execute({})).changes).toEqual([{ path: "keep.txt", change: "write", status: "restored" }]);
+      expect(await ws.readRaw("keep.txt")).toBe("kept\n");
       expect(await ws.leftovers()).toEqual([]);
     });
 

@@ -7,6 +7,7 @@ import { protectedPathsInForce } from "../core/fs/change_policy.ts";
 import { readTrackerOf, sameVersion } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { type JournalEntry, journalOf } from "../core/fs/change_journal.ts";
+import { currentCallGroup } from "../core/fs/call_scope.ts";
 import {
   APPLY_PATCH_MAX_BYTES,
   APPLY_PATCH_MAX_FILE_BYTES,
@@ -205,6 +206,7 @@ export function createApplyPatchTool(
         // file since its check) puts back what this patch changed, from its entries in the change journal.
         const journal = journalOf(workspace);
         const firstEntry = journal.nextSeq;
+        const group = currentCallGroup();
         const files: PatchedFile[] = [];
         for (const plan of plans) {
           try {
@@ -217,7 +219,9 @@ export function createApplyPatchTool(
             }));
             if (halfMovedTo !== undefined) applied.push({ shown: halfMovedTo, paths: [halfMovedTo] });
             if (applied.length === 0) throw error;
-            throw await putBack(workspace, error, applied, journal.since(firstEntry));
+            // This call's own entries: another call's, made meanwhile, are not this patch's to put back.
+            const ours = journal.since(firstEntry).filter((entry) => entry.group === group);
+            throw await putBack(workspace, error, applied, ours);
           }
         }
         return { files };
@@ -303,12 +307,12 @@ interface AppliedFile {
 
 /**
  * A failure after the patch changed files: they are put back as `restore`
- * puts back a change, from the change journal's entries since the patch
- * began changing files. Only when each changed path has exactly one entry
- * there, which is then this patch's own: a second (a concurrent call changed
- * the file too), or none (the journal off, or over its bound), and nothing is
- * put back. A file changed since by someone else is left as it is now (as
- * `restore` leaves it). Folders made for added files stay. The error says
+ * puts back a change, from this call's entries in the change journal since
+ * the patch began changing files. Only when each changed path has exactly
+ * one entry there: a second (with no call scope registered, a concurrent
+ * call's change shares the group), or none (the journal off, or over its
+ * bound), and nothing is put back. A file changed since by someone else (a
+ * concurrent call too) is left as it is now (as `restore` leaves it). Folders made for added files stay. The error says
  * which way each file went: `details.restored` (put back) and
  * `details.applied` (left changed).
  */

@@ -70,10 +70,19 @@ export async function runJournaledCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The group of the call running now: with no scope registered, the one all running calls share.
+ *
+ * @returns The group; `undefined` outside every call.
+ */
+export function currentCallGroup(): number | undefined {
+  return scope === undefined ? sharedGroup || undefined : scope.current();
+}
+
+/**
  * The group a change made now joins: its call's; outside every call, one of its own.
  *
  * @returns The group.
  */
 export function changeGroup(): number {
-  return scope?.current() ?? (sharedGroup || nextGroup++);
+  return currentCallGroup() ?? nextGroup++;
 }
