@@ -112,6 +112,11 @@ for (const host of TEST_HOSTS) {
       "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Add File: sub/new.txt\n+ours\n" +
       "*** Add File: b.txt\n+ours\n*** End Patch\n";
 
+    // keep.txt and two.txt updated, then b.txt added (which another writer makes first, in the tests that use it).
+    const THREE_FILES =
+      "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Update File: two.txt\n@@\n-two\n" +
+      "+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n";
+
     test("apply_patch stopped by a file made between its check and its write puts back what it changed", async () => {
       const ws = await open(["keep.txt=kept\n"]);
       const workspace = await openWorkspace(ws.workspace.rootEntry, { host: makesFileMidway(ws, "b.txt") });
@@ -161,10 +166,7 @@ for (const host of TEST_HOSTS) {
         await made.close();
       }, 5);
       const workspace = await openWorkspace(ws.workspace.rootEntry, { host: meddles });
-      const patch =
-        "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Update File: two.txt\n@@\n-two\n" +
-        "+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n";
-      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      const result = await createApplyPatchTool(workspace).execute({ patch: THREE_FILES }).catch((error) => error);
       expect(result).toMatchObject({
         code: "ALREADY_EXISTS",
         details: { restored: ["two.txt"], applied: ["keep.txt"] },
@@ -198,10 +200,7 @@ for (const host of TEST_HOSTS) {
         await made.write(new TextEncoder().encode("theirs\n"), 0);
         await made.close();
       })();
-      const patch =
-        "*** Begin Patch\n*** Update File: keep.txt\n@@\n-kept\n+ours\n*** Update File: two.txt\n@@\n-two\n" +
-        "+ours\n*** Add File: b.txt\n+ours\n*** End Patch\n";
-      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      const result = await createApplyPatchTool(workspace).execute({ patch: THREE_FILES }).catch((error) => error);
       expect(result).toMatchObject({
         code: "ALREADY_EXISTS",
         details: { restored: ["two.txt"], applied: ["keep.txt"] },
