@@ -1,7 +1,13 @@
 import { VERSION } from "../version.ts";
+import { registerCallScope } from "../core/fs/call_scope.ts";
+import { asyncCallScope } from "../hosts/async_call_scope.ts";
 import type { CliIo } from "./cli_io.ts";
 import { HELP } from "./help.ts";
 import { UsageError } from "./usage_error.ts";
+
+// The command loads neither package entry, which register this for a library user: without it, MCP calls that
+// overlap in time would share one undo group.
+registerCallScope(asyncCallScope);
 
 // Each command's modules are loaded when it runs: `paddock mcp` starts grep's warm-up before the
 // MCP server's own modules (about half its start-up) are loaded.
