@@ -109,20 +109,17 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
     return whereverServed(roots, args);
   }
   // One reading of the patch: each header's path routed as it is met, the patch rewritten for that root.
-  let root: McpRoot | undefined;
-  let prefixed = false;
-  let routing: unknown = null;
+  const routing = new PatchRouting(roots);
+  let refused: unknown = null;
   // As the tool reads them: a header's path is trimmed (`docs: x.md` is `x.md`).
   const inside: string[] = [];
   const route = (path: string): string => {
     try {
-      const routed = roots.route(path);
-      root = samePatchRoot(root, routed.root);
-      prefixed ||= routed.path !== path;
-      inside.push(routed.path.trim());
-      return routed.path;
+      const routed = routing.take(path);
+      inside.push(routed.trim());
+      return routed;
     } catch (error) {
-      routing = error;
+      refused = error;
       throw error;
     }
   };
@@ -130,24 +127,39 @@ function routePatch(roots: RootSet, args: Record<string, unknown>): RoutedCall {
   try {
     rewritten = renamePatchPaths(patch, route);
   } catch (error) {
-    if (error === routing) throw error;
+    if (error === refused) throw error;
     return whereverServed(roots, args); // a patch that cannot be read: the tool says why
   }
   if (rewritten === null) return routeUnifiedDiff(roots, args, patch);
+  const root = routing.root;
   if (root === undefined) return inDefaultRoot(roots, args);
   // Bare paths, in the default root: the patch as sent.
-  if (!prefixed) return { root, arguments: args };
+  if (!routing.prefixed) return { root, arguments: args };
   return { root, arguments: { ...args, patch: rewritten }, paths: inside };
 }
 
-// The root of a patch's next path, which must be the one of those before it.
-function samePatchRoot(earlier: McpRoot | undefined, next: McpRoot): McpRoot {
-  if (earlier !== undefined && next !== earlier) {
-    throw invalidArguments(
-      `the patch names files in two folders ('${earlier.name}' and '${next.name}'); a patch works in one`,
-    );
+// A patch's paths routed one by one: all must be in one root; `prefixed` once one named it (`NAME:path`).
+class PatchRouting {
+  root: McpRoot | undefined;
+  prefixed = false;
+  #roots: RootSet;
+
+  constructor(roots: RootSet) {
+    this.#roots = roots;
   }
-  return next;
+
+  // The path inside its root.
+  take(path: string): string {
+    const routed = this.#roots.route(path);
+    if (this.root !== undefined && routed.root !== this.root) {
+      throw invalidArguments(
+        `the patch names files in two folders ('${this.root.name}' and '${routed.root.name}'); a patch works in one`,
+      );
+    }
+    this.root = routed.root;
+    this.prefixed ||= routed.path !== path;
+    return routed.path;
+  }
 }
 
 // A call its tool refuses before it touches a file (arguments of the wrong type, a patch that cannot be read or
@@ -174,15 +186,11 @@ function routeUnifiedDiff(roots: RootSet, args: Record<string, unknown>, patch: 
       ? [operation.path, operation.moveTo]
       : [operation.path]
   );
-  let root: McpRoot | undefined;
-  let prefixed = false;
-  for (const path of paths) {
-    const routed = roots.route(path);
-    root = samePatchRoot(root, routed.root);
-    prefixed ||= routed.path !== path;
-  }
+  const routing = new PatchRouting(roots);
+  for (const path of paths) routing.take(path);
+  const root = routing.root;
   if (root === undefined) return inDefaultRoot(roots, args);
-  if (prefixed) {
+  if (routing.prefixed) {
     throw invalidArguments(
       `a unified diff can change a file of the default folder only, without a prefix; ` +
         `write it as '*** Begin Patch' / '*** Update File: ${roots.display(root, "path")}'`,
