@@ -11,8 +11,7 @@ import {
   NODE_PROCESS_MAX_WINDOWS_COMMAND_LINE,
   NODE_PROCESS_TIMEOUT_MS,
 } from "../core/limits.ts";
-import type { Sandbox, SandboxedCommand } from "../core/process/command_sandbox.ts";
-import { mapHostError } from "../core/fs/map_host_error.ts";
+import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { mapSpawnError } from "../core/process/map_spawn_error.ts";
 import { protectedLayout } from "../core/fs/protected_layout.ts";
 import { protectedPathsInForce, protectionDeclared } from "../core/fs/change_policy.ts";
@@ -22,7 +21,6 @@ import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/process/scrip
 import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
 import { windowsCommandLineLength } from "../core/process/windows_command_line.ts";
 import type { Identity, Workspace } from "../core/fs/workspace.ts";
-import { type Host, isHostError, type ScriptLaunch, type ScriptLaunchRequest } from "../host.ts";
 import { nodeProcessReach, runtimeOfSource } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
@@ -31,6 +29,7 @@ import type { ShellExecResult } from "../shell_provider.ts";
 import { backgroundChild } from "../core/process/background_child.ts";
 import { backgroundProcessesOf } from "../core/process/background_processes.ts";
 import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startedResult } from "./start_in_background.ts";
+import { createScript, sandboxed, scriptLaunch } from "./_node_script.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */
 export const NODE_SCRIPT_PREFIX = ".paddock-node-";
@@ -306,54 +305,4 @@ export function createNodeProcessTool(
 function summarize(source: string): string {
   const first = source.trim().split("\n", 1)[0] ?? "";
   return `node_process: ${first.length > 80 ? `${first.slice(0, 80)}…` : first}`;
-}
-
-// The host's command line for the script; a runtime that cannot confine it
-// as asked is NODE_PROCESS_PERMISSIONS_UNAVAILABLE.
-function scriptLaunch(host: Host, request: ScriptLaunchRequest): ScriptLaunch {
-  try {
-    return host.scriptLaunch(request);
-  } catch (error) {
-    if (!isHostError(error, "UNSUPPORTED")) throw error;
-    throw new WorkspaceError(
-      "NODE_PROCESS_PERMISSIONS_UNAVAILABLE",
-      `Cannot run the script: the ${host.runtime} runtime cannot confine it to the workspace`,
-      {
-        hint: error.syscall === "permission-path"
-          ? "the runtime's permission flags cannot name this workspace path exactly (it holds '*' or ','); move the workspace, or use permissions: \"inherit\""
-          : 'this runtime has no permission model; use permissions: "inherit" to run unconfined',
-      },
-    );
-  }
-}
-
-// The command as it runs: unchanged without a sandbox, else wrapped so that
-// the workspace is its only writable (and the only visible non-system) place.
-async function sandboxed(
-  sandbox: Sandbox | undefined,
-  command: { argv: string[]; env: Record<string, string>; readOnly?: string[]; pinned?: string[] },
-  root: string,
-): Promise<SandboxedCommand> {
-  if (sandbox === undefined) return { argv: command.argv, env: command.env };
-  return await sandbox.wrap({ ...command, cwd: root, writable: [root] });
-}
-
-// Creates a temp script exclusively (never through a link) and returns its
-// identity; on a failed write the half-made file is removed.
-async function createScript(workspace: Workspace, path: string, data: Uint8Array, mode: number): Promise<Identity> {
-  const host = workspace.host;
-  let identity: Identity | undefined;
-  try {
-    const file = await host.open(path, { write: true, createExclusive: true, noFollow: true, mode });
-    try {
-      identity = await file.stat();
-      await file.write(data, 0);
-      return identity;
-    } finally {
-      await file.close();
-    }
-  } catch (error) {
-    if (identity !== undefined) await removeOwnFile(host, path, identity);
-    throw mapHostError(error, "create the script in", ".");
-  }
 }
