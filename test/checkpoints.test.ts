@@ -22,6 +22,7 @@ import {
 import type { MemoryWorkspace } from "../testing.ts";
 import { errorOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestHost, type TestWorkspace } from "./helpers/hosts.ts";
+import { holdingHost } from "./helpers/holding_host.ts";
 
 // Raw (non-Paddock) access to a fixture, for "someone else" and for assertions.
 function raw(host: TestHost, ws: TestWorkspace) {
@@ -284,6 +285,70 @@ for (const host of TEST_HOSTS) {
       expect((await undo.execute({})).changes).toEqual([{ path: "a.txt", change: "write", status: "restored" }]);
       expect(await ws.readRaw("a.txt")).toBe("a0\n");
       expect((await errorOf(undo.execute({}))).code).toBe("NOTHING_TO_UNDO");
+    });
+
+    // A tool that runs `run` as one call that changes files.
+    const changing = (name: string, run: () => Promise<void>) =>
+      defineTool({
+        name,
+        description: name,
+        readOnly: false,
+        schema: z.object({}).strict(),
+        prepare: () => ({}),
+        run: async () => {
+          await run();
+          return {};
+        },
+      });
+
+    test("a call that a finished call left behind (a timer) is undone on its own, though another call runs", async () => {
+      const ws = await open([]);
+      const write = createWriteTool(ws.workspace);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => release = resolve);
+      // Writes b.txt, then runs until released: a call is running when the timer fires.
+      const held = changing("holds", async () => {
+        await write.execute({ path: "b.txt", content: "b\n" });
+        await released;
+      }).execute({});
+      let later!: Promise<unknown>;
+      await changing("leaves", async () => {
+        await write.execute({ path: "a.txt", content: "a\n" });
+        later = new Promise((resolve) =>
+          setTimeout(() => resolve(write.execute({ path: "c.txt", content: "c\n" })), 20)
+        );
+      }).execute({});
+      await later;
+      release();
+      await held;
+      const undo = createUndoLastChangeTool(ws.workspace);
+      for (const path of ["c.txt", "a.txt", "b.txt"]) {
+        expect((await undo.execute({})).changes).toEqual([{ path, change: "write", status: "restored" }]);
+      }
+      expect(await ws.listAll()).toEqual([]);
+    });
+
+    test("a call that a call started and left running is undone with it, whole", async () => {
+      const ws = await open([]);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => release = resolve);
+      // Every mkdir waits until released: the write started below is still running when the call that started it ends.
+      const host = holdingHost(ws.workspace.host, "mkdir", () => released);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      let inner!: Promise<unknown>;
+      await changing("starts", () => {
+        inner = createWriteTool(workspace).execute({ path: "x/y/z.txt", content: "z\n" });
+        return Promise.resolve();
+      }).execute({});
+      // The outer call has ended, and no other runs: the write is still its call's.
+      release();
+      await inner;
+      expect((await createUndoLastChangeTool(workspace).execute({})).changes).toEqual([
+        { path: "x/y/z.txt", change: "write", status: "restored" },
+        { path: "x/y", change: "mkdir", status: "restored" },
+        { path: "x", change: "mkdir", status: "restored" },
+      ]);
+      expect(await ws.listAll()).toEqual([]);
     });
 
     test("with no call scope registered, calls that overlap in time are undone together", async () => {

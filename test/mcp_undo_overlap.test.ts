@@ -8,6 +8,7 @@ import { openWorkspace } from "../mod.ts";
 import type { Host } from "../host.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
+import { holdingHost } from "./helpers/holding_host.ts";
 
 let fixture: DiskFixture | undefined;
 afterEach(() => fixture?.cleanup());
@@ -17,16 +18,9 @@ function firstRenameHeld(host: Host): { host: Host; renames: () => number; open:
   let renames = 0;
   let open!: () => void;
   const gate = new Promise<void>((resolve) => open = resolve);
-  const held = new Proxy(host, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      if (property !== "rename") return value.bind(target);
-      return async (...args: unknown[]) => {
-        if (++renames === 1) await gate;
-        return await value.apply(target, args);
-      };
-    },
+  const held = holdingHost(host, "rename", (call) => {
+    renames = call;
+    return call === 1 ? gate : undefined;
   });
   return { host: held, renames: () => renames, open };
 }

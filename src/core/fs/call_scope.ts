@@ -24,6 +24,10 @@ export interface CallScope {
 
 let scope: CallScope | undefined;
 let nextGroup = 1;
+// With a scope: the groups of the calls running now, each with how many of its calls run (a call inside a call
+// counts too). A context that outlived its call (a timer it set, a promise it left) names a group not in here:
+// what runs there is a call, or a change, of its own.
+const liveGroups = new Map<number, number>();
 // With no scope: the calls running now, and the one group they all join.
 let runningCalls = 0;
 let sharedGroup = 0;
@@ -59,7 +63,16 @@ export function registerCallScope(callScope: CallScope | undefined): void {
 export async function runJournaledCall<T>(call: () => Promise<T>): Promise<T> {
   const running = scope;
   if (running !== undefined) {
-    return running.current() === undefined ? await running.run(nextGroup++, call) : await call();
+    const group = currentCallGroup() ?? nextGroup++;
+    liveGroups.set(group, (liveGroups.get(group) ?? 0) + 1);
+    try {
+      // Run in the scope even inside a call: the scope knows a call of the group still runs after the outer one ended.
+      return await running.run(group, call);
+    } finally {
+      const left = (liveGroups.get(group) ?? 1) - 1;
+      if (left === 0) liveGroups.delete(group);
+      else liveGroups.set(group, left);
+    }
   }
   if (runningCalls++ === 0) sharedGroup = nextGroup++;
   try {
@@ -72,10 +85,12 @@ export async function runJournaledCall<T>(call: () => Promise<T>): Promise<T> {
 /**
  * The group of the call running now: with no scope registered, the one all running calls share.
  *
- * @returns The group; `undefined` outside every call.
+ * @returns The group; `undefined` outside every call (and in a context a call left behind when it ended).
  */
 export function currentCallGroup(): number | undefined {
-  return scope === undefined ? sharedGroup || undefined : scope.current();
+  if (scope === undefined) return sharedGroup || undefined;
+  const group = scope.current();
+  return group !== undefined && liveGroups.has(group) ? group : undefined;
 }
 
 /**
