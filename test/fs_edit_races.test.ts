@@ -7,11 +7,13 @@ import {
   createMoveTool,
   createUndoLastChangeTool,
   createWriteTool,
+  isWorkspaceError,
   openWorkspace,
 } from "../mod.ts";
 import type { Host, HostFile } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
+import { holdingHost } from "./helpers/holding_host.ts";
 
 // A host that runs `hook` once, after the `nth` call of `method` resolves
 // (for `close`: after the `nth` opened file is closed).
@@ -95,6 +97,37 @@ for (const host of TEST_HOSTS) {
       );
       expect(code).toBe("PATH_CHANGED");
       expect(await ws.readRaw("a.txt")).toBe("hello world\nmore\n");
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
+    test("a write_file during a delete_path of the same file is never removed by it: it waits, then says", async () => {
+      const ws = await open(["a.txt=old\n"]);
+      let unlinks = 0;
+      let letGo!: () => void;
+      const goes = new Promise<void>((resolve) => letGo = resolve);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, {
+        host: holdingHost(ws.workspace.host, "unlink", (call) => {
+          unlinks = call;
+          return goes;
+        }),
+      });
+      // The delete has checked a.txt and journaled it, and waits at its unlink while the write runs.
+      const deleted = createDeleteTool(workspace).execute({ path: "a.txt" });
+      for (let waited = 0; unlinks === 0 && waited < 5_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+      expect(unlinks).toBe(1);
+      const wrote = createWriteTool(workspace).execute({ path: "a.txt", content: "new\n" }).then(
+        () => "written",
+        (error: unknown) => isWorkspaceError(error) ? error.code : error,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      letGo();
+      expect(await deleted).toMatchObject({ path: "a.txt", removed: 1 });
+      // The write ran after the removal: it found the file it had looked at gone, or wrote its own. Never "written"
+      // with nothing there.
+      const outcome = await wrote;
+      expect(outcome === "written" ? await ws.readRaw("a.txt") : outcome).toBe(
+        outcome === "written" ? "new\n" : "PATH_CHANGED",
+      );
       expect(await ws.leftovers()).toEqual([]);
     });
 

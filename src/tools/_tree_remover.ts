@@ -4,6 +4,7 @@ import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/fs/folder.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { recordChange } from "../core/fs/change_journal.ts";
+import { runInTargetQueue, targetKey } from "../core/fs/run_in_target_queue.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
@@ -58,8 +59,12 @@ export class TreeRemover {
   }
 
   async removeEntry(folder: Folder, name: string, stat: HostStat): Promise<void> {
-    await this.checkStep(folder, name, stat);
-    await this.remove(folder, name, stat, (path) => this.workspace.host.unlink(path));
+    // In the name's write queue: a write of this process to it runs before the check or after the removal, never
+    // between them (else the removal would take the written file).
+    await runInTargetQueue(targetKey(folder, name), async () => {
+      await this.checkStep(folder, name, stat);
+      await this.remove(folder, name, stat, (path) => this.workspace.host.unlink(path));
+    });
   }
 
   async removeFolder(folder: Folder, name: string, stat: HostStat): Promise<void> {

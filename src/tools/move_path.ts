@@ -10,7 +10,7 @@ import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
-import { runInTargetQueue } from "../core/fs/run_in_target_queue.ts";
+import { runInTargetQueue, targetKey } from "../core/fs/run_in_target_queue.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -223,8 +223,7 @@ export function createMoveTool(
         const before = to.stat;
 
         // 5. Re-check what the rename depends on, then rename from one held folder to the other.
-        const key = `${to.folder.stat.dev}:${to.folder.stat.ino}:${to.folder.stat.birthtimeMs ?? 0}/${to.name}`;
-        await runInTargetQueue(key, async () => {
+        await runInTargetQueue(targetKey(to.folder, to.name), async () => {
           throwIfAborted(signal);
           await workspace.confirm(source.folder);
           await workspace.confirm(to.folder);

@@ -6,7 +6,7 @@ import type { Host } from "../../host.ts";
  */
 export function holdingHost(
   host: Host,
-  method: "mkdir" | "rename",
+  method: "mkdir" | "rename" | "unlink",
   wait: (call: number) => Promise<void> | undefined,
 ): Host {
   let calls = 0;

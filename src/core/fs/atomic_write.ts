@@ -4,7 +4,7 @@ import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
 import { lstatUnchanged } from "./lstat_unchanged.ts";
 import { stillNamesObject } from "./still_names_object.ts";
-import { runInTargetQueue } from "./run_in_target_queue.ts";
+import { runInTargetQueue, targetKey } from "./run_in_target_queue.ts";
 import { protectedPathsInForce } from "./change_policy.ts";
 import { assertNotProtected } from "./protected_paths.ts";
 import { recordChange } from "./change_journal.ts";
@@ -142,8 +142,7 @@ export async function atomicWrite(
     if (target.stat !== null && options.exclusive) throw fail("ALREADY_EXISTS", "something already exists there");
 
     // 3. One writer per target in this process (the folder's identity and the name).
-    const key = `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
-    const written = await runInTargetQueue(key, (waited) => install(target, folder, name, waited));
+    const written = await runInTargetQueue(targetKey(folder, name), (waited) => install(target, folder, name, waited));
     return written === undefined ? { segments: target.segments } : { segments: target.segments, stat: written };
   } finally {
     if (options.target === undefined) await target.release();

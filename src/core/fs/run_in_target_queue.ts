@@ -1,7 +1,9 @@
 // An in-process queue per canonical target path (not a file lock), so this
-// process never runs two atomic writes to the same file at once. Other
-// processes are not held back; the identity checks of the atomic write notice
-// their changes instead.
+// process never runs two atomic writes to the same file at once, nor a write
+// and a removal of it. Other processes are not held back; the identity checks
+// of the atomic write and of the removal notice their changes instead.
+import type { Folder } from "./folder.ts";
+
 const queues = new Map<string, Promise<unknown>>();
 
 /**
@@ -23,4 +25,15 @@ export function runInTargetQueue<T>(key: string, task: (waited: boolean) => Prom
     if (queues.get(key) === settled) queues.delete(key);
   });
   return run;
+}
+
+/**
+ * The queue's key for the name `name` at the held folder `folder`: the folder's identity and the name.
+ *
+ * @param folder The held folder.
+ * @param name The entry's name in it.
+ * @returns The key.
+ */
+export function targetKey(folder: Folder, name: string): string {
+  return `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
 }
