@@ -5,6 +5,7 @@ import { registerCallScope } from "../host.ts";
 import {
   checkpoint,
   configureCheckpoints,
+  createApplyPatchTool,
   createCodingTools,
   createDeleteTool,
   createDirectoryTool,
@@ -14,6 +15,7 @@ import {
   createWriteTool,
   defineTool,
   executeToolCall,
+  isAbortError,
   openWorkspace,
   restore,
   ToolRegistry,
@@ -370,6 +372,63 @@ for (const host of TEST_HOSTS) {
         "b0\n",
         null,
       ]);
+    });
+
+    test("an undo aborted after putting back one file of a call leaves the journal with the rest of it", async () => {
+      const ws = await open(["a.txt=a0\n", "b.txt=b0\n"]);
+      const controller = new AbortController();
+      let armed = false;
+      // Once armed, the next rename (the undo putting back b.txt) aborts the undo: it completes, the next step stops.
+      const host = holdingHost(ws.workspace.host, "rename", () => {
+        if (armed) controller.abort();
+        armed = false;
+        return undefined;
+      });
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      await createWriteTool(workspace).execute({ path: "a.txt", content: "a1\n" });
+      await createApplyPatchTool(workspace).execute({
+        patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-a1\n+a2\n*** Update File: b.txt\n@@\n-b0\n+b2\n" +
+          "*** End Patch\n",
+      });
+      const undo = createUndoLastChangeTool(workspace);
+      armed = true;
+      expect(await undo.execute({}, { signal: controller.signal }).then(() => "done", isAbortError)).toBe(true);
+      expect([await ws.readRaw("a.txt"), await ws.readRaw("b.txt")]).toEqual(["a2\n", "b0\n"]);
+      // The rest of the patch's call, then the write before it: no refusal of the file already put back.
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [{ path: "a.txt", change: "write", status: "restored" }],
+      });
+      expect(await undo.execute({})).toEqual({
+        complete: true,
+        changes: [{ path: "a.txt", change: "write", status: "restored" }],
+      });
+      expect([await ws.readRaw("a.txt"), await ws.readRaw("b.txt")]).toEqual(["a0\n", "b0\n"]);
+    });
+
+    test("a file someone saves right after an undo put it back is refused by the next undo, not overwritten", async () => {
+      const ws = await open(["a.txt=a0\n"]);
+      const io = raw(host, ws);
+      let armed = false;
+      // Once armed: right after the undo's rename puts a.txt back, someone else saves their own version.
+      const workspace = await openWorkspace(ws.workspace.rootEntry, {
+        host: holdingHost(ws.workspace.host, "rename", () => {
+          if (armed) io.write("a.txt", "theirs\n");
+          armed = false;
+          return undefined;
+        }, "after"),
+      });
+      const write = createWriteTool(workspace);
+      await write.execute({ path: "a.txt", content: "a1\n" });
+      await write.execute({ path: "a.txt", content: "a2\n" });
+      const undo = createUndoLastChangeTool(workspace);
+      armed = true;
+      expect((await undo.execute({})).complete).toBe(true);
+      expect(await ws.readRaw("a.txt")).toBe("theirs\n");
+      expect((await undo.execute({})).changes).toMatchObject([
+        { path: "a.txt", status: "refused", code: "CHANGED_SINCE_CHECKPOINT" },
+      ]);
+      expect(await ws.readRaw("a.txt")).toBe("theirs\n");
     });
 
     test("undo_last_change refuses a file changed since unless force", async () => {

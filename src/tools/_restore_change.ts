@@ -101,21 +101,18 @@ async function writeBack(
   const display = entry.segments.join("/");
   const previous = entry.previous;
   if (previous.kind !== "file" || previous.content === null) return notRestorable(display, previous) as Outcome;
-  await atomicWrite(workspace, entry.segments, previous.content, {
+  // What the restore left is the file it wrote, as its own handle saw it: a look at the name afterwards could find
+  // someone else's file saved there since, which the older entries would then take for the restore's own.
+  const { stat } = await atomicWrite(workspace, entry.segments, previous.content, {
     target,
     display,
     mode: previous.mode,
     journal: false,
+    statWritten: true,
     signal: options.signal,
     ...guard,
   });
-  return await written(workspace, target);
-}
-
-// Restored, and what the atomic write left at the held folder (a look only: a change after it is the next restore's to see).
-async function written(workspace: Workspace, target: Resolved): Promise<Outcome> {
-  const left = await workspace.host.lstat(target.hostPath).catch(() => null);
-  return left === null ? RESTORED : { status: "restored", left };
+  return stat === undefined ? RESTORED : { status: "restored", left: stat };
 }
 
 // `not_restorable` for a change whose previous state the journal holds no copy of

@@ -102,24 +102,28 @@ export async function restoreEntries(
   const journal = journalOf(workspace);
   const changes: RestoredChange[] = [];
   const done: JournalEntry[] = [];
-  for (const entry of [...entries].reverse()) {
-    if (entry.settled !== true) continue; // still in flight (a concurrent call): not ours to take back yet
-    throwIfAborted(options.signal);
-    const outcome: Outcome = await restoreOne(workspace, entry, options).catch((error) => {
-      if (isAbortError(error) || !(error instanceof WorkspaceError)) throw error;
-      return { status: "refused" as const, code: error.code, message: error.message };
-    });
-    const { left, ...reported } = outcome;
-    const path = entry.segments.join("/");
-    changes.push({
-      path,
-      ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}),
-      change: entry.kind,
-      ...reported,
-    });
-    if (outcome.status !== "refused") done.push(entry);
-    if (left !== undefined) journal.restamp(entry.seq, entry.segments, left);
+  try {
+    for (const entry of [...entries].reverse()) {
+      if (entry.settled !== true) continue; // still in flight (a concurrent call): not ours to take back yet
+      throwIfAborted(options.signal);
+      const outcome: Outcome = await restoreOne(workspace, entry, options).catch((error) => {
+        if (isAbortError(error) || !(error instanceof WorkspaceError)) throw error;
+        return { status: "refused" as const, code: error.code, message: error.message };
+      });
+      const { left, ...reported } = outcome;
+      const path = entry.segments.join("/");
+      changes.push({
+        path,
+        ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}),
+        change: entry.kind,
+        ...reported,
+      });
+      if (outcome.status !== "refused") done.push(entry);
+      if (left !== undefined) journal.restamp(entry.seq, entry.segments, left);
+    }
+  } finally {
+    // Also when aborted or failed part-way: what was put back is not in the journal any more.
+    journal.forget(done);
   }
-  journal.forget(done);
   return { complete: changes.every((change) => change.status === "restored"), dropped: false, changes };
 }

@@ -1,13 +1,14 @@
 import type { Host } from "../../host.ts";
 
 /**
- * `host`, whose `method` first awaits `wait(n)` on its nth call (from 1; `undefined`: at once): a call held
- * part-way while the test runs another.
+ * `host`, whose `method` awaits `wait(n)` on its nth call (from 1; `undefined`: at once), before the call or,
+ * with `when: "after"`, once it has returned: a call held part-way, or someone else's change at that point.
  */
 export function holdingHost(
   host: Host,
   method: "mkdir" | "rename" | "unlink",
   wait: (call: number) => Promise<void> | undefined,
+  when: "before" | "after" = "before",
 ): Host {
   let calls = 0;
   return new Proxy(host, {
@@ -16,8 +17,11 @@ export function holdingHost(
       if (typeof value !== "function") return value;
       if (property !== method) return value.bind(target);
       return async (...args: unknown[]) => {
-        await wait(++calls);
-        return await value.apply(target, args);
+        const call = ++calls;
+        if (when === "before") await wait(call);
+        const result = await value.apply(target, args);
+        if (when === "after") await wait(call);
+        return result;
       };
     },
   });
