@@ -248,6 +248,49 @@ for (const host of TEST_HOSTS) {
       expect(await ws.leftovers()).toEqual([]);
     });
 
+    test("apply_patch whose file was replaced before its folder's sync failed puts that file back too", async () => {
+      const ws = await open(["p1=p1\n", "p2=p2\n", "p3=p3\n"]);
+      // Once p2's new version is renamed into place (the second rename), the next sync of a folder fails (a disk error).
+      let renamed = 0;
+      let failSync = false;
+      const host = new Proxy(ws.workspace.host, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target);
+          if (typeof value !== "function") return value;
+          if (property === "rename") {
+            return async (...args: unknown[]) => {
+              const result = await value.apply(target, args);
+              failSync = ++renamed === 2;
+              return result;
+            };
+          }
+          if (property !== "openDir") return value.bind(target);
+          return async (...args: unknown[]) => {
+            const folder = await value.apply(target, args);
+            const sync = folder.sync.bind(folder);
+            folder.sync = () => {
+              if (!failSync) return sync();
+              failSync = false;
+              return Promise.reject(Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" }));
+            };
+            return folder;
+          };
+        },
+      });
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      const patch = "*** Begin Patch\n*** Update File: p1\n@@\n-p1\n+P1\n*** Update File: p2\n@@\n-p2\n+P2\n" +
+        "*** Update File: p3\n@@\n-p3\n+P3\n*** End Patch\n";
+      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      expect(result).toMatchObject({ details: { restored: ["p1", "p2"] } });
+      expect(result.details.applied).toBeUndefined();
+      expect([await ws.readRaw("p1"), await ws.readRaw("p2"), await ws.readRaw("p3")]).toEqual([
+        "p1\n",
+        "p2\n",
+        "p3\n",
+      ]);
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
     test("apply_patch whose move wrote the new file and found the old one replaced takes the new file back", async () => {
       const ws = await open(["old.txt=kept\n"]);
       const base = ws.workspace.host;

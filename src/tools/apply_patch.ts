@@ -213,14 +213,20 @@ export function createApplyPatchTool(
             throwIfAborted(signal);
             files.push(await apply(plan));
           } catch (error) {
+            // This call's own entries: another call's, made meanwhile, are not this patch's to put back.
+            const ours = journal.since(firstEntry).filter((entry) => entry.group === group);
             const applied: AppliedFile[] = files.map((file, done) => ({
               shown: file.destination ?? file.path,
               paths: changedPaths(plans[done]),
             }));
             if (halfMovedTo !== undefined) applied.push({ shown: halfMovedTo, paths: [halfMovedTo] });
+            // The file that failed, when its change was made before the failure (its folder's sync after the rename).
+            const listed = new Set(applied.flatMap((file) => file.paths));
+            for (const path of changedPaths(plan)) {
+              const made = ours.some((entry) => entry.settled === true && entry.segments.join("/") === path);
+              if (made && !listed.has(path)) applied.push({ shown: path, paths: [path] });
+            }
             if (applied.length === 0) throw error;
-            // This call's own entries: another call's, made meanwhile, are not this patch's to put back.
-            const ours = journal.since(firstEntry).filter((entry) => entry.group === group);
             throw await putBack(workspace, error, applied, ours);
           }
         }
