@@ -313,6 +313,27 @@ for (const host of TEST_HOSTS) {
       expect(await ws.leftovers()).toEqual([]);
     });
 
+    test("apply_patch whose move wrote the new file, with the change journal off, names the new file applied", async () => {
+      const ws = await open(["old.txt=kept\n"]);
+      const base = ws.workspace.host;
+      // As in the test before: old.txt is replaced once the new file's temp copy is written.
+      const replacesOld = after(base, "close", async () => {
+        const file = await base.open(ws.workspace.hostPath(["theirs.tmp"]), { write: true, createExclusive: true });
+        await file.write(new TextEncoder().encode("theirs\n"), 0);
+        await file.close();
+        await base.rename(ws.workspace.hostPath(["theirs.tmp"]), ws.workspace.hostPath(["old.txt"]));
+      }, 2);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: replacesOld });
+      configureCheckpoints(workspace, { enabled: false });
+      const patch =
+        "*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-kept\n+ours\n*** End Patch\n";
+      const result = await createApplyPatchTool(workspace).execute({ patch }).catch((error) => error);
+      expect(result).toMatchObject({ code: "PATH_CHANGED", details: { applied: ["new.txt"] } });
+      expect((result as Error).message).toMatch(/\(already applied: 'new\.txt'\)$/);
+      expect([await ws.readRaw("old.txt"), await ws.readRaw("new.txt")]).toEqual(["theirs\n", "ours\n"]);
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
     test("move_path moves nothing when aborted", async () => {
       const ws = await open(["a.txt"]);
       const controller = new AbortController();

@@ -181,7 +181,8 @@ export function createApplyPatchTool(
       // One place decides what is protected (change_policy.ts), asked once per call.
       const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
       const held: Resolved[] = [];
-      // A move that wrote its new file and then failed to remove the old one: the new file's path.
+      // A move that wrote its new file and then failed to remove the old one: the new file's path. Kept here, not
+      // read off the journal's settled entries: with the journal off there are none, and the file must be named.
       let halfMovedTo: string | undefined;
       try {
         // 1. Plan every file: resolved, read, checked and patched in memory. Nothing changes yet.
