@@ -10,7 +10,7 @@ import {
   isWorkspaceError,
   openWorkspace,
 } from "../mod.ts";
-import type { Host, HostFile } from "../host.ts";
+import type { Host } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { holdingHost } from "./helpers/holding_host.ts";
@@ -18,40 +18,7 @@ import { holdingHost } from "./helpers/holding_host.ts";
 // A host that runs `hook` once, after the `nth` call of `method` resolves
 // (for `close`: after the `nth` opened file is closed).
 function after(host: Host, method: "unlink" | "close", hook: () => Promise<void>, nth = 1): Host {
-  let calls = 0;
-  const fire = async () => {
-    if (++calls !== nth) return;
-    await hook();
-  };
-  return new Proxy(host, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      if (method === "close" && property === "open") {
-        return async (path: string, options: Parameters<Host["open"]>[1]) => {
-          const file: HostFile = await target.open(path, options);
-          const wrapped: HostFile = {
-            read: (buffer, position) => file.read(buffer, position),
-            write: (data, position) => file.write(data, position),
-            sync: () => file.sync(),
-            stat: () => file.stat(),
-            close: async () => {
-              await file.close();
-              await fire();
-            },
-          };
-          if (file.chmod !== undefined) wrapped.chmod = (mode) => (file.chmod as (mode: number) => Promise<void>)(mode);
-          return wrapped;
-        };
-      }
-      if (property !== method) return value.bind(target);
-      return async (...args: unknown[]) => {
-        const result = await value.apply(target, args);
-        await fire();
-        return result;
-      };
-    },
-  });
+  return holdingHost(host, method, (call) => call === nth ? hook() : undefined, "after");
 }
 
 for (const host of TEST_HOSTS) {
