@@ -10,7 +10,7 @@ import {
   isWorkspaceError,
   openWorkspace,
 } from "../mod.ts";
-import type { Host } from "../host.ts";
+import { type Host, TEMP_FILE_PREFIX } from "../host.ts";
 import { codeOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { holdingHost } from "./helpers/holding_host.ts";
@@ -299,6 +299,90 @@ for (const host of TEST_HOSTS) {
       expect((result as Error).message).toMatch(/\(already applied: 'new\.txt'\)$/);
       expect([await ws.readRaw("old.txt"), await ws.readRaw("new.txt")]).toEqual(["theirs\n", "ours\n"]);
       expect(await ws.leftovers()).toEqual([]);
+    });
+
+    // Settles after `ms`, or at once when `first` settles first.
+    const soonerOf = (first: Promise<unknown>, ms: number) =>
+      Promise.race([first.then(() => {}, () => {}), new Promise<void>((resolve) => setTimeout(resolve, ms))]);
+    const isTemp = (args: unknown[]) => String(args[0]).includes(TEMP_FILE_PREFIX);
+
+    test("a recursive delete_path leaves a write's temp file to it: the write lands, the delete says the folder is not empty", async () => {
+      const ws = await open(["d/keep.txt=keep\n"]);
+      let deleted: Promise<unknown> = new Promise(() => {});
+      // The write's temp file is in d while the delete lists d and removes what it found.
+      const host = holdingHost(ws.workspace.host, "rename", (_call, args) => {
+        return isTemp(args) ? soonerOf(deleted, 2_000) : undefined;
+      });
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      const written = createWriteTool(workspace).execute({ path: "d/new.txt", content: "ours\n" });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      deleted = createDeleteTool(workspace).execute({ path: "d", recursive: true });
+      expect(await written).toMatchObject({ path: "d/new.txt" });
+      expect(await codeOf(deleted)).toBe("DIRECTORY_NOT_EMPTY");
+      expect(await ws.listAll()).toEqual(["d/", "d/new.txt"]);
+      expect(await ws.readRaw("d/new.txt")).toBe("ours\n");
+      // The delete's one removal is its group; the undo puts keep.txt back and makes no temp file.
+      const undone = await createUndoLastChangeTool(workspace).execute({});
+      expect(undone.changes.map((change) => [change.path, change.status])).toEqual([["d/keep.txt", "restored"]]);
+      expect(await ws.listAll()).toEqual(["d/", "d/keep.txt", "d/new.txt"]);
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
+    test("move_path waits for a write to its source: the edit lands, the move refuses", async () => {
+      const ws = await open(["a.txt=kept\n"]);
+      let moved: Promise<unknown> = new Promise(() => {});
+      // The edit's temp file waits to be renamed onto a.txt: the move may not move a.txt meanwhile.
+      const host = holdingHost(ws.workspace.host, "rename", (_call, args) => {
+        return isTemp(args) ? soonerOf(moved, 200) : undefined;
+      });
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      const edited = createEditTool(workspace).execute({ path: "a.txt", old_string: "kept", new_string: "edited" });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      moved = createMoveTool(workspace).execute({ source: "a.txt", destination: "b.txt" });
+      await edited;
+      expect(await codeOf(moved)).toBe("PATH_CHANGED");
+      expect(await ws.listAll()).toEqual(["a.txt"]);
+      expect(await ws.readRaw("a.txt")).toBe("edited\n");
+      expect(await ws.leftovers()).toEqual([]);
+    });
+
+    test("undo_last_change leaves a call that is still running alone, then takes it back whole", async () => {
+      const ws = await open(["y.txt=y\n"]);
+      let undoneEarly: Promise<unknown> = Promise.resolve();
+      const workspace: Awaited<ReturnType<typeof openWorkspace>> = await openWorkspace(ws.workspace.rootEntry, {
+        // The patch's second file waits while an undo runs: its first file (and folder) are in the journal already.
+        host: holdingHost(ws.workspace.host, "rename", (call) => {
+          if (call !== 2) return undefined;
+          undoneEarly = createUndoLastChangeTool(workspace).execute({});
+          return soonerOf(undoneEarly, 2_000);
+        }),
+      });
+      const patch = "*** Begin Patch\n*** Add File: x/new.txt\n+new\n*** Update File: y.txt\n@@\n-y\n+Y\n" +
+        "*** End Patch\n";
+      await createApplyPatchTool(workspace).execute({ patch });
+      expect(await codeOf(undoneEarly)).toBe("NOTHING_TO_UNDO");
+      expect([await ws.readRaw("x/new.txt"), await ws.readRaw("y.txt")]).toEqual(["new\n", "Y\n"]);
+      const undone = await createUndoLastChangeTool(workspace).execute({});
+      expect(undone.complete).toBe(true);
+      expect(await ws.listAll()).toEqual(["y.txt"]);
+      expect(await ws.readRaw("y.txt")).toBe("y\n");
+    });
+
+    test("two undo_last_change calls at once take back the last two calls, not the last one twice", async () => {
+      const ws = await open(["a.txt=0\n"]);
+      const workspace = ws.workspace;
+      const write = createWriteTool(workspace);
+      await write.execute({ path: "a.txt", content: "1\n" });
+      await write.execute({ path: "b.txt", content: "2\n" });
+      const undo = createUndoLastChangeTool(workspace);
+      const results = await Promise.all([undo.execute({}), undo.execute({})]);
+      expect(results.map((result) => result.complete)).toEqual([true, true]);
+      expect(results.flatMap((result) => result.changes.map((change) => change.path)).sort()).toEqual([
+        "a.txt",
+        "b.txt",
+      ]);
+      expect(await ws.listAll()).toEqual(["a.txt"]);
+      expect(await ws.readRaw("a.txt")).toBe("0\n");
     });
 
     test("move_path moves nothing when aborted", async () => {

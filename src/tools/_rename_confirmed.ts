@@ -1,5 +1,6 @@
 // The one rename of move_path, confirmed on the paths route.
 import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
+import { holdTransientName, targetKey } from "../core/fs/run_in_target_queue.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import type { HostStat } from "../host.ts";
@@ -28,7 +29,25 @@ export async function renameConfirmed(
     return;
   }
   const changed = () => fail("PATH_CHANGED", "a folder changed while the entry was moved");
-  const aside = workspace.childPath(source.folder, `${TEMP_FILE_PREFIX}move-${randomSuffix()}`);
+  const asideName = `${TEMP_FILE_PREFIX}move-${randomSuffix()}`;
+  const aside = workspace.childPath(source.folder, asideName);
+  // A recursive delete of this process leaves the aside to this move.
+  const letAsideGo = holdTransientName(targetKey(source.folder, asideName));
+  try {
+    await moveThroughAside(workspace, source, to, stat, aside, changed);
+  } finally {
+    letAsideGo();
+  }
+}
+
+async function moveThroughAside(
+  workspace: Workspace,
+  source: Resolved,
+  to: Resolved,
+  stat: HostStat,
+  aside: string,
+  changed: () => unknown,
+): Promise<void> {
   await workspace.host.rename(source.hostPath, aside);
   try {
     await workspace.confirm(source.folder);

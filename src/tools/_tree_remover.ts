@@ -4,7 +4,7 @@ import { randomSuffix, TEMP_FILE_PREFIX } from "../core/fs/atomic_write.ts";
 import { closeFolder, type Folder } from "../core/fs/folder.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { recordChange } from "../core/fs/change_journal.ts";
-import { runInTargetQueue, targetKey } from "../core/fs/run_in_target_queue.ts";
+import { holdTransientName, isTransientName, runInTargetQueue, targetKey } from "../core/fs/run_in_target_queue.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
@@ -58,18 +58,21 @@ export class TreeRemover {
     }
   }
 
-  async removeEntry(folder: Folder, name: string, stat: HostStat): Promise<void> {
-    // In the name's write queue: a write of this process to it runs before the check or after the removal, never
-    // between them (else the removal would take the written file).
+  /**
+   * Removes one file or link, in the name's write queue: a write of this process to it runs before the check or
+   * after the removal, never between them (else the removal would take the written file). `journal: false` for a
+   * temp file left behind (a crashed writer's): an undo never puts one back.
+   */
+  async removeEntry(folder: Folder, name: string, stat: HostStat, journal: boolean = this.journal): Promise<void> {
     await runInTargetQueue(targetKey(folder, name), async () => {
       await this.checkStep(folder, name, stat);
-      await this.remove(folder, name, stat, (path) => this.workspace.host.unlink(path));
+      await this.remove(folder, name, stat, (path) => this.workspace.host.unlink(path), journal);
     });
   }
 
   async removeFolder(folder: Folder, name: string, stat: HostStat): Promise<void> {
     await this.checkStep(folder, name, stat);
-    await this.remove(folder, name, stat, (path) => this.workspace.host.rmdir(path));
+    await this.remove(folder, name, stat, (path) => this.workspace.host.rmdir(path), this.journal);
   }
 
   // One removal, journaled before it happens (a file's content up to the
@@ -79,10 +82,11 @@ export class TreeRemover {
     name: string,
     stat: HostStat,
     remove: (path: string) => Promise<void>,
+    journal: boolean,
   ): Promise<void> {
     const path = this.workspace.childPath(folder, name);
     const change = { kind: "remove", segments: [...folder.segments, name] } as const;
-    const journaled = await recordChange(this.workspace, change, path, stat, !this.journal);
+    const journaled = await recordChange(this.workspace, change, path, stat, !journal);
     await this.removeAt(folder, path, stat, remove).catch((error) => {
       journaled?.cancel();
       throw error;
@@ -109,20 +113,26 @@ export class TreeRemover {
       });
       return;
     }
-    const aside = this.workspace.childPath(folder, `${TEMP_FILE_PREFIX}delete-${randomSuffix()}`);
-    await this.workspace.host.rename(path, aside).catch((error) => {
-      throw this.fail(error);
-    });
+    const asideName = `${TEMP_FILE_PREFIX}delete-${randomSuffix()}`;
+    const aside = this.workspace.childPath(folder, asideName);
+    const letAsideGo = holdTransientName(targetKey(folder, asideName));
     try {
-      await this.workspace.confirm(folder);
-      if (!(await stillNamesObject(this.workspace.host, aside, stat, stat.kind))) throw this.changed();
-    } catch (error) {
-      await this.workspace.host.rename(aside, path).catch(() => {});
-      throw error;
+      await this.workspace.host.rename(path, aside).catch((error) => {
+        throw this.fail(error);
+      });
+      try {
+        await this.workspace.confirm(folder);
+        if (!(await stillNamesObject(this.workspace.host, aside, stat, stat.kind))) throw this.changed();
+      } catch (error) {
+        await this.workspace.host.rename(aside, path).catch(() => {});
+        throw error;
+      }
+      await remove(aside).catch((error) => {
+        throw this.fail(error);
+      });
+    } finally {
+      letAsideGo();
     }
-    await remove(aside).catch((error) => {
-      throw this.fail(error);
-    });
   }
 
   // Holds the folder `name` at `folder` (it must still be the one looked at) while `use` runs.
@@ -179,13 +189,17 @@ export class TreeRemover {
     const removed = await this.withFolder(parent, name, stat, async (folder) => {
       let count = 0;
       for (const child of await this.list(folder)) {
+        // A temp file or aside another call of this process is using: its maker renames or removes it (if it is
+        // still here at the end, the folder's removal fails, and nothing of that call's is lost).
+        const ours = child.startsWith(TEMP_FILE_PREFIX);
+        if (ours && isTransientName(targetKey(folder, child))) continue;
         const childStat = await this.lstatChild(folder, child);
         if (childStat === null) continue;
         if (childStat.kind === "directory") {
           count += await this.removeTree(folder, child, childStat, budget);
         } else {
           if (--budget.left < 0) throw tooMany(this.display, budget.max); // entries appeared meanwhile
-          await this.removeEntry(folder, child, childStat);
+          await this.removeEntry(folder, child, childStat, this.journal && !ours);
           count++;
         }
       }

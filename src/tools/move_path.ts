@@ -10,7 +10,7 @@ import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
-import { runInTargetQueue, targetKey } from "../core/fs/run_in_target_queue.ts";
+import { runInTargetQueues, targetKey } from "../core/fs/run_in_target_queue.ts";
 import { type Resolved, sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -222,8 +222,12 @@ export function createMoveTool(
         }
         const before = to.stat;
 
-        // 5. Re-check what the rename depends on, then rename from one held folder to the other.
-        await runInTargetQueue(targetKey(to.folder, to.name), async () => {
+        // 5. Re-check what the rename depends on, then rename from one held folder to the other. In the write
+        // queues of both names: a write of this process to the source lands before the re-check (which then
+        // refuses the move) or after the rename (a new file), never between them (else it would make the source
+        // again from the text it read, and both calls would say they succeeded).
+        const keys = [targetKey(source.folder, sourceName), targetKey(to.folder, to.name)];
+        await runInTargetQueues(keys, async () => {
           throwIfAborted(signal);
           await workspace.confirm(source.folder);
           await workspace.confirm(to.folder);

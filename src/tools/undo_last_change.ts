@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { WorkspaceError } from "../core/errors.ts";
-import { journalOf } from "../core/fs/change_journal.ts";
+import { type ChangeJournal, journalOf } from "../core/fs/change_journal.ts";
+import { callRunning } from "../core/fs/call_scope.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
@@ -69,14 +70,41 @@ export function createUndoLastChangeTool(
     prepare: (args): UndoLastChangeInput => ({ force: args.force ?? false }),
     run: async (input, { signal }) => {
       const workspace = await getWorkspace();
-      const entries = journalOf(workspace).lastGroup();
+      const journal = journalOf(workspace);
+      // A call still running is not taken back half-way, and a group another undo is taking back is not taken twice.
+      const undoing = undoingOf(journal);
+      const entries = journal.lastGroup((group) => callRunning(group) || undoing.has(group));
       if (entries.length === 0) {
-        throw new WorkspaceError("NOTHING_TO_UNDO", "Cannot undo: no tool call changed a file in this session", {
-          hint: "nothing to take back; changes made by commands are not journaled",
-        });
+        const running = journal.lastGroup().length > 0;
+        throw new WorkspaceError(
+          "NOTHING_TO_UNDO",
+          running
+            ? "Cannot undo: the only changes are those of calls still running"
+            : "Cannot undo: no tool call changed a file in this session",
+          {
+            hint: running
+              ? "undo once they have ended"
+              : "nothing to take back; changes made by commands are not journaled",
+          },
+        );
       }
-      const { complete, changes } = await restoreEntries(workspace, entries, { force: input.force, signal });
-      return { complete, changes };
+      const group = entries[0].group;
+      undoing.add(group);
+      try {
+        const { complete, changes } = await restoreEntries(workspace, entries, { force: input.force, signal });
+        return { complete, changes };
+      } finally {
+        undoing.delete(group);
+      }
     },
   });
+}
+
+// The groups an undo of this process is taking back now, per journal.
+const undoingGroups = new WeakMap<ChangeJournal, Set<number>>();
+
+function undoingOf(journal: ChangeJournal): Set<number> {
+  let groups = undoingGroups.get(journal);
+  if (groups === undefined) undoingGroups.set(journal, groups = new Set());
+  return groups;
 }

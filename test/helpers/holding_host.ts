@@ -1,22 +1,22 @@
 import type { Host, HostFile } from "../../host.ts";
 
 /**
- * `host`, whose `method` awaits `wait(n)` on its nth call (from 1; `undefined`: at once), before the call or,
+ * `host`, whose `method` awaits `wait(n, args)` on its nth call (from 1; `undefined`: at once), before the call or,
  * with `when: "after"`, once it has returned: a call held part-way, or someone else's change at that point.
  * `"close"` is the closing of a file the host opened (`open`'s files are wrapped).
  */
 export function holdingHost(
   host: Host,
   method: "mkdir" | "rename" | "unlink" | "close",
-  wait: (call: number) => Promise<void> | undefined,
+  wait: (call: number, args: unknown[]) => Promise<void> | undefined,
   when: "before" | "after" = "before",
 ): Host {
   let calls = 0;
-  const held = async <T>(run: () => Promise<T>): Promise<T> => {
+  const held = async <T>(args: unknown[], run: () => Promise<T>): Promise<T> => {
     const call = ++calls;
-    if (when === "before") await wait(call);
+    if (when === "before") await wait(call, args);
     const result = await run();
-    if (when === "after") await wait(call);
+    if (when === "after") await wait(call, args);
     return result;
   };
   return new Proxy(host, {
@@ -31,14 +31,14 @@ export function holdingHost(
             write: (data, position) => file.write(data, position),
             sync: () => file.sync(),
             stat: () => file.stat(),
-            close: () => held(() => file.close()),
+            close: () => held([path], () => file.close()),
           };
           if (file.chmod !== undefined) wrapped.chmod = (mode) => (file.chmod as (mode: number) => Promise<void>)(mode);
           return wrapped;
         };
       }
       if (property !== method) return value.bind(target);
-      return (...args: unknown[]) => held(() => value.apply(target, args));
+      return (...args: unknown[]) => held(args, () => value.apply(target, args));
     },
   });
 }

@@ -4,7 +4,7 @@ import { mapHostError } from "./map_host_error.ts";
 import { removeOwnFile } from "./remove_own_file.ts";
 import { lstatUnchanged } from "./lstat_unchanged.ts";
 import { stillNamesObject } from "./still_names_object.ts";
-import { runInTargetQueue, targetKey } from "./run_in_target_queue.ts";
+import { holdTransientName, runInTargetQueue, targetKey } from "./run_in_target_queue.ts";
 import { protectedPathsInForce } from "./change_policy.ts";
 import { assertNotProtected } from "./protected_paths.ts";
 import { recordChange } from "./change_journal.ts";
@@ -180,6 +180,8 @@ export async function atomicWrite(
     const journaled = await recordChange(workspace, change, targetPath, before, options.journal === false);
     const tempName = TEMP_FILE_PREFIX + randomSuffix();
     const tempPath = workspace.childPath(folder, tempName);
+    // Held from before it exists until it is renamed or removed: a recursive delete of this process leaves it be.
+    const letTempGo = holdTransientName(targetKey(folder, tempName));
     let file: HostFile | undefined;
     let tempIdentity: HostStat | undefined;
     let renamed = false;
@@ -245,6 +247,8 @@ export async function atomicWrite(
       // Remove our own temp file only: it must still be the object we created, at the held folder.
       if (!renamed && tempIdentity !== undefined) await removeOwnFile(host, tempPath, tempIdentity);
       throw mapHostError(error, "write", display);
+    } finally {
+      letTempGo();
     }
 
     async function confirmTemp(): Promise<void> {

@@ -101,3 +101,14 @@ export function currentCallGroup(): number | undefined {
 export function changeGroup(): number {
   return currentCallGroup() ?? nextGroup++;
 }
+
+/**
+ * Whether the call of a group still runs (with no scope registered: whether
+ * the group is the one the running calls share).
+ *
+ * @param group The group.
+ * @returns Whether a call of it still runs.
+ */
+export function callRunning(group: number): boolean {
+  return scope === undefined ? group === sharedGroup : liveGroups.has(group);
+}

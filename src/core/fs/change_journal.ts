@@ -132,10 +132,18 @@ export class ChangeJournal {
     return this.#entries.filter((entry) => entry.seq >= from);
   }
 
-  /** The entries of the newest group, oldest first (none when the journal is empty). */
-  lastGroup(): JournalEntry[] {
-    const last = this.#entries.at(-1);
-    return last === undefined ? [] : this.#entries.filter((entry) => entry.group === last.group);
+  /**
+   * The entries of the newest group that `skip` does not pass over, oldest first (none when there is none).
+   *
+   * @param skip Groups to pass over (a call still running, a group another undo is taking back). @default none
+   * @returns The entries.
+   */
+  lastGroup(skip: (group: number) => boolean = () => false): JournalEntry[] {
+    for (let index = this.#entries.length - 1; index >= 0; index--) {
+      const { group } = this.#entries[index];
+      if (!skip(group)) return this.#entries.filter((entry) => entry.group === group);
+    }
+    return [];
   }
 
   /**

@@ -37,3 +37,45 @@ export function runInTargetQueue<T>(key: string, task: (waited: boolean) => Prom
 export function targetKey(folder: Folder, name: string): string {
   return `${folder.stat.dev}:${folder.stat.ino}:${folder.stat.birthtimeMs ?? 0}/${name}`;
 }
+
+/**
+ * Runs `task` once it holds the queues of every key (each once, in one order
+ * for every caller, so two tasks that need the same two names never wait on
+ * each other): a move holds its source's name and its destination's.
+ *
+ * @param keys The keys ({@link targetKey}).
+ * @param task The work to serialise.
+ * @returns What `task` returns.
+ */
+export function runInTargetQueues<T>(keys: readonly string[], task: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  const step = (index: number): Promise<T> =>
+    index === sorted.length ? task() : runInTargetQueue(sorted[index], () => step(index + 1));
+  return step(0);
+}
+
+// Names this process has made for a moment (a write's temp file, a removal's or a move's aside), by key.
+const transientNames = new Set<string>();
+
+/**
+ * Marks a name this process is about to make for a moment at a held folder (a
+ * temp file, an aside), until the returned function is called: a recursive
+ * delete in this process then leaves it to its maker ({@link isTransientName}).
+ *
+ * @param key The name's key ({@link targetKey}).
+ * @returns Lets the name go.
+ */
+export function holdTransientName(key: string): () => void {
+  transientNames.add(key);
+  return () => transientNames.delete(key);
+}
+
+/**
+ * Whether a name is one this process made for a moment and still uses.
+ *
+ * @param key The name's key ({@link targetKey}).
+ * @returns Whether it is held.
+ */
+export function isTransientName(key: string): boolean {
+  return transientNames.has(key);
+}
