@@ -306,17 +306,33 @@ for (const host of TEST_HOSTS) {
       Promise.race([first.then(() => {}, () => {}), new Promise<void>((resolve) => setTimeout(resolve, ms))]);
     const isTemp = (args: unknown[]) => String(args[0]).includes(TEMP_FILE_PREFIX);
 
+    // A host whose first rename of a temp file waits until `until` settles (or `ms` pass); `reached` settles as it
+    // starts waiting. The test starts the other call once `reached` settles: from its own body, so that the other
+    // call is not made inside the held one (it would join its undo group).
+    const heldAtTempRename = (base: Host, ms: number) => {
+      let reach!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((resolve) => reach = resolve);
+      const until = new Promise<void>((resolve) => release = resolve);
+      let first = true;
+      const host = holdingHost(base, "rename", (_call, args) => {
+        if (!isTemp(args) || !first) return undefined;
+        first = false;
+        reach();
+        return soonerOf(until, ms);
+      });
+      return { host, reached, releaseOn: (other: Promise<unknown>) => other.then(release, release) };
+    };
+
     test("a recursive delete_path leaves a write's temp file to it: the write lands, the delete says the folder is not empty", async () => {
       const ws = await open(["d/keep.txt=keep\n"]);
-      let deleted: Promise<unknown> = new Promise(() => {});
-      // The write's temp file is in d while the delete lists d and removes what it found.
-      const host = holdingHost(ws.workspace.host, "rename", (_call, args) => {
-        return isTemp(args) ? soonerOf(deleted, 2_000) : undefined;
-      });
-      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      const held = heldAtTempRename(ws.workspace.host, 2_000);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: held.host });
       const written = createWriteTool(workspace).execute({ path: "d/new.txt", content: "ours\n" });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      deleted = createDeleteTool(workspace).execute({ path: "d", recursive: true });
+      // The write's temp file is in d, about to be renamed, while the delete lists d and removes what it found.
+      await held.reached;
+      const deleted = createDeleteTool(workspace).execute({ path: "d", recursive: true });
+      held.releaseOn(deleted);
       expect(await written).toMatchObject({ path: "d/new.txt" });
       expect(await codeOf(deleted)).toBe("DIRECTORY_NOT_EMPTY");
       expect(await ws.listAll()).toEqual(["d/", "d/new.txt"]);
@@ -330,15 +346,14 @@ for (const host of TEST_HOSTS) {
 
     test("move_path waits for a write to its source: the edit lands, the move refuses", async () => {
       const ws = await open(["a.txt=kept\n"]);
-      let moved: Promise<unknown> = new Promise(() => {});
-      // The edit's temp file waits to be renamed onto a.txt: the move may not move a.txt meanwhile.
-      const host = holdingHost(ws.workspace.host, "rename", (_call, args) => {
-        return isTemp(args) ? soonerOf(moved, 200) : undefined;
-      });
-      const workspace = await openWorkspace(ws.workspace.rootEntry, { host });
+      // The move cannot settle while the edit holds a.txt's queue: the wait ends after 200 ms (before the fix the move
+      // settled first, having moved a.txt away under the edit).
+      const held = heldAtTempRename(ws.workspace.host, 200);
+      const workspace = await openWorkspace(ws.workspace.rootEntry, { host: held.host });
       const edited = createEditTool(workspace).execute({ path: "a.txt", old_string: "kept", new_string: "edited" });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      moved = createMoveTool(workspace).execute({ source: "a.txt", destination: "b.txt" });
+      await held.reached;
+      const moved = createMoveTool(workspace).execute({ source: "a.txt", destination: "b.txt" });
+      held.releaseOn(moved);
       await edited;
       expect(await codeOf(moved)).toBe("PATH_CHANGED");
       expect(await ws.listAll()).toEqual(["a.txt"]);
