@@ -7,7 +7,7 @@
  * through the MCP SDK's stdio client, its start-up timed (spawn until the
  * `initialize` handshake is answered), then one `grep` call (a literal with
  * no match in the Go tree: every file read) timed from request to answer.
- * Issue 23's target: the first call at most 2× ripgrep.
+ * The target (docs/benchmarks.md): the first call at most 2× ripgrep.
  *
  * Run alone: `tsx scripts/bench/mcp_first_call.ts <tree> [rounds]`.
  */

@@ -142,7 +142,7 @@ export async function benchTree(tree: string, options: TreeBenchOptions = {}): P
     "",
     "Each time is wall (CPU: user + system). Ratios are Paddock's time over the other's, wall (CPU).",
     "Cold: the first call in a fresh process; warm: the median of the next " + WARM_CALLS + " calls in it;",
-    "first 3: the median of the first three calls in a fresh process, the cold one among them (issue 23's figure).",
+    "first 3: the median of the first three calls in a fresh process, the cold one among them.",
     `Cold after warm-up (grep): the first call in a fresh process whose tool was made with \`warmUp\` (as \`paddock mcp\``,
     `does), ${PRIMED_PAUSE_MS} ms after start-up (a client's first turn).`,
     "",

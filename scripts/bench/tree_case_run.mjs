@@ -85,7 +85,7 @@ console.log(JSON.stringify({
   startMs,
   coldMs: cold.ms,
   coldCpuMs: cold.cpuMs,
-  // Issue 23's figure: the median of the first three calls of a fresh process, the first among them.
+  // The report's "first 3": the median of the first three calls of a fresh process, the first among them.
   firstThreeMs: median([cold, ...warm.slice(0, 2)].map((call) => call.ms)),
   firstThreeCpuMs: median([cold, ...warm.slice(0, 2)].map((call) => call.cpuMs)),
   ms: median(warm.map((call) => call.ms)),
