@@ -85,15 +85,23 @@ function startWorker(workerData: SearchWorkerData): Worker {
 
 function addThread(): void {
   const shared = new Int32Array(new SharedArrayBuffer(SHARED_BYTES));
+  let worker: Worker;
+  try {
+    worker = startWorker({ shared: shared.buffer as SharedArrayBuffer });
+  } catch {
+    // Refused at once: Deno without read access to the worker's module (`--allow-read` scoped to the workspace)
+    // throws NotCapable here. No worker will start: grep searches in the calling thread.
+    broken = true;
+    return;
+  }
   const thread: Thread = {
-    worker: startWorker({ shared: shared.buffer as SharedArrayBuffer }),
+    worker,
     online: false,
     waiting: new Map(),
     sent: 0,
     shared,
     freeSlots: Array.from({ length: CLAIM_SLOTS }, (_, slot) => CLAIM_SLOTS - 1 - slot),
   };
-  const { worker } = thread;
   worker.on("online", () => (thread.online = true));
   worker.on("message", (reply: SearchWorkerReply) => {
     const waiting = thread.waiting.get(reply.batch);
@@ -129,8 +137,8 @@ function addThread(): void {
 export function warmNodeSearchThreads(threads: number): boolean {
   const wanted = Math.min(threads, availableParallelism() - 1);
   if (broken || wanted < 1) return false;
-  while (pool.length < wanted) addThread();
-  return pool.slice(0, wanted).every((thread) => thread.online);
+  while (!broken && pool.length < wanted) addThread();
+  return !broken && pool.slice(0, wanted).every((thread) => thread.online);
 }
 
 /**
@@ -144,7 +152,8 @@ export function nodeSearchThreads(spec: FileSearchSpec, threads: number): FileSe
   // The calling thread walks and merges: it keeps one core, the workers get the others.
   const wanted = Math.min(threads, availableParallelism() - 1);
   if (broken || wanted < 1) return null;
-  while (pool.length < wanted) addThread();
+  while (!broken && pool.length < wanted) addThread();
+  if (broken) return null;
   const search = ++nextSearch;
   const mine = pool.slice(0, wanted);
   for (const thread of mine) post(thread, { kind: "search", search, spec });

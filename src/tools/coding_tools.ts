@@ -19,6 +19,7 @@ import type { AnyTool } from "./tool.ts";
 import { DeferredWorkspace, type WorkspaceSource } from "./workspace_source.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 import { createUndoLastChangeTool, type UndoLastChangeToolOptions } from "./undo_last_change.ts";
+import { withRouteNote } from "./route_note.ts";
 
 // The built-in tools whose changes the change journal records (see undo_last_change).
 const FILE_CHANGING_TOOLS = new Set([
@@ -155,7 +156,7 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.processTools !== false && (options.shell !== undefined || options.nodeProcess !== false)) {
     tools.push(...createProcessTools(workspace, options.processTools));
   }
-  return tools;
+  return withRouteNote(workspace, tools);
 }
 
 /**

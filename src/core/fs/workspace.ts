@@ -73,6 +73,7 @@ export class Workspace {
   readonly protectedPaths: readonly string[];
   readonly #wanted: "auto" | "paths";
   #held: Promise<HeldRoot> | undefined;
+  #route: Confinement | undefined;
 
   /** Use {@link openWorkspace}. */
   constructor(host: Host, root: string, rootEntry: string, identity: Identity, options: WorkspaceOptions) {
@@ -95,6 +96,25 @@ export class Workspace {
    */
   async confinement(): Promise<Confinement> {
     return (await this.#holdRoot()).confinement;
+  }
+
+  /**
+   * The route in force, as {@link Workspace.confinement} says, without waiting:
+   * `"handles"` (race-free: every name looked up at a held folder) or
+   * `"paths"` (the fallback path walk, not race-free; on Deno anything short of
+   * `--allow-all`). {@link openWorkspace} holds the root before it returns, so
+   * the route is known from then on; before the first hold (a workspace made
+   * with its constructor) it is what was asked for, `"paths"` or `"handles"`.
+   *
+   * @example Refusing the fallback route
+   * ```ts
+   * import { openWorkspace } from "@paddock/tools";
+   * const workspace = await openWorkspace("./project");
+   * if (workspace.route !== "handles") throw new Error("run Deno with -A for the race-free route");
+   * ```
+   */
+  get route(): Confinement {
+    return this.#route ?? (this.#wanted === "paths" ? "paths" : "handles");
   }
 
   /** The held root folder, where every walk starts. */
@@ -120,7 +140,7 @@ export class Workspace {
   // The root is held once, on first use (see hold_root.ts); a failed hold is tried again next time.
   #holdRoot(): Promise<HeldRoot> {
     this.#held ??= holdRoot(this.host, this.root, this.rootIdentity, this.#wanted);
-    this.#held.catch(() => {
+    this.#held.then((held) => (this.#route = held.confinement), () => {
       this.#held = undefined;
     });
     return this.#held;
