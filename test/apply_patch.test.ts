@@ -5,10 +5,9 @@ import {
   createApplyPatchTool,
   createCodingTools,
   executeToolCall,
-  parsePatch,
-  renamePatchPaths,
   ToolRegistry,
 } from "../mod.ts";
+import { parsePatch, renamePatchPaths } from "../src/patch.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
 import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
 import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from "../src/adapters/anthropic.ts";

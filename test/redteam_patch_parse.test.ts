@@ -1,7 +1,7 @@
 // Red team: parsePatch's cost on hostile input (a run of blank lines in a hunk was quadratic:
 // each blank line scanned ahead over all the blank lines after it).
 import { describe, expect, test } from "vitest";
-import { parsePatch } from "../mod.ts";
+import { parsePatch } from "../src/patch.ts";
 
 /** Far above what the linear parse takes on a loaded machine, far below what the quadratic one took. */
 const BOUND_MS = 20_000;

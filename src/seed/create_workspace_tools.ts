@@ -52,13 +52,6 @@ export interface WorkspaceTool extends Tool<unknown, WorkspaceToolResult> {
  *
  * @param content The whole text.
  * @returns The text for the model.
- *
- * @example Cutting a long file for the model
- * ```ts
- * import { truncateReadContent } from "@paddock/tools";
- * truncateReadContent("export const answer = 42;\n"); // returned whole
- * truncateReadContent("x".repeat(20_000)); // 8,000 "x", "\n[truncated 4000 characters]\n", 8,000 "x"
- * ```
  */
 export function truncateReadContent(content: string): string {
   if (content.length <= MAX_READ_CHARS) return content;
