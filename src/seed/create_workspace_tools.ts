@@ -3,7 +3,7 @@ import { createHostShellProvider } from "../core/process/host_shell_provider.ts"
 import type { ReadFileInput } from "../tools/read_file.ts";
 import { createReadTool } from "../tools/read_file.ts";
 import type { JsonSchema, Tool, ToolExecuteOptions } from "../tools/tool.ts";
-import { DeferredWorkspace, workspaceGetter, type WorkspaceSource } from "../tools/workspace_source.ts";
+import { deferredRoot, workspaceGetter, type WorkspaceSource } from "../tools/workspace_source.ts";
 import { createWriteTool, type WriteFileInput } from "../tools/write_file.ts";
 import {
   BASH_MAX_BUFFER_BYTES,
@@ -148,7 +148,7 @@ function workspaceTool(
  * ```
  */
 export function createWorkspaceTools(root: WorkspaceSource): WorkspaceTool[] {
-  const shared = typeof root === "string" ? new DeferredWorkspace(root) : root;
+  const shared = typeof root === "string" ? deferredRoot(root) : root;
   const getWorkspace = workspaceGetter(shared);
   const readTool = createReadTool(shared, { maxBytes: WORKSPACE_TOOLS_MAX_FILE_BYTES });
   const writeTool = createWriteTool(shared, { maxBytes: WORKSPACE_TOOLS_MAX_FILE_BYTES });
