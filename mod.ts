@@ -33,18 +33,13 @@ registerCallScope(asyncCallScope);
 export { openWorkspace } from "./src/core/fs/open_workspace.ts";
 export type { WorkspaceOptions } from "./src/core/fs/open_workspace.ts";
 export { Workspace } from "./src/core/fs/workspace.ts";
-export {
-  assertChangeAllowed,
-  declareProtectedPaths,
-  protectedPathsInForce,
-  protectionDeclared,
-} from "./src/core/fs/change_policy.ts";
-export type { ChangeCheckOptions, ProtectionOwner } from "./src/core/fs/change_policy.ts";
+export { declareProtectedPaths } from "./src/core/fs/change_policy.ts";
+export type { ProtectionOwner } from "./src/core/fs/change_policy.ts";
 export { DEFAULT_PROTECTED_PATHS } from "./src/core/fs/protected_paths.ts";
 export type { Confinement, Folder, FolderLookup } from "./src/core/fs/workspace.ts";
 
 // Errors and limits.
-export { ARGUMENT_ERROR_CODES, isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";
+export { isAbortError, isWorkspaceError, WorkspaceError } from "./src/core/errors.ts";
 export type { ErrorCode, WorkspaceErrorOptions } from "./src/core/errors.ts";
 export { LIMITS } from "./src/core/limits.ts";
 
@@ -77,12 +72,6 @@ export type {
   PatchedFile,
 } from "./src/tools/apply_patch.ts";
 export type { PreparedPatchOperation } from "./src/tools/_patch_plan.ts";
-export { parsePatch, renamePatchPaths } from "./src/core/text/parse_patch.ts";
-export type { ParsedPatch, PatchHunk, PatchOperation } from "./src/core/text/parse_patch.ts";
-export { applyHunks } from "./src/core/text/apply_hunks.ts";
-export type { AppliedHunks } from "./src/core/text/apply_hunks.ts";
-export { ReadTracker, readTrackerOf } from "./src/core/fs/read_tracker.ts";
-export type { SeenVersion } from "./src/core/fs/read_tracker.ts";
 export { createListDirectoryTool } from "./src/tools/list_directory.ts";
 export type {
   ListDirectoryArguments,
@@ -210,7 +199,6 @@ export { createProcessTools } from "./src/tools/process_tools.ts";
 export type { ProcessToolsOptions } from "./src/tools/process_tools.ts";
 export type { ProcessToolOptions } from "./src/tools/_process_table.ts";
 export type { BackgroundStarted } from "./src/tools/start_in_background.ts";
-export { backgroundProcessesOf } from "./src/core/process/background_processes.ts";
 export type { BackgroundProcesses } from "./src/core/process/background_processes.ts";
 export type {
   BackgroundControl,
@@ -280,10 +268,9 @@ export type {
 } from "./src/shell_provider.ts";
 export { createFsTools } from "./src/seed/create_fs_tools.ts";
 export type { FsToolsOptions } from "./src/seed/create_fs_tools.ts";
-export { isFsProvider } from "./src/seed/fs_provider.ts";
 export type { FsDirEntry, FsEntryType, FsProvider, FsRmOptions, FsStat } from "./src/seed/fs_provider.ts";
 export type { CourseToolCall } from "./src/seed/course_tool_call.ts";
-export { MEMORY_WORKSPACE_ROOT, MemoryWorkspace } from "./src/testing/memory_workspace.ts";
+export { MemoryWorkspace } from "./src/testing/memory_workspace.ts";
 export type { ExecRecord, ExecReply, ExecScript, MemoryWorkspaceOptions } from "./src/testing/memory_workspace.ts";
 export { SandboxShell } from "./src/sandbox/sandbox_shell.ts";
 export type { SandboxShellOptions } from "./src/sandbox/sandbox_shell.ts";
@@ -293,7 +280,7 @@ export type { SubprocessSandboxOptions } from "./src/seed/subprocess_sandbox.ts"
 // Loads node:http / node:net on first call, not at import.
 export { createCredentialBroker } from "./src/seed/create_credential_broker.ts";
 export type { CredentialBroker, CredentialBrokerOptions } from "./src/sandbox/credential_broker.ts";
-export { createWorkspaceTools, truncateReadContent } from "./src/seed/create_workspace_tools.ts";
+export { createWorkspaceTools } from "./src/seed/create_workspace_tools.ts";
 export type { WorkspaceTool, WorkspaceToolResult, WorkspaceToolSpec } from "./src/seed/create_workspace_tools.ts";
 export { denyBashByDefault } from "./src/seed/deny_bash_by_default.ts";
 export type { DenyBashByDefaultOptions } from "./src/seed/deny_bash_by_default.ts";

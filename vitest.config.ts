@@ -104,6 +104,8 @@ export default defineConfig({
       { find: /^@paddock\/tools\/openai$/, replacement: source("./src/adapters/openai.ts") },
       { find: /^@paddock\/tools\/anthropic$/, replacement: source("./src/adapters/anthropic.ts") },
       { find: /^@paddock\/tools\/sandbox$/, replacement: source("./sandbox.ts") },
+      { find: /^@paddock\/tools\/patch$/, replacement: source("./src/patch.ts") },
+      { find: /^@paddock\/tools\/extend$/, replacement: source("./src/extend.ts") },
     ],
   },
   test: {

@@ -199,6 +199,12 @@ export interface Host {
   lstat(path: string): Promise<HostStat>;
   /** Metadata, following links. */
   stat(path: string): Promise<HostStat>;
+  /**
+   * Metadata, following links, as one synchronous call: lets a tool factory
+   * given a root path refuse a root that does not exist where it is made.
+   * Optional: without it the check waits for the first call.
+   */
+  statSync?(path: string): HostStat;
   /** Opens a file. */
   open(path: string, options: OpenOptions): Promise<HostFile>;
   /**

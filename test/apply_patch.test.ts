@@ -5,10 +5,9 @@ import {
   createApplyPatchTool,
   createCodingTools,
   executeToolCall,
-  parsePatch,
-  renamePatchPaths,
   ToolRegistry,
 } from "../mod.ts";
+import { parsePatch, renamePatchPaths } from "../src/patch.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";
 import { toAISDKTools } from "../src/adapters/ai_sdk.ts";
 import { fromAnthropicToolUse, toAnthropicToolResult, toAnthropicTools } from "../src/adapters/anthropic.ts";
@@ -19,6 +18,7 @@ import { applyHunks } from "../src/core/text/apply_hunks.ts";
 import type { Tree } from "./helpers/fixture.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { callTool } from "./helpers/tool_call.ts";
+import { unopened } from "./helpers/unopened.ts";
 
 /** Every entry with its content (folders and unreadable entries as `null`): what "nothing changed" compares. */
 async function snapshot(ws: TestWorkspace): Promise<Record<string, string | null>> {
@@ -295,8 +295,8 @@ for (const host of TEST_HOSTS) {
 describe("apply_patch beside the other tools", () => {
   test("createCodingTools() includes apply_patch, and leaves it out when given false", () => {
     const names = (tools: AnyTool[]) => tools.map((tool) => tool.name);
-    expect(names(createCodingTools("/nonexistent"))).toContain("apply_patch");
-    expect(names(createCodingTools("/nonexistent", { applyPatch: false }))).not.toContain("apply_patch");
+    expect(names(createCodingTools(unopened()))).toContain("apply_patch");
+    expect(names(createCodingTools(unopened(), { applyPatch: false }))).not.toContain("apply_patch");
   });
 
   test("parsePatch() reads the three kinds of file and a move", () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createEditTool, executeToolCall, ToolRegistry } from "../mod.ts";
 import { codeOf, errorOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
+import { unopened } from "./helpers/unopened.ts";
 
 for (const host of TEST_HOSTS) {
   describe(`edit_file on the ${host.name} host`, () => {
@@ -229,7 +230,7 @@ for (const host of TEST_HOSTS) {
 }
 
 describe("edit_file arguments", () => {
-  const edit = createEditTool("/nonexistent");
+  const edit = createEditTool(unopened());
   test.each([
     {
       name: "both forms",
@@ -247,7 +248,7 @@ describe("edit_file arguments", () => {
   });
 
   test("refuses edits over the input limit as CONTENT_TOO_LARGE", async () => {
-    const small = createEditTool("/nonexistent", { maxInputBytes: 10 });
+    const small = createEditTool(unopened(), { maxInputBytes: 10 });
     expect(await codeOf(small.execute({ path: "a", old_string: "é".repeat(3), new_string: "abcde" }))).toBe(
       "CONTENT_TOO_LARGE",
     );

@@ -174,7 +174,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
           row: row.name,
           name,
           isError: true,
-          error: pathArgumentError(row.path, row.code),
+          error: pathArgumentError(row.path, row.code, row.hint),
         });
       }
     }

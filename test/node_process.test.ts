@@ -18,6 +18,7 @@ import {
 import { type DiskFixture, diskFixture, leftovers } from "./helpers/fixture.ts";
 import { onBun, onDeno, skipNote } from "./helpers/runtime.ts";
 import { deleteEnv, isAlive, rejection, setEnv, sleep, waitFor } from "./helpers/process.ts";
+import { unopened } from "./helpers/unopened.ts";
 
 // The machine running the suite may be busy; only the timeout tests use the
 // real 500 ms default, everything else gets room to start the runtime.
@@ -308,7 +309,7 @@ describe.skipIf(onBun)(`node_process permissions: "workspace"${skipNote(onBun, "
 });
 
 describe("node_process argument limits", () => {
-  const registry = () => new ToolRegistry([createNodeProcessTool("/nonexistent-never-opened")]);
+  const registry = () => new ToolRegistry([createNodeProcessTool(unopened())]);
   const reason = async (args: unknown) => {
     const result = await executeToolCall(registry(), { id: "x", name: "node_process", arguments: args });
     expect(result.isError).toBe(true);
@@ -342,7 +343,7 @@ describe("node_process argument limits", () => {
   });
 
   test("accepts every limit exactly at the boundary", () => {
-    const tool = createNodeProcessTool("/nonexistent-never-opened");
+    const tool = createNodeProcessTool(unopened());
     expect(() => tool.validate({ source: "x".repeat(NODE_PROCESS_MAX_SOURCE_BYTES) })).not.toThrow();
     expect(() => tool.validate({ source: "", arguments: Array(NODE_PROCESS_MAX_ARGUMENTS).fill("a") })).not.toThrow();
     expect(() => tool.validate({ source: "", arguments: [one, one, one, one] })).not.toThrow();
@@ -351,7 +352,7 @@ describe("node_process argument limits", () => {
 
   test("bounds the Windows command line after quoting, exactly at the limit", () => {
     // Each argument `""` quotes to `"\"\""` (6 units) …
-    const tool = createNodeProcessTool("/nonexistent-never-opened", {
+    const tool = createNodeProcessTool(unopened(), {
       maxArgumentsTotalBytes: 100_000,
       maxArgumentBytes: 100_000,
       maxWindowsCommandLine: 1_000,

@@ -3,7 +3,7 @@ import { normalizeWorkspacePath, WorkspaceError } from "../mod.ts";
 import { HOSTILE_PATHS, NORMALIZED_PATHS } from "./cases/hostile_paths.ts";
 
 describe("normalizeWorkspacePath()", () => {
-  test.each(HOSTILE_PATHS)("refuses $name with $code", ({ path, code }) => {
+  test.each(HOSTILE_PATHS)("refuses $name with $code", ({ path, code, hint }) => {
     let caught: unknown;
     try {
       normalizeWorkspacePath(path);
@@ -12,6 +12,7 @@ describe("normalizeWorkspacePath()", () => {
     }
     expect(caught).toBeInstanceOf(WorkspaceError);
     expect((caught as WorkspaceError).code).toBe(code);
+    if (hint !== undefined) expect((caught as WorkspaceError).hint).toBe(hint);
   });
 
   test.each(NORMALIZED_PATHS)("accepts '$path'", ({ path, segments }) => {

@@ -17,12 +17,11 @@ import {
   executeToolCall,
   normalizeWorkspacePath,
   openWorkspace,
-  protectedPathsInForce,
-  protectionDeclared,
   ToolRegistry,
   type Workspace,
   type WorkspaceSource,
 } from "../mod.ts";
+import { protectedPathsInForce, protectionDeclared } from "../src/extend.ts";
 import { atomicWrite } from "../host.ts";
 import { MemoryWorkspace } from "../testing.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../src/core/fs/protected_paths.ts";

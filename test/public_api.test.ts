@@ -14,7 +14,6 @@ const entries: Record<string, string> = JSON.parse(fs.readFileSync(path.join(rep
 const API: Record<string, { values: string[]; types: string[] }> = {
   ".": {
     values: [
-      "ARGUMENT_ERROR_CODES",
       "AgentExecutor",
       "ApprovalRequiredError",
       "BASH_MAX_BUFFER_BYTES",
@@ -24,20 +23,15 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "InMemoryApprovalStore",
       "LIMITS",
       "MAX_READ_CHARS",
-      "MEMORY_WORKSPACE_ROOT",
       "MemoryWorkspace",
       "NodeWorkspace",
       "READ_KEEP_CHARS",
-      "ReadTracker",
       "SandboxShell",
       "SubprocessSandbox",
       "ToolRegistry",
       "WORKSPACE_TOOLS_MAX_FILE_BYTES",
       "Workspace",
       "WorkspaceError",
-      "applyHunks",
-      "assertChangeAllowed",
-      "backgroundProcessesOf",
       "checkpoint",
       "configureCheckpoints",
       "createAgent",
@@ -75,18 +69,11 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "evaluateShellPolicy",
       "executeToolCall",
       "isAbortError",
-      "isFsProvider",
       "isWorkspaceError",
       "normalizeWorkspacePath",
       "openWorkspace",
-      "parsePatch",
-      "protectedPathsInForce",
-      "protectionDeclared",
-      "readTrackerOf",
-      "renamePatchPaths",
       "restore",
       "toErrorBody",
-      "truncateReadContent",
     ],
     types: [
       "Agent",
@@ -100,7 +87,6 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "AgentRunState",
       "AgentSendOptions",
       "AnyTool",
-      "AppliedHunks",
       "ApplyPatchArguments",
       "ApplyPatchInput",
       "ApplyPatchOutput",
@@ -126,7 +112,6 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "BeforeToolCallHook",
       "BeforeToolCallHooks",
       "BytePrefilter",
-      "ChangeCheckOptions",
       "Checkpoint",
       "CodingToolsOptions",
       "Confinement",
@@ -213,9 +198,6 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "NodeProcessOutput",
       "NodeProcessToolOptions",
       "NodeWorkspaceOptions",
-      "ParsedPatch",
-      "PatchHunk",
-      "PatchOperation",
       "PatchedFile",
       "PathFlavor",
       "PausedToolCall",
@@ -252,7 +234,6 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "RestoreResult",
       "RestoredChange",
       "SandboxShellOptions",
-      "SeenVersion",
       "ShellApproval",
       "ShellArguments",
       "ShellExecOptions",
@@ -511,11 +492,44 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "ScannedMessage",
     ],
   },
+  "./patch": {
+    values: [
+      "applyHunks",
+      "parsePatch",
+      "renamePatchPaths",
+    ],
+    types: [
+      "AppliedHunks",
+      "ParsedPatch",
+      "PatchHunk",
+      "PatchOperation",
+    ],
+  },
+  "./extend": {
+    values: [
+      "ARGUMENT_ERROR_CODES",
+      "ReadTracker",
+      "assertChangeAllowed",
+      "backgroundProcessesOf",
+      "protectedPathsInForce",
+      "protectionDeclared",
+      "readTrackerOf",
+    ],
+    types: [
+      "BackgroundProcesses",
+      "ChangeCheckOptions",
+      "ProtectionOwner",
+      "SeenVersion",
+    ],
+  },
   "./cli": {
     values: [],
     types: [],
   },
 };
+
+/** The most runtime values the root entry may hold (#43). */
+const MAX_ROOT_VALUES = 60;
 
 describe("the public API", () => {
   test("the table covers exactly the entry points of deno.json", () => {
@@ -551,7 +565,30 @@ describe("the public API", () => {
     }
   }, 60_000);
 
-  test.each([".", "./host", "./node", "./deno", "./openai", "./anthropic", "./ai-sdk"])(
+  // The root is what a user of the tools needs; the building blocks of tools of one's own are in
+  // ./extend and ./patch, so the root's list stays one a reader can take in.
+  test("the root entry holds at most 60 runtime values", () => {
+    expect(API["."].values.length).toBeLessThanOrEqual(MAX_ROOT_VALUES);
+  });
+
+  test("every name the seed documents import from the package is at the root", () => {
+    const seeds = path.join(repo, "test", "seeds");
+    const imported = new Set<string>();
+    for (const file of fs.readdirSync(seeds).filter((f) => f.endsWith(".ts"))) {
+      const text = fs.readFileSync(path.join(seeds, file), "utf8");
+      for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"@paddock\/tools"/g)) {
+        for (const name of match[1].split(",")) {
+          const bare = name.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0];
+          if (bare !== "") imported.add(bare);
+        }
+      }
+    }
+    expect(imported.size).toBeGreaterThan(10);
+    const root = new Set([...API["."].values, ...API["."].types]);
+    expect([...imported].filter((name) => !root.has(name))).toEqual([]);
+  });
+
+  test.each([".", "./host", "./node", "./deno", "./openai", "./anthropic", "./ai-sdk", "./patch", "./extend"])(
     "the README or a guide in docs/ names every value %s exports",
     (entry) => {
       const docs = fs.readdirSync(path.join(repo, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);

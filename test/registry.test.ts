@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { createCodingTools, createReadOnlyTools, createWriteTool, executeToolCall, ToolRegistry } from "../mod.ts";
 import { diskFixture } from "./helpers/fixture.ts";
+import { unopened } from "./helpers/unopened.ts";
 
 describe("executeToolCall()", () => {
   test("seed: write_file of ../outside.txt is TOOL_ARGUMENTS_INVALID / INVALID_RELATIVE_PATH and creates nothing", async () => {
@@ -70,7 +71,7 @@ describe("executeToolCall()", () => {
   });
 
   test("names the offending property in the hint", async () => {
-    const registry = new ToolRegistry([createWriteTool("/nonexistent")]);
+    const registry = new ToolRegistry([createWriteTool(unopened())]);
     const extra = JSON.parse(
       (await executeToolCall(registry, { id: "1", name: "write_file", arguments: { path: "a", content: "", x: 1 } }))
         .content,
@@ -108,7 +109,7 @@ describe("executeToolCall()", () => {
   ]])(
     "reports %s as TOOL_NOT_FOUND",
     async (_label, name) => {
-      const registry = new ToolRegistry(createCodingTools("/nonexistent"));
+      const registry = new ToolRegistry(createCodingTools(unopened()));
       const result = await executeToolCall(registry, { id: "z", name, arguments: {} });
       expect(result.isError).toBe(true);
       expect(JSON.parse(result.content).error.code).toBe("TOOL_NOT_FOUND");
@@ -116,7 +117,7 @@ describe("executeToolCall()", () => {
   );
 
   test("reports a malformed call object as TOOL_NOT_FOUND instead of throwing", async () => {
-    const registry = new ToolRegistry(createCodingTools("/nonexistent"));
+    const registry = new ToolRegistry(createCodingTools(unopened()));
     // deno-lint-ignore no-explicit-any
     const result = await executeToolCall(registry, null as any);
     expect(result.isError).toBe(true);
@@ -126,7 +127,7 @@ describe("executeToolCall()", () => {
 
 describe("tool definitions", () => {
   test("every tool advertises an object schema without additional properties", () => {
-    for (const tool of createCodingTools("/nonexistent")) {
+    for (const tool of createCodingTools(unopened())) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.inputSchema.additionalProperties).toBe(false);
       expect(tool.description.length).toBeGreaterThan(20);
@@ -134,16 +135,16 @@ describe("tool definitions", () => {
   });
 
   test("createReadOnlyTools() holds only tools that change nothing", () => {
-    const names = createReadOnlyTools("/nonexistent").map((tool) => tool.name);
+    const names = createReadOnlyTools(unopened()).map((tool) => tool.name);
     expect(names).toContain("read_file");
     expect(names).not.toContain("write_file");
     expect(names).not.toContain("node_process");
   });
 
   test("a registry refuses two tools of one name, and a factory takes a custom name", () => {
-    const registry = new ToolRegistry([createWriteTool("/x")]);
-    expect(() => registry.register(createWriteTool("/x"))).toThrow();
-    registry.register(createWriteTool("/x", { name: "save" }));
+    const registry = new ToolRegistry([createWriteTool(unopened())]);
+    expect(() => registry.register(createWriteTool(unopened()))).toThrow();
+    registry.register(createWriteTool(unopened(), { name: "save" }));
     expect(registry.definitions().map((d) => d.name)).toEqual(["write_file", "save"]);
   });
 });

@@ -13,6 +13,7 @@ import {
   ToolRegistry,
   Workspace,
   WorkspaceError,
+  type WorkspaceSource,
 } from "../mod.ts";
 import type { Host, ShellExecOptions, ShellExecRequest, ShellExecResult, ShellProvider } from "../host.ts";
 import { SHELL_MAX_COMMAND_BYTES, SHELL_MAX_TIMEOUT_MS, SHELL_TIMEOUT_MS } from "../src/core/limits.ts";
@@ -21,6 +22,7 @@ import { MemoryWorkspace } from "../testing.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { deleteEnv, isAlive, killQuietly, rejection, setEnv, waitFor } from "./helpers/process.ts";
 import { skipNote } from "./helpers/runtime.ts";
+import { unopened } from "./helpers/unopened.ts";
 
 // The machine running the suite may be busy: generous limits for commands
 // that should finish, short ones only where a timeout is the point.
@@ -307,7 +309,7 @@ describe("shell: output bounds", () => {
 });
 
 describe("shell: policy and arguments, before anything runs", () => {
-  const policyTool = (root: string) =>
+  const policyTool = (root: WorkspaceSource) =>
     createShellTool(root, { ...ROOMY, allow: ["touch", "echo", /^ls( -l)?$/], deny: ["rm", /curl/] });
 
   test.each([
@@ -339,7 +341,7 @@ describe("shell: policy and arguments, before anything runs", () => {
   });
 
   test("refusals name the rule and tell the model what it may do", () => {
-    const tool = policyTool("/nonexistent-never-opened");
+    const tool = policyTool(unopened());
     const denied = catchSync(() => tool.validate({ command: "ls; rm -rf /" }));
     expect(denied).toMatchObject({
       code: "SHELL_COMMAND_DENIED",
@@ -375,24 +377,24 @@ describe("shell: policy and arguments, before anything runs", () => {
     ["timeout_ms zero", { command: "ls", timeout_ms: 0 }, "INVALID_ARGUMENTS"],
     ["timeout_ms not an integer", { command: "ls", timeout_ms: 1.5 }, "INVALID_ARGUMENTS"],
   ])("refuses %s as TOOL_ARGUMENTS_INVALID", async (_name, args, code) => {
-    const registry = new ToolRegistry([createShellTool("/nonexistent-never-opened")]);
+    const registry = new ToolRegistry([createShellTool(unopened())]);
     const result = await executeToolCall(registry, { id: "x", name: "shell", arguments: args });
     expect(JSON.parse(result.content).error).toMatchObject({ code: "TOOL_ARGUMENTS_INVALID", message: code });
   });
 
   test("accepts the limits exactly at the boundary and applies the default timeout", () => {
-    const tool = createShellTool("/nonexistent-never-opened");
+    const tool = createShellTool(unopened());
     expect(tool.validate({ command: "x".repeat(SHELL_MAX_COMMAND_BYTES) }).command).toHaveLength(
       SHELL_MAX_COMMAND_BYTES,
     );
     expect(tool.validate({ command: "ls", timeout_ms: SHELL_MAX_TIMEOUT_MS }).timeoutMs).toBe(SHELL_MAX_TIMEOUT_MS);
     expect(tool.validate({ command: "ls" }).timeoutMs).toBe(SHELL_TIMEOUT_MS);
-    expect(createShellTool("/x", { defaultTimeoutMs: 1_234 }).validate({ command: "ls" }).timeoutMs).toBe(1_234);
-    expect(() => createShellTool("/x", { maxTimeoutMs: 10, defaultTimeoutMs: 11 })).toThrow(RangeError);
+    expect(createShellTool(unopened(), { defaultTimeoutMs: 1_234 }).validate({ command: "ls" }).timeoutMs).toBe(1_234);
+    expect(() => createShellTool(unopened(), { maxTimeoutMs: 10, defaultTimeoutMs: 11 })).toThrow(RangeError);
   });
 
   test("advertises the time limits in its JSON Schema", () => {
-    const schema = createShellTool("/x", { maxTimeoutMs: 60_000 }).inputSchema as {
+    const schema = createShellTool(unopened(), { maxTimeoutMs: 60_000 }).inputSchema as {
       properties: { timeout_ms: { maximum: number } };
       required: string[];
       additionalProperties: boolean;
@@ -407,16 +409,16 @@ describe("shell: approval", () => {
   const input = (command: string): ShellInput => ({ command, timeoutMs: 1_000 });
 
   test("needs approval by default", () => {
-    expect(createShellTool("/x").needsApproval).toBe(true);
+    expect(createShellTool(unopened()).needsApproval).toBe(true);
   });
 
   test("needsApproval: false needs none", () => {
-    expect(createShellTool("/x", { needsApproval: false }).needsApproval).toBe(false);
+    expect(createShellTool(unopened(), { needsApproval: false }).needsApproval).toBe(false);
   });
 
   test("a needsApproval function is asked with the command line", async () => {
     const seen: string[] = [];
-    const tool = createShellTool("/x", {
+    const tool = createShellTool(unopened(), {
       needsApproval: (command) => {
         seen.push(command);
         return !/^(git status|npm test)( |$)/.test(command);
@@ -427,13 +429,13 @@ describe("shell: approval", () => {
     expect(await ask(input("npm test"))).toBe(false);
     expect(await ask(input("npm publish"))).toBe(true);
     expect(seen).toEqual(["git status -s", "npm test", "npm publish"]);
-    const asyncTool = createShellTool("/x", { needsApproval: (command) => Promise.resolve(command !== "ls") });
+    const asyncTool = createShellTool(unopened(), { needsApproval: (command) => Promise.resolve(command !== "ls") });
     expect(await (asyncTool.needsApproval as (input: ShellInput) => Promise<boolean>)(input("ls"))).toBe(false);
   });
 
   test("a refused command never reaches the approval question: validation throws first", () => {
     let asked = 0;
-    const tool = createShellTool("/x", { deny: ["rm"], needsApproval: () => (asked++, true) });
+    const tool = createShellTool(unopened(), { deny: ["rm"], needsApproval: () => (asked++, true) });
     expect(() => tool.validate({ command: "rm -rf /" })).toThrow(
       expect.objectContaining({ code: "SHELL_COMMAND_DENIED" }),
     );
@@ -557,8 +559,8 @@ describe("shell over a MemoryWorkspace (a workspace that is its own provider)", 
 
 describe("shell in createCodingTools", () => {
   test("is left out by default and included when its options are given", () => {
-    expect(createCodingTools("/x").map((tool) => tool.name)).not.toContain("shell");
-    const tools = createCodingTools("/x", { shell: { allow: ["npm test"] } });
+    expect(createCodingTools(unopened()).map((tool) => tool.name)).not.toContain("shell");
+    const tools = createCodingTools(unopened(), { shell: { allow: ["npm test"] } });
     const shell = tools.find((tool) => tool.name === "shell");
     expect(shell?.needsApproval).toBe(true);
     expect(() => shell?.validate({ command: "make" })).toThrow(

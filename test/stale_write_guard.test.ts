@@ -9,9 +9,9 @@ import {
   createReadTool,
   createWriteTool,
   openWorkspace,
-  readTrackerOf,
   ToolRegistry,
 } from "../mod.ts";
+import { readTrackerOf } from "../src/extend.ts";
 import { createMcpRegistry } from "../src/mcp/create_mcp_registry.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
 import { MemoryWorkspace } from "../testing.ts";

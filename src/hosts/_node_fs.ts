@@ -47,6 +47,7 @@ export type HostFileSystem = Pick<
   | "realpath"
   | "lstat"
   | "stat"
+  | "statSync"
   | "open"
   | "openDir"
   | "chmod"
@@ -113,6 +114,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions): HostFileSystem {
     realpath: (path: string) => callSync("realpath", () => realpathSync.native(path)),
     lstat: (path: string) => callSync("lstat", () => toStat(lstatSync(path))),
     stat: (path: string) => callSync("stat", () => toStat(statSync(path))),
+    statSync: (path: string) => {
+      try {
+        return toStat(statSync(path));
+      } catch (error) {
+        throw mapError(error, "stat");
+      }
+    },
     readlink: (path: string) => callSync("readlink", () => readlinkSync(path)),
     openDir,
     readSync: readSyncWith(mapError),

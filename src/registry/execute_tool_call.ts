@@ -58,7 +58,7 @@ export function toErrorBody(error: unknown): ToolErrorBody {
     if (error.isArgumentError) {
       const body: ToolErrorBody = { error: { code: "TOOL_ARGUMENTS_INVALID", message: error.code } };
       // Schema problems carry a hint (which property is wrong), and so do path
-      // problems a model can fix by rewriting the path (absolute, `~`).
+      // problems a model can fix by rewriting the path (absolute, `~`, `..`).
       if ((error.code === "INVALID_ARGUMENTS" || error.code === "INVALID_RELATIVE_PATH") && error.hint !== undefined) {
         body.error.hint = error.hint;
       }

@@ -3,7 +3,7 @@ import { createHostShellProvider } from "../core/process/host_shell_provider.ts"
 import type { ReadFileInput } from "../tools/read_file.ts";
 import { createReadTool } from "../tools/read_file.ts";
 import type { JsonSchema, Tool, ToolExecuteOptions } from "../tools/tool.ts";
-import { DeferredWorkspace, workspaceGetter, type WorkspaceSource } from "../tools/workspace_source.ts";
+import { deferredRoot, workspaceGetter, type WorkspaceSource } from "../tools/workspace_source.ts";
 import { createWriteTool, type WriteFileInput } from "../tools/write_file.ts";
 import {
   BASH_MAX_BUFFER_BYTES,
@@ -52,13 +52,6 @@ export interface WorkspaceTool extends Tool<unknown, WorkspaceToolResult> {
  *
  * @param content The whole text.
  * @returns The text for the model.
- *
- * @example Cutting a long file for the model
- * ```ts
- * import { truncateReadContent } from "@paddock/tools";
- * truncateReadContent("export const answer = 42;\n"); // returned whole
- * truncateReadContent("x".repeat(20_000)); // 8,000 "x", "\n[truncated 4000 characters]\n", 8,000 "x"
- * ```
  */
 export function truncateReadContent(content: string): string {
   if (content.length <= MAX_READ_CHARS) return content;
@@ -155,7 +148,7 @@ function workspaceTool(
  * ```
  */
 export function createWorkspaceTools(root: WorkspaceSource): WorkspaceTool[] {
-  const shared = typeof root === "string" ? new DeferredWorkspace(root) : root;
+  const shared = typeof root === "string" ? deferredRoot(root) : root;
   const getWorkspace = workspaceGetter(shared);
   const readTool = createReadTool(shared, { maxBytes: WORKSPACE_TOOLS_MAX_FILE_BYTES });
   const writeTool = createWriteTool(shared, { maxBytes: WORKSPACE_TOOLS_MAX_FILE_BYTES });

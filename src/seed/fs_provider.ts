@@ -63,13 +63,6 @@ const METHODS = ["readFile", "writeFile", "stat", "readdir", "mkdir", "rm"] as c
 
 /**
  * Whether `value` has the six methods of an {@link FsProvider}.
- *
- * @example Using a plugin's filesystem when it has one
- * ```ts
- * import { createFsTools, isFsProvider } from "@paddock/tools";
- * declare const plugin: { filesystem?: unknown };
- * const tools = createFsTools(isFsProvider(plugin.filesystem) ? plugin.filesystem : "./project", { readOnly: true });
- * ```
  */
 export function isFsProvider(value: unknown): value is FsProvider {
   return typeof value === "object" && value !== null &&

@@ -16,7 +16,7 @@ import { createReadTool, type ReadToolOptions } from "./read_file.ts";
 import { createReadMediaFileTool, type ReadMediaFileToolOptions } from "./read_media_file.ts";
 import { createShellTool, type ShellToolOptions } from "./shell.ts";
 import type { AnyTool } from "./tool.ts";
-import { DeferredWorkspace, type WorkspaceSource } from "./workspace_source.ts";
+import { deferredRoot, type WorkspaceSource } from "./workspace_source.ts";
 import { createWriteTool, type WriteToolOptions } from "./write_file.ts";
 import { createUndoLastChangeTool, type UndoLastChangeToolOptions } from "./undo_last_change.ts";
 import { withRouteNote } from "./route_note.ts";
@@ -101,9 +101,10 @@ export interface CodingToolsOptions {
 /**
  * Creates the full set of coding tools over one workspace.
  *
- * @param source The workspace, or its root folder (opened once, at first use, for all the tools).
+ * @param source The workspace, or its root folder (opened once, at first use, for all the tools; one that does not exist is refused now).
  * @param options Per-tool options.
  * @returns The tools, ready for a {@link ToolRegistry}.
+ * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` when `source` is a root path that does not exist or is not a folder.
  *
  * @example Handing the tools to a registry
  * ```ts
@@ -114,7 +115,7 @@ export interface CodingToolsOptions {
  */
 export function createCodingTools(source: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
   // A root path is opened once, on first use, and shared by every tool.
-  const workspace = typeof source === "string" ? new DeferredWorkspace(source) : source;
+  const workspace = typeof source === "string" ? deferredRoot(source) : source;
   // With an allow list, a write to .git/config or package.json would turn an allowed command into any command.
   // The protection is declared on the workspace (change_policy.ts decides for every tool over its folder);
   // only the explicit opt-out is handed to the tools themselves.

@@ -1,6 +1,7 @@
 import { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { declareProtectedPaths } from "../core/fs/change_policy.ts";
+import { checkRootNow } from "../core/fs/check_root_now.ts";
 
 /** Options of {@link DeferredWorkspace}. */
 export interface DeferredWorkspaceOptions {
@@ -50,6 +51,20 @@ export class DeferredWorkspace {
   }
 }
 
+/**
+ * The workspace a tool factory makes of a root path: opened at first use,
+ * but a root that does not exist (or is not a folder) is refused now, where
+ * the program's author is, rather than at each of the model's calls.
+ *
+ * @param root The root folder as the author gave it.
+ * @returns The source, not opened yet.
+ * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` for a root the default host sees missing or not a folder.
+ */
+export function deferredRoot(root: string): DeferredWorkspace {
+  checkRootNow(root);
+  return new DeferredWorkspace(root);
+}
+
 /** A workspace, or the root folder to open one on (with the default host) at first use. */
 export type WorkspaceSource = Workspace | DeferredWorkspace | string;
 
@@ -69,7 +84,7 @@ export function workspaceGetter(source: WorkspaceSource): WorkspaceGetter {
     ? undefined
     : source instanceof DeferredWorkspace
     ? source
-    : new DeferredWorkspace(source);
+    : deferredRoot(source);
   const getter = (): Promise<Workspace> => lazy === undefined ? Promise.resolve(source as Workspace) : lazy.open();
   const roots = (): string[] => {
     const opened = lazy === undefined ? source as Workspace : lazy.current;

@@ -6,7 +6,14 @@ export interface HostilePathCase {
   name: string;
   path: string;
   code: ErrorCode;
+  /** The exact hint the refusal carries, where the row pins one (the `..` rows). */
+  hint?: string;
 }
+
+/** The `..` refusal's hint: the path without '..', or that it would leave the root (parent_segment_hint.ts). */
+const RULE = "paths start at the workspace root and may not hold '..'";
+const without = (path: string) => `write '${path}' (the path without '..'): ${RULE}`;
+const ABOVE = `'..' here would leave the workspace, which no tool can reach: ${RULE}; name a file inside it`;
 
 const long = "a".repeat(256);
 
@@ -18,12 +25,23 @@ const long = "a".repeat(256);
 export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "empty", path: "", code: "INVALID_RELATIVE_PATH" },
   { name: "NUL byte", path: "a\0b", code: "INVALID_RELATIVE_PATH" },
-  { name: "POSIX parent", path: "../outside/secret.txt", code: "INVALID_RELATIVE_PATH" },
-  { name: "POSIX parent in the middle", path: "a/../../x", code: "INVALID_RELATIVE_PATH" },
-  { name: "POSIX parent after a folder that exists", path: "d/../f", code: "INVALID_RELATIVE_PATH" },
-  { name: "lone parent", path: "..", code: "INVALID_RELATIVE_PATH" },
-  { name: "Windows parent", path: "..\\outside\\secret.txt", code: "INVALID_RELATIVE_PATH" },
-  { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH" },
+  { name: "POSIX parent", path: "../outside/secret.txt", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
+  { name: "POSIX parent in the middle", path: "a/../../x", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
+  { name: "POSIX parent after a folder that exists", path: "d/../f", code: "INVALID_RELATIVE_PATH", hint: without("f") },
+  { name: "parent inside the root (#43)", path: "src/../run.sh", code: "INVALID_RELATIVE_PATH", hint: without("run.sh") },
+  { name: "parent after two folders", path: "a/b/../c/./d", code: "INVALID_RELATIVE_PATH", hint: without("a/c/d") },
+  { name: "parent back to the root", path: "d/..", code: "INVALID_RELATIVE_PATH", hint: without(".") },
+  { name: "parent through a link (never resolved)", path: "link/../f", code: "INVALID_RELATIVE_PATH", hint: without("f") },
+  {
+    name: "parent whose rest the grammar refuses too (no suggestion)",
+    path: "d/../CON",
+    code: "INVALID_RELATIVE_PATH",
+    hint: `${RULE}; write the path from the workspace root`,
+  },
+  { name: "lone parent", path: "..", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
+  { name: "Windows parent", path: "..\\outside\\secret.txt", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
+  { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
+  { name: "Windows parent inside the root", path: "src\\..\\run.sh", code: "INVALID_RELATIVE_PATH", hint: without("run.sh") },
   { name: "POSIX absolute", path: "/etc/passwd", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute root", path: "/", code: "INVALID_RELATIVE_PATH" },
   {

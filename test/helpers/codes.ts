@@ -25,9 +25,15 @@ export async function errorOf(call: Promise<unknown>): Promise<WorkspaceError> {
 
 /**
  * The body of an argument error for a path in the hostile table: an absolute,
- * drive or `~` path also carries a hint on how to write it (any text).
+ * drive or `~` path also carries a hint on how to write it (any text); a row
+ * that pins its hint (the `..` rows) carries exactly that one.
  */
-export function pathArgumentError(path: string, code: string): { code: string; message: string; hint?: unknown } {
+export function pathArgumentError(
+  path: string,
+  code: string,
+  hint?: string,
+): { code: string; message: string; hint?: unknown } {
+  if (hint !== undefined) return { code: "TOOL_ARGUMENTS_INVALID", message: code, hint };
   const fixable = /^[/\\]|^[A-Za-z]:|^~(?:[/\\]|$)/.test(path) && code === "INVALID_RELATIVE_PATH";
   return { code: "TOOL_ARGUMENTS_INVALID", message: code, ...(fixable ? { hint: expect.any(String) } : {}) };
 }

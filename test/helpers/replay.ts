@@ -25,7 +25,7 @@ export async function replayHostile(tw: TestWorkspace, tool: ReplayTool, row: Ho
   const before = await tw.listAll();
   const { isError, body } = await callTool(pathToolRegistry(tw.workspace), tool.name, tool.args(row.path));
   expect(isError).toBe(true);
-  expect(body).toEqual({ error: pathArgumentError(row.path, row.code) });
+  expect(body).toEqual({ error: pathArgumentError(row.path, row.code, row.hint) });
   expect(await tw.listAll()).toEqual(before);
   expect(await tw.outsideIntact()).toBe(true);
   expect(await tw.leftovers()).toEqual([]);

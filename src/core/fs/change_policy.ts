@@ -73,7 +73,8 @@ export function declareProtectedPaths(owner: ProtectionOwner, patterns: readonly
  *
  * @example
  * ```ts
- * import { createShellTool, openWorkspace, protectedPathsInForce } from "@paddock/tools";
+ * import { createShellTool, openWorkspace } from "@paddock/tools";
+ * import { protectedPathsInForce } from "@paddock/tools/extend";
  * const workspace = await openWorkspace("./project");
  * createShellTool(workspace, { allow: ["npm test"] });
  * (await protectedPathsInForce(workspace)).includes("package.json"); // true
@@ -135,7 +136,8 @@ export interface ChangeCheckOptions {
  *
  * @example A custom tool that removes a file checks first
  * ```ts
- * import { assertChangeAllowed, normalizeWorkspacePath, type Workspace } from "@paddock/tools";
+ * import { normalizeWorkspacePath, type Workspace } from "@paddock/tools";
+ * import { assertChangeAllowed } from "@paddock/tools/extend";
  * declare const workspace: Workspace;
  * await assertChangeAllowed(workspace, normalizeWorkspacePath("build/out.js"), { action: "delete" });
  * ```

@@ -128,7 +128,8 @@ const TRACKERS = new WeakMap<Workspace, ReadTracker>();
  *
  * @example Checking a file before a custom tool writes over it
  * ```ts
- * import { readTrackerOf, type Workspace } from "@paddock/tools";
+ * import type { Workspace } from "@paddock/tools";
+ * import { readTrackerOf } from "@paddock/tools/extend";
  * declare const workspace: Workspace;
  * const seen = readTrackerOf(workspace).seen(["src", "app.ts"]); // undefined until read_file read it
  * ```

@@ -1,6 +1,7 @@
 import { WorkspaceError } from "../errors.ts";
 import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from "../limits.ts";
 import { utf8ByteLength } from "../text/utf8.ts";
+import { parentSegmentHint } from "./parent_segment_hint.ts";
 import { windowsNameProblem } from "./windows_name_problem.ts";
 
 /**
@@ -58,7 +59,7 @@ export function normalizeWorkspacePath(input: string): string[] {
   const segments: string[] = [];
   for (const segment of input.split(/[/\\]/)) {
     if (segment === "" || segment === ".") continue;
-    if (segment === "..") throw invalid(input, "'..' segments are not allowed");
+    if (segment === "..") throw invalid(input, "'..' segments are not allowed", parentSegmentHint(input, accepted));
     if (utf8ByteLength(segment) > MAX_SEGMENT_BYTES) {
       throw new WorkspaceError("PATH_TOO_LONG", `Path segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
     }
@@ -67,6 +68,16 @@ export function normalizeWorkspacePath(input: string): string[] {
     segments.push(segment);
   }
   return segments;
+}
+
+/** Whether the grammar accepts `path` (for a hint's suggestion). */
+function accepted(path: string): boolean {
+  try {
+    normalizeWorkspacePath(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The hint for an absolute path (the workspace root is not known here; the MCP server names the relative form). */

@@ -48,7 +48,7 @@ const NEAREST_MAX_OCCURRENCES = 64;
  *
  * @example Changing one line
  * ```ts
- * import { applyHunks } from "@paddock/tools";
+ * import { applyHunks } from "@paddock/tools/patch";
  * const { text } = applyHunks("a\nb\nc\n", [{ oldLines: ["b"], newLines: ["B"], endOfFile: false }], "x.txt");
  * text; // "a\nB\nc\n"
  * ```

@@ -60,7 +60,7 @@ const HEREDOC_START = /^(?:apply_patch\s+)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*
  *
  * @example Reading a one-file update
  * ```ts
- * import { parsePatch } from "@paddock/tools";
+ * import { parsePatch } from "@paddock/tools/patch";
  * const { operations } = parsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch\n");
  * operations[0].kind; // "update"
  * ```
@@ -83,7 +83,7 @@ export function parsePatch(text: string): ParsedPatch {
  *
  * @example Taking a root's prefix off
  * ```ts
- * import { renamePatchPaths } from "@paddock/tools";
+ * import { renamePatchPaths } from "@paddock/tools/patch";
  * renamePatchPaths("*** Begin Patch\n*** Delete File: docs:old.md\n*** End Patch\n", (path) => path.slice(5));
  * // "*** Begin Patch\n*** Delete File: old.md\n*** End Patch\n"
  * ```
