@@ -72,7 +72,8 @@ const METADATA_PATH = "/.well-known/oauth-protected-resource";
 /**
  * Serves the Paddock tools over the MCP Streamable HTTP transport (the SDK's
  * `StreamableHTTPServerTransport` over `node:http`), at `/mcp`, one session
- * per `initialize` (`Mcp-Session-Id`; `DELETE` ends one; SSE streams resume
+ * per `initialize` (`Mcp-Session-Id`; `DELETE` ends one, answered once its
+ * processes are dead and its folder is gone; SSE streams resume
  * with `Last-Event-ID`). Each request passes, in order: the `Host` and
  * `Origin` allow list (403), the bearer token (401 with `WWW-Authenticate`),
  * the session (404 for an unknown one or another principal's), the session's
@@ -171,6 +172,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     }
     if (session !== undefined && session.open >= limits.maxOpenRequests) {
       return rpcError(response, 429, -32000, `Too many requests open in this session (${limits.maxOpenRequests})`);
+    }
+    // A DELETE ends the session before it is answered: its processes are dead and its folder gone by then.
+    if (request.method === "DELETE") {
+      if (session === undefined) return rpcError(response, 400, -32000, "Bad Request: no Mcp-Session-Id");
+      await session.end();
+      response.writeHead(200).end();
+      return;
     }
     // 5. A POST's body, bounded, parsed here (so the bound holds whatever the SDK does).
     let body: unknown;
