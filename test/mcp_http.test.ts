@@ -2,36 +2,14 @@
 // (folders, undo groups, background processes), against the server run as a process under each runtime.
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
-import * as http from "node:http";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
 import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
-import { callJson, httpClient, type HttpServerProcess, startHttpServer } from "./helpers/http_server.ts";
+import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 
 const TOKEN = "a".repeat(20) + randomUUID().replaceAll("-", "");
-
-/** One raw request on loopback (node:http: it sends `Origin` and `Host` as given, on every runtime). */
-export function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean },
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? "POST", headers: options.headers }, (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
-    // A server answering 413 mid-body may reset the connection after its answer.
-    request.on("error", reject);
-    if (options.body !== undefined) {
-      if (options.chunked) for (let at = 0; at < options.body.length; at += 65_536) request.write(options.body.slice(at, at + 65_536));
-      else request.write(options.body);
-    }
-    request.end();
-  });
-}
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const INITIALIZE = JSON.stringify({
@@ -130,7 +108,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     const port = new URL(sharedServer.url).port;
     try {
       const headers = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-session-id": transport.sessionId! };
-      const attempts = [
+      const attempts: Record<string, string>[] = [
         { origin: "https://evil.example" },
         { origin: `http://evil.example:${port}` },
         { origin: "null" },

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import * as http from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { paddockCommand, REPO } from "./paddock_command.ts";
@@ -78,3 +79,25 @@ export async function callJson(client: Client, name: string, args: Record<string
   const result = await client.callTool({ name, arguments: args });
   return JSON.parse((result.content as { text: string }[])[0].text);
 }
+
+/** One raw request on loopback (node:http: it sends `Origin` and `Host` as given, on every runtime). */
+export function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? "POST", headers: options.headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    // A server answering 413 mid-body may reset the connection after its answer.
+    request.on("error", reject);
+    if (options.body !== undefined) {
+      if (options.chunked) for (let at = 0; at < options.body.length; at += 65_536) request.write(options.body.slice(at, at + 65_536));
+      else request.write(options.body);
+    }
+    request.end();
+  });
+}
+
