@@ -16,7 +16,7 @@ export interface OriginAllowList {
 
 /**
  * The allow list of a server listening at `host:port`: that address, and
- * for a loopback one `localhost`, `127.0.0.1` and `[::1]` at the same port;
+ * for a loopback one (or all addresses) `localhost`, `127.0.0.1` and `[::1]` at the same port;
  * plus the names given (a proxy's public name).
  *
  * @param host The address listened on.
@@ -40,7 +40,10 @@ export function originAllowList(
 ): OriginAllowList {
   const bracketed = host.includes(":") ? `[${host}]` : host;
   const names = new Set([bracketed.toLowerCase()]);
-  if (isLoopback(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) names.add(name);
+  // A loopback address, or every address (0.0.0.0, ::): this machine's own names reach it.
+  if (isLoopback(host) || host === "0.0.0.0" || host === "::") {
+    for (const name of ["localhost", "127.0.0.1", "[::1]"]) names.add(name);
+  }
   const hosts = new Set<string>();
   const origins = new Set<string>();
   for (const name of names) {

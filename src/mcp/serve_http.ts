@@ -141,10 +141,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
 
   const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? "/", "http://paddock.invalid");
+    // The readiness probe tells nothing and runs nothing: no token, and any Host (a cluster probes the pod's IP).
+    if (request.method === "GET" && url.pathname === "/healthz") return reply(response, 200, "ok");
     // 2. DNS rebinding: the Host, and a browser's Origin, must be on the allow list.
     const refused = checkOrigin(allowList, request.headers.host, header(request, "origin"));
     if (refused !== undefined) return reply(response, 403, refused);
-    if (request.method === "GET" && url.pathname === "/healthz") return reply(response, 200, "ok");
     if (url.pathname === METADATA_PATH || url.pathname === `${METADATA_PATH}${MCP_HTTP_PATH}`) {
       if (options.auth.kind !== "oauth") return reply(response, 404, "not found");
       return json(response, 200, {
