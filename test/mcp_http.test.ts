@@ -8,6 +8,11 @@ import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
 import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
+import { runtime, skipNote } from "./helpers/runtime.ts";
+
+// Under Deno's test runner a SIGTERM sent through node:child_process's kill() never reaches the server's handler
+// (see SERVER_RUNTIMES_ALWAYS): the server is killed, so its orderly stop is checked by the Node and Bun runs.
+const orderlyStop = runtime !== "deno";
 
 const TOKEN = "a".repeat(20) + randomUUID().replaceAll("-", "");
 
@@ -59,8 +64,8 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     ]);
   });
   afterAll(async () => {
-    expect(await sharedServer?.stop()).toBe(0);
-    expect(await perSessionServer?.stop()).toBe(0);
+    const codes = [await sharedServer?.stop(), await perSessionServer?.stop()];
+    if (orderlyStop) expect(codes).toEqual([0, 0]);
     // Every session ended with the server: no per-session folder is left.
     expect(fs.readdirSync(perSession.root)).toEqual([]);
     fs.rmSync(tokenFile, { force: true });
@@ -233,6 +238,34 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       await b.client.close();
     }
   });
+
+  test.runIf(orderlyStop)(
+    `SIGTERM ends every open session: its background processes are killed, its folder removed${
+      skipNote(!orderlyStop, "Deno's child_process kill() does not reach the server's SIGTERM handler")
+    }`,
+    async () => {
+      const dir = await diskFixture([]);
+      const server = await startHttpServer(serverRuntime, ["--root-per-session", dir.root, "--token-file", tokenFile]);
+      const marker = `paddock-http-marker-${randomUUID()}`;
+      try {
+        const { client } = await httpClient(server.url, TOKEN);
+        const started = await callJson(client, "node_process", {
+          source: "setInterval(() => {}, 1000);",
+          arguments: [marker],
+          background: true,
+        });
+        expect(started).toMatchObject({ process_id: "p1" });
+        expect(processesWith(marker).length).toBeGreaterThan(0);
+        expect(fs.readdirSync(dir.root)).toHaveLength(1);
+        expect(await server.stop()).toBe(0);
+        expect(processesWith(marker)).toEqual([]);
+        expect(fs.readdirSync(dir.root)).toEqual([]);
+      } finally {
+        await server.stop();
+        await dir.cleanup();
+      }
+    },
+  );
 
   test("a GET or DELETE without a session, or with another principal's or an unknown id, opens and ends nothing", async () => {
     const headers = { accept: "text/event-stream", authorization: `Bearer ${TOKEN}` };

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
+import { runtime } from "./helpers/runtime.ts";
 
 const AUDIENCE = "https://paddock.test/mcp";
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -66,7 +67,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http with OAuth under %s", (server
     ]);
   });
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
+    // (Under Deno's test runner the SIGTERM kills the server instead: mcp_http.test.ts checks the orderly stop.)
+    const code = await server?.stop();
+    if (runtime !== "deno") expect(code).toBe(0);
     await fixture?.cleanup();
   });
 
