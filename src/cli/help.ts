@@ -6,11 +6,12 @@ export const HELP: Readonly<Record<string, string>> = Object.freeze({
 
 Usage:
   paddock mcp --root DIR [--root DIR]... [--read-only] [--node-process on|off] [--node-process-timeout MS] [--stale-write-guard on|off] [--warm-up on|off] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
+  paddock mcp --http [HOST:]PORT (--token-file FILE | --oauth-issuer URL --oauth-audience AUD) (--root DIR | --root-per-session DIR) [options]
   paddock call TOOL JSON [--root DIR] [--read-only]
   paddock demo
 
 Commands:
-  mcp     Serve the tools to an MCP client over stdio
+  mcp     Serve the tools to an MCP client over stdio (or Streamable HTTP with --http)
   call    Run one tool call and print its JSON result
   demo    Watch a scripted agent fix a bug in a sample project, in a temp folder
 
@@ -51,6 +52,22 @@ Options:
                           (it can follow links out of the workspace, reach the network on Node and
                           signal the agent), and run --shell commands unconfined, with your rights.
                           Without it, node_process is left out there and --shell is refused
+
+Over HTTP (Streamable HTTP at /mcp; each session gets its own tool state):
+  --http [HOST:]PORT      Listen there instead of stdio (HOST defaults to 127.0.0.1)
+  --allow-remote          Allow a HOST that is not a loopback address (put a TLS proxy in front)
+  --token-file FILE       The bearer token every request must send (or PADDOCK_MCP_TOKEN);
+                          at least 32 characters, e.g. openssl rand -hex 32
+  --oauth-issuer URL      Accept OAuth access tokens (JWTs) of this issuer instead of a token
+  --oauth-audience AUD    ... for this audience (this server's resource URL)
+  --oauth-jwks URL        The issuer's key set (default: from its metadata)
+  --insecure-no-auth      No token at all; loopback only (for the conformance suite)
+  --root-per-session DIR  Give each session a fresh folder under DIR (instead of --root),
+                          removed when the session ends
+  --keep                  Keep each session's folder after it ends
+  --allowed-host NAME     Accept this Host header too (a proxy's public name; repeatable)
+  --allowed-origin URL    Accept this Origin too (a browser client's; repeatable)
+
   -h, --help              Show this help
   -V, --version           Show the version
 `,

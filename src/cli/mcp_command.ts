@@ -10,6 +10,7 @@ import { chooseProcessTools } from "./process_tools_choice.ts";
 import { parseArgs } from "./parse_args.ts";
 import { GREP_MAX_THREADS, SHELL_MAX_TIMEOUT_MS } from "../core/limits.ts";
 import { UsageError } from "./usage_error.ts";
+import { HTTP_FLAGS } from "./mcp_http_flags.ts";
 
 const FLAGS = {
   root: { value: true, repeat: true },
@@ -21,6 +22,7 @@ const FLAGS = {
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
   "allow-broad-root": { value: false },
+  ...HTTP_FLAGS,
 } as const;
 
 /**
@@ -94,16 +96,24 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   };
   const nodeProcessTimeoutMs = parseTimeout(flags.get("node-process-timeout")?.[0]);
   const staleWriteGuard = parseOnOff("stale-write-guard", flags.get("stale-write-guard")?.[0], true);
-  const warmUp = parseOnOff("warm-up", flags.get("warm-up")?.[0], true);
+  const http = flags.has("http");
+  // Over HTTP a warm-up per session would make each new session search the tree again: off unless asked for.
+  const warmUp = parseOnOff("warm-up", flags.get("warm-up")?.[0], !http);
+  const httpOnly = Object.keys(HTTP_FLAGS).find((flag) => flag !== "http" && flags.has(flag));
+  if (!http && httpOnly !== undefined) throw new UsageError(`--${httpOnly} goes with --http`);
   // No default: `cd / && paddock mcp` must not serve the whole disk.
   const rootArgs = flags.get("root") ?? [];
-  if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
+  if (http && flags.has("root-per-session")) {
+    if (rootArgs.length > 0) throw new UsageError("--root-per-session gives each session its folder: no --root beside it");
+  } else if (flags.has("keep")) throw new UsageError("--keep goes with --root-per-session");
+  else if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
   // The first --root is the default (bare paths); each further one is addressed as NAME:path.
   const workspaces: Awaited<ReturnType<typeof openRoot>>[] = [];
   for (const root of rootArgs) {
     // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
-    const opened = await openRoot(root, { syncFs: true });
+    // Over HTTP many sessions share the process: no call may block the others.
+    const opened = await openRoot(root, { syncFs: !http });
     const broad = broadRootReason(opened.root);
     if (broad !== undefined) {
       if (!flags.has("allow-broad-root")) {
@@ -121,7 +131,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   // (about half of start-up): the warm-up, which starts with the server's grep, then has them at once.
   // (The warm-up itself started here slowed start-up by ~600 ms on the Go tree: its walk shares this
   // thread with the module loading.)
-  if (warmUp) workspace.host.warmSearchThreads?.(GREP_MAX_THREADS);
+  if (warmUp) workspace?.host.warmSearchThreads?.(GREP_MAX_THREADS);
   const { serveStdio } = await import("../mcp/serve_stdio.ts");
   const wantsProcesses = !readOnly && (requested.nodeProcess || requested.shell.mode !== "off");
   const sandbox = wantsProcesses
@@ -142,7 +152,8 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     ...(choice.sandboxed && sandbox !== undefined ? { sandbox } : {}),
   };
   try {
-    await serveStdio(options, log);
+    if (http) await (await import("./mcp_http_command.ts")).serveHttpCommand(flags, options, log);
+    else await serveStdio(options, log);
   } finally {
     await sandbox?.close();
   }

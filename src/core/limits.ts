@@ -268,6 +268,36 @@ export const MCP_MAX_QUEUED_CALLS = 64;
  */
 export const MCP_EXIT_DRAIN_MS = 10_000;
 
+/** `paddock mcp --http`: bytes of one request body, at most; a larger one is answered 413 before it is parsed (a declared `Content-Length` over it without reading anything). The same bound as stdio's message ({@link MCP_MAX_MESSAGE_BYTES}). */
+export const MCP_HTTP_MAX_BODY_BYTES = 4_194_304;
+
+/** `paddock mcp --http`: milliseconds a client gets to send a request's headers; a slower one (slowloris) is cut. */
+export const MCP_HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+/** `paddock mcp --http`: milliseconds a client gets to send a whole request (headers and body); a slower one is cut with 408. */
+export const MCP_HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+/** `paddock mcp --http`: milliseconds an idle keep-alive connection stays open between requests. */
+export const MCP_HTTP_KEEP_ALIVE_MS = 5_000;
+
+/** `paddock mcp --http`: milliseconds a session may go without a request (and with none open) before it is ended like a `DELETE`: its background processes killed, its per-session folder removed. */
+export const MCP_HTTP_IDLE_SESSION_MS = 600_000;
+
+/** `paddock mcp --http`: sessions open at once; one more `initialize` is answered 503. Each holds its own workspace handles and tool state. */
+export const MCP_HTTP_MAX_SESSIONS = 64;
+
+/** `paddock mcp --http`: requests of one session open at once (the stdio server's running plus waiting calls, {@link MCP_MAX_CONCURRENT_CALLS} + {@link MCP_MAX_QUEUED_CALLS}); one more is answered 429, so one session cannot fill memory. */
+export const MCP_HTTP_MAX_OPEN_REQUESTS = 80;
+
+/** `paddock mcp --http`: connections open at once, all sessions together; more are refused by the socket. */
+export const MCP_HTTP_MAX_CONNECTIONS = 512;
+
+/** `paddock mcp --http`: bytes of one session's sent messages kept for a client that reconnects with `Last-Event-ID`; the oldest are dropped first. */
+export const MCP_HTTP_REPLAY_BYTES = 4_194_304;
+
+/** `paddock mcp --http`: characters a bearer token must have at least (`--token-file`, `PADDOCK_MCP_TOKEN`): 32 random characters are beyond guessing. */
+export const MCP_HTTP_MIN_TOKEN_CHARS = 32;
+
 /**
  * Checkpoints: bytes of a file's previous content the change journal keeps
  * before a tool replaces or deletes it. A larger file is still journaled
@@ -358,6 +388,16 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,
   MCP_EXIT_DRAIN_MS,
+  MCP_HTTP_MAX_BODY_BYTES,
+  MCP_HTTP_HEADERS_TIMEOUT_MS,
+  MCP_HTTP_REQUEST_TIMEOUT_MS,
+  MCP_HTTP_KEEP_ALIVE_MS,
+  MCP_HTTP_IDLE_SESSION_MS,
+  MCP_HTTP_MAX_SESSIONS,
+  MCP_HTTP_MAX_OPEN_REQUESTS,
+  MCP_HTTP_MAX_CONNECTIONS,
+  MCP_HTTP_REPLAY_BYTES,
+  MCP_HTTP_MIN_TOKEN_CHARS,
   CHECKPOINT_FILE_BYTES,
   CHECKPOINT_JOURNAL_BYTES,
 });
