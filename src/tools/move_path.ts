@@ -157,6 +157,17 @@ export function createMoveTool(
         if (source.name === null || source.stat === null) throw rootProtected("move", sourceDisplay);
         const sourceStat = source.stat;
         const sourceName = source.name;
+        // A destination ending in '/' (or '/.') names a folder: only a folder can move there (rename(2): ENOTDIR).
+        const destinationSlash = namesFolder(input.destination);
+        if (destinationSlash && sourceStat.kind !== "directory") {
+          throw new WorkspaceError(
+            "NOT_A_DIRECTORY",
+            `Cannot move '${sourceDisplay}' to '${input.destination}': the destination ends in '/', which names a folder, and the source is a ${
+              sourceStat.kind === "symlink" ? "link" : "file"
+            }, not a folder`,
+            { path: input.destination, hint: "drop the trailing '/' to give the full new name; nothing was changed" },
+          );
+        }
 
         // 2. Where the destination will be, without creating anything yet.
         const destinationParent = await existingPrefix(workspace, input.destinationSegments.slice(0, -1), display);
@@ -202,6 +213,7 @@ export function createMoveTool(
           createParents: true,
           action: "move",
           display,
+          folder: destinationSlash, // a folder moves onto a missing name or a folder (refused below), never a file or link
         });
         const to = target;
         if (to.name === null || !sameSegments(to.segments, destination)) {
