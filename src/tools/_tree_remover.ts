@@ -61,10 +61,25 @@ export class TreeRemover {
   /**
    * Removes one file or link, in the name's write queue: a write of this process to it runs before the check or
    * after the removal, never between them (else the removal would take the written file). `journal: false` for a
-   * temp file left behind (a crashed writer's): an undo never puts one back.
+   * temp file left behind (a crashed writer's): an undo never puts one back. `check` is called with the entry's
+   * lstat inside the queue, before anything is removed (it throws to refuse).
    */
-  async removeEntry(folder: Folder, name: string, stat: HostStat, journal: boolean = this.journal): Promise<void> {
+  async removeEntry(
+    folder: Folder,
+    name: string,
+    stat: HostStat,
+    journal: boolean = this.journal,
+    check?: (now: HostStat) => void,
+  ): Promise<void> {
     await runInTargetQueue(targetKey(folder, name), async () => {
+      // The caller's own check (the stale-write guard) on the entry as it is now, inside the queue.
+      if (check !== undefined) {
+        const now = await this.workspace.host.lstat(this.workspace.childPath(folder, name)).catch((error) => {
+          throw this.fail(error);
+        });
+        if (now.kind !== stat.kind || !sameIdentity(now, stat)) throw this.changed();
+        check(now);
+      }
       await this.checkStep(folder, name, stat);
       await this.remove(folder, name, stat, (path) => this.workspace.host.unlink(path), journal);
     });

@@ -89,10 +89,11 @@ export interface CodingToolsOptions {
    */
   protectedPaths?: readonly string[] | boolean;
   /**
-   * The stale-write guard of `write_file`, `edit_file` and `apply_patch`: an
-   * existing file must have been read in this session (`FILE_NOT_READ`) and
-   * be unchanged since (`FILE_CHANGED_SINCE_READ`) before they change it; a
-   * file they wrote counts as read. A tool's own `staleWriteGuard` wins.
+   * The stale-write guard of `write_file`, `edit_file`, `apply_patch`,
+   * `delete_path` and `move_path` (the file it replaces): an existing file
+   * must have been read in this session (`FILE_NOT_READ`) and be unchanged
+   * since (`FILE_CHANGED_SINCE_READ`) before they change or remove it; a file
+   * they wrote counts as read. A tool's own `staleWriteGuard` wins.
    * @default true
    */
   staleWriteGuard?: boolean;
@@ -137,8 +138,8 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.applyPatch !== false) {
     tools.push(createApplyPatchTool(workspace, { ...guard, ...stale, ...options.applyPatch }));
   }
-  if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...options.delete }));
-  if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...options.move }));
+  if (options.delete !== false) tools.push(createDeleteTool(workspace, { ...guard, ...stale, ...options.delete }));
+  if (options.move !== false) tools.push(createMoveTool(workspace, { ...guard, ...stale, ...options.move }));
   if (options.createDirectory !== false) {
     tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
   }

@@ -11,6 +11,8 @@ import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import { tooMany, TreeRemover } from "./_tree_remover.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
+import type { HostStat } from "../host.ts";
 
 /** Options of {@link createDeleteTool}. */
 export interface DeleteToolOptions extends BaseToolOptions {
@@ -23,6 +25,13 @@ export interface DeleteToolOptions extends BaseToolOptions {
    *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Refuse to delete a file the session never read (`FILE_NOT_READ`) or that changed since it was
+   * last read (`FILE_CHANGED_SINCE_READ`), as `write_file` refuses to replace one. A link (it holds
+   * no text of its own) and a folder (its files are not each read) are not checked.
+   * @default false (`createCodingTools` turns it on)
+   */
+  staleWriteGuard?: boolean;
 }
 
 /** Arguments of `delete_path` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -87,10 +96,13 @@ export function createDeleteTool(
 ): Tool<DeletePathInput, DeletePathOutput, DeletePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxEntries = options.maxEntries ?? DELETE_PATH_MAX_ENTRIES;
+  const guarded = options.staleWriteGuard ?? false;
   return defineTool({
     name: options.name ?? "delete_path",
     description: options.description ??
-      `Delete a file, link or folder inside the workspace. A link is removed, never its target. A non-empty folder needs recursive: true (at most ${maxEntries} entries).`,
+      `Delete a file, link or folder inside the workspace. A link is removed, never its target. A non-empty folder needs recursive: true (at most ${maxEntries} entries).${
+        guarded ? " A file must have been read (read_file) since it last changed." : ""
+      }`,
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
     schema,
@@ -113,8 +125,14 @@ export function createDeleteTool(
         assertNotProtected(target.segments, protectedPaths, "delete", display);
         const remover = new TreeRemover(workspace, display, signal);
         const { folder, name, stat } = target;
+        const tracker = readTrackerOf(workspace);
         if (stat.kind !== "directory") {
-          await remover.removeEntry(folder, name, stat);
+          // The stale-write guard, on the file as it is inside its write queue.
+          const check = guarded && stat.kind === "file"
+            ? (now: HostStat) => tracker.assertCurrent(target.segments, now, "delete", display)
+            : undefined;
+          await remover.removeEntry(folder, name, stat, undefined, check);
+          tracker.forget(target.segments);
           return { path: display, kind: toReportedKind(stat.kind), removed: 1 };
         }
         if (!input.recursive) {
@@ -126,12 +144,14 @@ export function createDeleteTool(
             });
           }
           await remover.removeFolder(folder, name, stat);
+          tracker.forget(target.segments);
           return { path: display, kind: "directory", removed: 1 };
         }
         // Count first, so that a tree over the limit is refused before anything is removed.
         const total = await remover.withFolder(folder, name, stat, (held) => remover.count(held, maxEntries));
         if (total > maxEntries) throw tooMany(display, maxEntries);
         const removed = await remover.removeTree(folder, name, stat, { left: maxEntries, max: maxEntries });
+        tracker.forget(target.segments);
         return { path: display, kind: "directory", removed };
       } finally {
         await target.release();

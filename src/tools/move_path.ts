@@ -19,6 +19,7 @@ import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import { checkLinksInside, landsInside } from "./_check_links_inside.ts";
 import { recordChange } from "../core/fs/change_journal.ts";
 import { renameConfirmed } from "./_rename_confirmed.ts";
+import { readTrackerOf } from "../core/fs/read_tracker.ts";
 
 /** Options of {@link createMoveTool}. */
 export interface MoveToolOptions extends BaseToolOptions {
@@ -31,6 +32,13 @@ export interface MoveToolOptions extends BaseToolOptions {
    *   the workspace's own list, and `DEFAULT_PROTECTED_PATHS` while a `shell` with an allow list exists over it)
    */
   protectedPaths?: readonly string[];
+  /**
+   * With `overwrite`, refuse to replace a file the session never read (`FILE_NOT_READ`) or that
+   * changed since it was last read (`FILE_CHANGED_SINCE_READ`), as `write_file` refuses. What moves
+   * needs no read (its content is kept); what was seen of it follows it to its new name.
+   * @default false (`createCodingTools` turns it on)
+   */
+  staleWriteGuard?: boolean;
 }
 
 /** Arguments of `move_path` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -114,10 +122,12 @@ export function createMoveTool(
 ): Tool<MovePathInput, MovePathOutput, MovePathArguments> {
   const getWorkspace = workspaceGetter(workspace);
   const maxScanEntries = options.maxScanEntries ?? MOVE_PATH_MAX_SCAN_ENTRIES;
+  const guarded = options.staleWriteGuard ?? false;
   return defineTool({
     name: options.name ?? "move_path",
     description: options.description ??
-      "Move or rename a file, link or folder inside the workspace. destination is the full new path; missing folders are created. An existing destination needs overwrite: true (folders are never replaced).",
+      "Move or rename a file, link or folder inside the workspace. destination is the full new path; missing folders are created. An existing destination needs overwrite: true (folders are never replaced)." +
+        (guarded ? " A file it replaces must have been read (read_file) since it last changed." : ""),
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
     schema,
@@ -157,6 +167,17 @@ export function createMoveTool(
         if (source.name === null || source.stat === null) throw rootProtected("move", sourceDisplay);
         const sourceStat = source.stat;
         const sourceName = source.name;
+        // A destination ending in '/' (or '/.') names a folder: only a folder can move there (rename(2): ENOTDIR).
+        const destinationSlash = namesFolder(input.destination);
+        if (destinationSlash && sourceStat.kind !== "directory") {
+          throw new WorkspaceError(
+            "NOT_A_DIRECTORY",
+            `Cannot move '${sourceDisplay}' to '${input.destination}': the destination ends in '/', which names a folder, and the source is a ${
+              sourceStat.kind === "symlink" ? "link" : "file"
+            }, not a folder`,
+            { path: input.destination, hint: "drop the trailing '/' to give the full new name; nothing was changed" },
+          );
+        }
 
         // 2. Where the destination will be, without creating anything yet.
         const destinationParent = await existingPrefix(workspace, input.destinationSegments.slice(0, -1), display);
@@ -202,6 +223,7 @@ export function createMoveTool(
           createParents: true,
           action: "move",
           display,
+          folder: destinationSlash, // a folder moves onto a missing name or a folder (refused below), never a file or link
         });
         const to = target;
         if (to.name === null || !sameSegments(to.segments, destination)) {
@@ -221,6 +243,7 @@ export function createMoveTool(
           overwritten = true;
         }
         const before = to.stat;
+        const tracker = readTrackerOf(workspace);
 
         // 5. Re-check what the rename depends on, then rename from one held folder to the other. In the write
         // queues of both names: a write of this process to the source lands before the re-check (which then
@@ -234,7 +257,11 @@ export function createMoveTool(
           if (!(await stillNamesObject(workspace.host, source.hostPath, sourceStat, sourceStat.kind))) {
             throw fail("PATH_CHANGED", "an entry changed while it was moved");
           }
-          const unchanged = await lstatUnchanged(workspace.host, to.hostPath, before).catch((error) => {
+          // The stale-write guard: a file replaced must be the version the session saw (the re-check below then
+          // requires that same size and modification time, not only the inode).
+          const guardFile = guarded && before !== null && before.kind === "file";
+          if (guardFile) tracker.assertCurrent(to.segments, before, "replace", display);
+          const unchanged = await lstatUnchanged(workspace.host, to.hostPath, before, guardFile).catch((error) => {
             throw mapHostError(error, "move", display);
           });
           if (!unchanged) throw fail("PATH_CHANGED", "the destination changed while it was checked");
@@ -260,6 +287,7 @@ export function createMoveTool(
           });
           replaced?.done();
           moved?.done(sourceStat);
+          tracker.moved(source.segments, to.segments);
           // Make the rename durable (best effort: some filesystems cannot sync a folder).
           await workspace.syncFolder(source.folder).catch(() => {});
           if (to.folder !== source.folder) await workspace.syncFolder(to.folder).catch(() => {});

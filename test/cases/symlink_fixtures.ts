@@ -305,7 +305,7 @@ export const SYMLINK_CASES: readonly SymlinkCase[] = [
     write: "NOT_A_DIRECTORY",
     delete: "NOT_A_DIRECTORY",
     moveFrom: "NOT_A_DIRECTORY",
-    moveOnto: "ALREADY_EXISTS",
+    moveOnto: "NOT_A_DIRECTORY", // a file never moves onto a name ending in '/' (rename(2): ENOTDIR)
     entry: LINKED_FILE,
     target: null,
   },
@@ -316,8 +316,38 @@ export const SYMLINK_CASES: readonly SymlinkCase[] = [
     write: "NOT_A_DIRECTORY",
     delete: "NOT_A_DIRECTORY",
     moveFrom: "NOT_A_DIRECTORY",
-    moveOnto: "ALREADY_EXISTS",
+    moveOnto: "NOT_A_DIRECTORY", // a file never moves onto a name ending in '/' (rename(2): ENOTDIR)
     entry: "in-file",
     target: null,
   },
+];
+
+/**
+ * `move_path {source, destination, overwrite: true}` onto a destination
+ * ending in `/` (or `/.`) on {@link SYMLINK_TREE}: such a destination names a
+ * folder, so a file or link never moves there and nothing is replaced (Linux
+ * `rename(2)`, node:fs and Go's `os.Root` say `ENOTDIR`; `EBUSY` for
+ * `link/.`). A folder moves onto a missing name, never onto a file or a link.
+ */
+export interface SlashDestinationCase {
+  name: string;
+  /** What moves: a file of the replay tree, or the folder `d`. */
+  source: string;
+  destination: string;
+  /** The code; `null`: the source moves to the destination's name (nothing else changes). */
+  code: ErrorCode | null;
+}
+
+export const SLASH_DESTINATION_CASES: readonly SlashDestinationCase[] = [
+  { name: "a link to a file", source: "src.txt", destination: "in-file/", code: "NOT_A_DIRECTORY" },
+  { name: "a link to a folder", source: "src.txt", destination: "in-dir/", code: "NOT_A_DIRECTORY" },
+  { name: "a link to an absolute path outside", source: "src.txt", destination: "abs-out/", code: "NOT_A_DIRECTORY" },
+  { name: "a file", source: "src.txt", destination: "d/f.txt/", code: "NOT_A_DIRECTORY" },
+  { name: "a file, with '/.'", source: "src.txt", destination: "d/f.txt/.", code: "NOT_A_DIRECTORY" },
+  { name: "a link to a link", source: "src.txt", destination: "chain1/", code: "NOT_A_DIRECTORY" },
+  { name: "a link to a link, with '/.'", source: "src.txt", destination: "chain1/.", code: "NOT_A_DIRECTORY" },
+  { name: "a missing name, a file moving", source: "src.txt", destination: "new/", code: "NOT_A_DIRECTORY" },
+  { name: "a link to a file, a folder moving", source: "d", destination: "in-file/", code: "NOT_A_DIRECTORY" },
+  { name: "a file, a folder moving", source: "d", destination: "src.txt/", code: "NOT_A_DIRECTORY" },
+  { name: "a missing name, a folder moving", source: "d", destination: "new/", code: null },
 ];

@@ -4,7 +4,9 @@
  * read or wrote it). `read_file` records; `write_file`, `edit_file` and
  * `apply_patch` record what they wrote (a file the agent itself wrote counts
  * as read) and, with the guard on, check an existing target against it
- * before writing over it.
+ * before writing over it; `delete_path` checks a file before removing it, and
+ * `move_path` a file before replacing it (`overwrite`), and carries what was
+ * seen of what it moves to the new name.
  *
  * @module
  */
@@ -65,12 +67,32 @@ export class ReadTracker {
   }
 
   /**
-   * Forgets a file (deleted, or moved away).
+   * Forgets a file (deleted), or a folder's files.
    *
-   * @param segments The file's canonical workspace-relative segments.
+   * @param segments The file's or folder's canonical workspace-relative segments.
    */
   forget(segments: readonly string[]): void {
-    this.#seen.delete(segments.join("/"));
+    const key = segments.join("/");
+    this.#seen.delete(key);
+    for (const seen of [...this.#seen.keys()]) if (seen.startsWith(`${key}/`)) this.#seen.delete(seen);
+  }
+
+  /**
+   * Carries what was seen of a moved file (or of a moved folder's files) to
+   * its new name: a rename keeps the inode and the modification time. What
+   * was seen at the new name before is forgotten (it was replaced).
+   *
+   * @param from The canonical segments it had.
+   * @param to The canonical segments it has now.
+   */
+  moved(from: readonly string[], to: readonly string[]): void {
+    const fromKey = from.join("/");
+    const carried = [...this.#seen].filter(([key]) => key === fromKey || key.startsWith(`${fromKey}/`));
+    this.forget(from);
+    this.forget(to);
+    const toKey = to.join("/");
+    for (const [key, version] of carried) this.#seen.set(toKey + key.slice(fromKey.length), version);
+    while (this.#seen.size > this.maxFiles) this.#seen.delete(this.#seen.keys().next().value as string);
   }
 
   /**

@@ -29,6 +29,8 @@ interface PendingSegment {
   fromLink: boolean;
   /** It must name a folder: the last name of a link target ending in `/` (or `/.`), as POSIX and Go's `os.Root` read it. */
   folder: boolean;
+  /** `folder` is the caller's own trailing `/` (carried through links whose targets do not end in one), for the message. */
+  callerSlash: boolean;
 }
 
 /**
@@ -85,12 +87,13 @@ export async function resolvePath(
     name,
     fromLink: false,
     folder: options.folder === true && index === segments.length - 1,
+    callerSlash: options.folder === true && index === segments.length - 1,
   }));
   let hops = 0;
 
   try {
     while (pending.length > 0) {
-      const { name, fromLink, folder: mustBeFolder } = pending.shift() as PendingSegment;
+      const { name, fromLink, folder: mustBeFolder, callerSlash } = pending.shift() as PendingSegment;
       if (name === "..") {
         // Only link targets bring '..' (the grammar refuses it): step back, never above the root.
         if (stack.length === 1) throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link points outside the workspace");
@@ -166,18 +169,20 @@ export async function resolvePath(
           throw fail("PATH_ESCAPES_WORKSPACE", "a symbolic link target holds a name Windows would rewrite");
         }
         // A trailing '/' (of this target, or of the name this link stood for) binds the target's last name.
-        const folderAtEnd = mustBeFolder || namesFolder(platform, target);
+        const targetSlash = namesFolder(platform, target);
+        const folderAtEnd = mustBeFolder || targetSlash;
         pending.unshift(...targetSegments.map((part, index) => ({
           name: part,
           fromLink: true,
           folder: folderAtEnd && index === targetSegments.length - 1,
+          callerSlash: callerSlash && !targetSlash && index === targetSegments.length - 1,
         })));
         continue;
       }
       if (mustBeFolder && stat.kind !== "directory") {
         throw fail(
           "NOT_A_DIRECTORY",
-          fromLink
+          fromLink && !callerSlash
             ? "a symbolic link's target ends in '/' but does not lead to a folder"
             : "the path ends in '/' but does not name a folder",
         );
