@@ -43,7 +43,8 @@ describe("apply_patch: hostile matching cost", () => {
   }, 60_000);
 
   test("thousands of hunks that each match only tolerantly, every exact try scanning the file", async () => {
-    const text = "a\n a\n".repeat(100_000);
+    // Trailing blanks, the tolerance that need not be unique (one that ignores indentation must match one place).
+    const text = "a\na \n".repeat(100_000);
     fs.writeFileSync(path.join(dir, "big.txt"), text);
     const patch = "*** Begin Patch\n*** Update File: big.txt\n" + "@@\n-a\n-a\n+x\n".repeat(20_000) + "*** End Patch\n";
     const started = Date.now();
@@ -66,9 +67,10 @@ describe("apply_patch: hostile matching cost", () => {
   });
 
   test("the files of one patch share one budget of line comparisons, not one each", async () => {
-    // Each hunk matches only tolerantly: its exact try scans the file (about 600,000 comparisons). 40 of them
-    // fit one budget; two files of them would have fit two (and 64 files 64 budgets: minutes of one call).
-    const text = "a\n a\n".repeat(100_000);
+    // Each hunk matches only tolerantly: its exact try scans the file (about 600,000 comparisons), after the file's
+    // lines are folded twice (about 7 million steps). 40 of them fit one budget; two files of them would have fit
+    // two (and 64 files 64 budgets: minutes of one call).
+    const text = "a\na \n".repeat(100_000);
     const hunks = "@@\n-a\n-a\n+x\n".repeat(40);
     for (const name of ["f1.txt", "f2.txt"]) fs.writeFileSync(path.join(dir, name), text);
     const tool = createApplyPatchTool(dir);
@@ -81,7 +83,7 @@ describe("apply_patch: hostile matching cost", () => {
       // Past the first file's 40 hunks (about 24 million): the budget ends part way through the second's.
       message: expect.stringMatching(
         new RegExp(
-          `'f2\\.txt': hunk \\d+ of 40 not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons \\(the patch's hunks together\\)`,
+          `'f2\\.txt': hunk \\d+ of 40 not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons \\(the patch's hunks together, the folding of each file's lines included\\)`,
         ),
       ),
     });
@@ -93,7 +95,9 @@ describe("apply_patch: hostile matching cost", () => {
 
   test("the exact match anywhere still beats a tolerant one earlier; a tolerant one still applies", () => {
     expect(applyHunks(" b\nb\n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text).toBe(" b\nc\n");
-    expect(applyHunks("x\n  b  \n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text).toBe("x\nc\n");
+    // Matched with its indentation ignored, at one place: the new line takes the file's indentation.
+    expect(applyHunks("x\n  b  \n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: false }], "f").text)
+      .toBe("x\n  c\n");
     expect(applyHunks("a\nb\na\nb\n", [{ oldLines: ["b"], newLines: ["c"], endOfFile: true }], "f").text)
       .toBe("a\nb\na\nc\n");
   });

@@ -5,17 +5,27 @@
  *
  * @module
  */
-import { WorkspaceError } from "../errors.ts";
 import type { PatchHunk } from "./parse_patch.ts";
 import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
 import {
+  INDENTATION_PASS,
   LineIndex,
   type MatchBudget,
-  normalizeLine,
+  SEEK_TOLERANCES,
   SeekBudgetExceeded,
   seekLines,
   type SeekResult,
+  type SeekTolerance,
 } from "./seek_lines.ts";
+import { joinFileLines, type OutputLine, splitFileLines } from "./_file_lines.ts";
+import { type HunkOp, hunkOps, newSide, oldSide, replacementLines, withoutTrailingBlank } from "./_hunk_ops.ts";
+import {
+  hunkAmbiguous,
+  hunkBudgetExceeded,
+  type HunkLabel,
+  hunkNotFound,
+  hunksPartlyApplied,
+} from "./_hunk_not_found.ts";
 
 /** The patched text and what changed. */
 export interface AppliedHunks {
@@ -27,24 +37,30 @@ export interface AppliedHunks {
   removed: number;
   /** Whether a hunk matched only with a whitespace- or look-alike-tolerant comparison. */
   fuzzy: boolean;
+  /** The loosest difference a hunk (or its `@@` line) was matched past; absent for exact matches. */
+  tolerance?: SeekTolerance;
+  /**
+   * `true` when every hunk was applied already: each one's new lines are in the file and its old ones are not
+   * (a patch sent twice). `text` is then the file's text, unchanged, and the counts are 0.
+   */
+  alreadyApplied?: boolean;
 }
-
-/** Lines of the file shown around a near match in a `PATCH_HUNK_NOT_FOUND` error. */
-const NEAREST_SHOWN_LINES = 12;
-/** A line that occurs more often than this in the file gives no clue where a hunk was meant to go. */
-const NEAREST_MAX_OCCURRENCES = 64;
 
 /**
  * Applies `hunks` to `text`. Lines are compared as in {@link seekLines};
- * lines kept keep their own line ends, new lines get the file's usual one
- * (CRLF when most lines have it), and a final newline is kept or left out as
- * before.
+ * a hunk that matches only with its indentation ignored must match at one
+ * place, and its added lines are indented as the file indents. Lines the
+ * patch keeps (` `) are the file's own, with their own line ends; new lines
+ * get the file's usual one (CRLF when most lines have it), and a final
+ * newline is kept or left out as before. A hunk of added lines only goes
+ * after its `@@` line, at its unified diff line number, or else at the end
+ * of the file (and the next hunk is still looked for after the previous one).
  *
  * @param text The file's current text (no BOM).
  * @param hunks The hunks, in file order.
  * @param display The file's path, for messages.
  * @returns The new text and the counts.
- * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, naming the hunk and the nearest lines that almost match.
+ * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, naming the hunk, the nearest lines that almost match and the first that differs.
  *
  * @example Changing one line
  * ```ts
@@ -57,14 +73,23 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], display: s
   return applyHunksWithin(text, hunks, display, { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS });
 }
 
+/** Where one hunk goes: the file lines it replaces, and what it puts there. */
+interface Placement {
+  start: number;
+  length: number;
+  out: OutputLine[];
+  added: number;
+  removed: number;
+}
+
 /**
- * {@link applyHunks} spending line comparisons from `budget`, which the files of one patch share
+ * {@link applyHunks} spending steps from `budget`, which the files of one patch share
  * (`apply_patch` gives each call {@link APPLY_PATCH_MAX_MATCH_STEPS}).
  *
  * @param text The file's current text (no BOM).
  * @param hunks The hunks, in file order.
  * @param display The file's path, for messages.
- * @param budget The comparisons left; spent here.
+ * @param budget The steps left (line comparisons and lines folded); spent here.
  * @returns The new text and the counts.
  * @throws {WorkspaceError} `PATCH_HUNK_NOT_FOUND`, also when the budget runs out.
  */
@@ -74,200 +99,145 @@ export function applyHunksWithin(
   display: string,
   budget: MatchBudget,
 ): AppliedHunks {
-  const finalNewline = text === "" || text.endsWith("\n");
-  // Each line with its own line end (`raw`, for the lines kept) and without it (`lines`, compared).
-  const raw = text === "" ? [] : text.split("\n");
-  if (text.endsWith("\n")) raw.pop();
-  const lines = raw.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
-  // New lines get the file's usual line end: CRLF when most lines have it.
-  const crlf = raw.filter((line) => line.endsWith("\r")).length * 2 > raw.length;
+  const file = splitFileLines(text);
+  const { lines, ends } = file;
+  const index = new LineIndex(lines, budget);
 
   // 1. Locate every hunk; nothing is replaced until all are found.
-  const index = new LineIndex(lines, budget);
-  const replacements: { start: number; length: number; oldLines: string[]; lines: string[] }[] = [];
+  const placements: Placement[] = [];
+  /** Hunks whose new lines are in place and old lines gone, with where they are; and the added-only hunks. */
+  const applied: { number: number; start: number }[] = [];
+  const addOnly: { number: number; lines: string[] }[] = [];
   let at = 0;
-  let fuzzy = false;
+  let loosest = 0;
   for (const [number, hunk] of hunks.entries()) {
-    const label = { display, number: number + 1, total: hunks.length };
+    const label: HunkLabel = { display, number: number + 1, total: hunks.length };
     if (hunk.context !== undefined && hunk.context.trim() !== "") {
       const found = seek(label, () => seekLines(index, [hunk.context as string], at, false));
-      if (found === undefined) throw notFound(label, lines, [hunk.context], "its '@@' context line");
-      fuzzy ||= found.tolerant;
+      if (found === undefined) throw hunkNotFound(label, lines, [hunk.context], "its '@@' context line", at);
+      loosest = Math.max(loosest, found.pass ?? 0);
       at = found.index + 1;
     }
-    if (hunk.oldLines.length === 0) {
-      // Only additions: after the context line, at the unified diff's line, or at the end of the file.
+    let ops = hunkOps(hunk);
+    if (ops.every((op) => op.mark === "+")) {
+      // Only additions: after the '@@' line, at the unified diff's line, or at the end of the file, which does
+      // not move where the next hunk is looked for (as Codex places them).
       const start = hunk.context !== undefined
         ? at
         : hunk.oldStart !== undefined
         ? Math.min(Math.max(hunk.oldStart, at), lines.length)
         : lines.length;
-      replacements.push({ start, length: 0, oldLines: [], lines: hunk.newLines });
-      at = start;
+      const out = ops.map((op): OutputLine => ({ text: op.text }));
+      placements.push({ start, length: 0, out, added: out.length, removed: 0 });
+      addOnly.push({ number: number + 1, lines: newSide(ops) });
+      if (hunk.context !== undefined || hunk.oldStart !== undefined) at = start;
       continue;
     }
-    let oldLines = hunk.oldLines;
-    let newLines = hunk.newLines;
-    let found = seek(label, () => locate(index, oldLines, at, hunk));
-    if (found === undefined && oldLines[oldLines.length - 1] === "") {
+    let found = seek(label, () => locate(index, oldSide(ops), at, hunk));
+    if (found === undefined) {
       // A trailing blank line in the hunk stands for the file's final newline.
-      oldLines = oldLines.slice(0, -1);
-      newLines = newLines[newLines.length - 1] === "" ? newLines.slice(0, -1) : newLines;
-      if (oldLines.length > 0) found = seek(label, () => locate(index, oldLines, at, hunk));
+      const trimmed = withoutTrailingBlank(ops);
+      if (trimmed !== undefined && trimmed.some((op) => op.mark !== "+")) {
+        found = seek(label, () => locate(index, oldSide(trimmed), at, hunk));
+        if (found !== undefined) ops = trimmed;
+      }
     }
-    if (found === undefined) throw notFound(label, lines, hunk.oldLines, "its lines");
-    fuzzy ||= found.tolerant;
-    replacements.push({ start: found.index, length: oldLines.length, oldLines, lines: newLines });
-    at = found.index + oldLines.length;
+    if (found !== undefined && found.also !== undefined) throw hunkAmbiguous(label, found.index, found.also);
+    if (found === undefined) {
+      const replayed = seek(label, () => appliedAlready(index, ops, at));
+      if (replayed === undefined) throw hunkNotFound(label, lines, hunk.oldLines, "its lines", at);
+      applied.push({ number: number + 1, start: replayed });
+      at = replayed + newSide(ops).length;
+      continue;
+    }
+    const pass = found.pass ?? (found.tolerant ? 1 : 0);
+    loosest = Math.max(loosest, pass);
+    placements.push(place(ops, file, found.index, pass >= INDENTATION_PASS));
+    at = found.index + oldSide(ops).length;
   }
 
-  // 2. Replace, last first, so earlier indices stay valid.
+  // 2. A patch sent again: every hunk already in place (nothing changes), or some in place and others missing.
+  if (applied.length > 0) {
+    const missing = placements.length - addOnly.length;
+    const addsThere = addOnly.every((hunk) =>
+      seek({ display, number: hunk.number, total: hunks.length }, () => seekLines(index, hunk.lines, 0, false)) !==
+        undefined
+    );
+    if (missing > 0 || !addsThere) {
+      const first = applied[0];
+      throw hunksPartlyApplied(
+        { display, number: first.number, total: hunks.length },
+        applied.map((hunk) => hunk.number),
+        first.start + 1,
+      );
+    }
+    return { text, added: 0, removed: 0, fuzzy: false, alreadyApplied: true };
+  }
+
+  // 3. Replace, last first, so earlier indices stay valid (added-only hunks at the end sort after the rest).
+  const out: OutputLine[] = lines.map((line, offset) => ({ text: line, end: ends[offset] }));
   let added = 0;
   let removed = 0;
-  for (const replacement of [...replacements].reverse()) {
-    const { head, tail } = sharedEnds(replacement.oldLines, replacement.lines);
-    // Context kept at either end keeps the file's own text (a tolerant match must not re-indent it).
-    const fresh = replacement.lines.map((line, offset) =>
-      offset < head
-        ? raw[replacement.start + offset]
-        : offset >= replacement.lines.length - tail
-        ? raw[replacement.start + replacement.length - (replacement.lines.length - offset)]
-        : crlf
-        ? line + "\r"
-        : line
-    );
-    const old = raw.splice(replacement.start, replacement.length, ...fresh);
-    const counts = { added: replacement.lines.length - head - tail, removed: old.length - head - tail };
-    added += counts.added;
-    removed += counts.removed;
+  const ordered = placements.map((placement, order) => ({ placement, order }))
+    .sort((a, b) => a.placement.start - b.placement.start || a.order - b.order);
+  for (const { placement } of ordered.reverse()) {
+    out.splice(placement.start, placement.length, ...placement.out);
+    added += placement.added;
+    removed += placement.removed;
   }
-  // A file without a final newline keeps none (its last line's `\r`, if any, stays as it was).
-  const body = raw.join("\n");
-  return { text: raw.length > 0 && finalNewline ? body + "\n" : body, added, removed, fuzzy };
+  const tolerance = SEEK_TOLERANCES[loosest];
+  return {
+    text: joinFileLines(out, file),
+    added,
+    removed,
+    fuzzy: loosest > 0,
+    ...(tolerance === undefined ? {} : { tolerance }),
+  };
 }
 
-/** Lines the hunk keeps unchanged at its start (`head`) and end (`tail`): its leading and trailing context. */
-function sharedEnds(old: readonly string[], replacement: readonly string[]): { head: number; tail: number } {
-  let head = 0;
-  while (head < old.length && head < replacement.length && old[head] === replacement[head]) head++;
-  let tail = 0;
-  while (
-    tail < old.length - head && tail < replacement.length - head &&
-    old[old.length - 1 - tail] === replacement[replacement.length - 1 - tail]
-  ) tail++;
-  return { head, tail };
+/** The hunk at `start`: the file lines it covers, what replaces them, and its counts. */
+function place(ops: readonly HunkOp[], file: { lines: string[]; ends: string[] }, start: number, reindent: boolean): Placement {
+  const length = ops.filter((op) => op.mark !== "+").length;
+  return {
+    start,
+    length,
+    out: replacementLines(ops, file.lines, file.ends, start, reindent),
+    added: ops.filter((op) => op.mark === "+").length,
+    removed: ops.filter((op) => op.mark === "-").length,
+  };
+}
+
+/**
+ * Where the hunk's new lines are at or after `at` (exactly, at one place), when its old lines are nowhere in the
+ * file (the hunk was applied already); `undefined` otherwise, and for a hunk whose new side is empty or its old
+ * side.
+ */
+function appliedAlready(index: LineIndex, ops: readonly HunkOp[], at: number): number | undefined {
+  const after = newSide(ops);
+  if (after.length === 0 || !ops.some((op) => op.mark !== " ")) return undefined;
+  // Exactly, and at one place: lines that occur all over the file say nothing about this hunk.
+  const found = seekLines(index, after, at, false);
+  if (found === undefined || (found.pass ?? 0) > 0) return undefined;
+  const again = seekLines(index, after, found.index + 1, false);
+  if (again !== undefined && (again.pass ?? 0) === 0) return undefined;
+  return seekLines(index, oldSide(ops), 0, false) === undefined ? found.index : undefined;
 }
 
 /** A search, its budget running out said as the hunk not found (the file is left as it was). */
-function seek(label: HunkLabel, search: () => SeekResult | undefined): SeekResult | undefined {
+function seek<T>(label: HunkLabel, search: () => T): T {
   try {
     return search();
   } catch (error) {
     if (!(error instanceof SeekBudgetExceeded)) throw error;
-    const { display, number, total } = label;
-    throw new WorkspaceError(
-      "PATCH_HUNK_NOT_FOUND",
-      `Cannot apply patch to '${display}': hunk ${number} of ${total} not found within ${APPLY_PATCH_MAX_MATCH_STEPS} line comparisons (the patch's hunks together)`,
-      {
-        path: display,
-        hint:
-          "give each hunk a few distinctive context lines (or an '@@' line near the change), and split very large hunks; nothing was changed",
-        details: { path: display, hunk: number },
-      },
-    );
+    throw hunkBudgetExceeded(label);
   }
 }
 
-function locate(lines: LineIndex, pattern: readonly string[], at: number, hunk: PatchHunk) {
+function locate(lines: LineIndex, pattern: readonly string[], at: number, hunk: PatchHunk): SeekResult | undefined {
   // A unified diff's line number is where to look first; the patch's order is the fallback.
   if (hunk.oldStart !== undefined && hunk.oldStart - 1 > at) {
-    const near = seekLines(lines, pattern, hunk.oldStart - 1, hunk.endOfFile);
+    const near = seekLines(lines, pattern, hunk.oldStart - 1, hunk.endOfFile, true);
     if (near !== undefined) return near;
   }
-  return seekLines(lines, pattern, at, hunk.endOfFile);
-}
-
-interface HunkLabel {
-  display: string;
-  number: number;
-  total: number;
-}
-
-/** The window of the file most like `pattern` (lines equal after trimming), found by voting. */
-function nearest(
-  lines: readonly string[],
-  pattern: readonly string[],
-): { start: number; matching: number } | undefined {
-  const positions = new Map<string, number[]>();
-  const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
-  for (const [index, line] of lines.entries()) {
-    const key = normalizeLine(line);
-    if (!wanted.has(key)) continue;
-    const list = positions.get(key) ?? [];
-    if (list.length <= NEAREST_MAX_OCCURRENCES) list.push(index);
-    positions.set(key, list);
-  }
-  const votes = new Map<number, number>();
-  for (const [offset, line] of pattern.entries()) {
-    const list = positions.get(normalizeLine(line));
-    if (list === undefined || list.length > NEAREST_MAX_OCCURRENCES) continue;
-    for (const index of list) {
-      const start = Math.max(0, Math.min(index - offset, lines.length - pattern.length));
-      votes.set(start, (votes.get(start) ?? 0) + 1);
-    }
-  }
-  let best: { start: number; matching: number } | undefined;
-  for (const [start, count] of votes) {
-    if (best === undefined || count > best.matching || (count === best.matching && start < best.start)) {
-      best = { start, matching: count };
-    }
-  }
-  return best;
-}
-
-function notFound(
-  label: HunkLabel,
-  lines: readonly string[],
-  pattern: readonly string[],
-  what: string,
-): WorkspaceError {
-  const { display, number, total } = label;
-  const head =
-    `Cannot apply patch to '${display}': hunk ${number} of ${total} not found, ${what} match nowhere in the file`;
-  const near = nearest(lines, pattern);
-  const hint =
-    `read '${display}' again and resend the whole patch with context and '-' lines exactly as the file has them (nothing was changed)`;
-  if (near === undefined) {
-    const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
-    const detail = lines.length === 0
-      ? "the file is empty"
-      : lines.some((line) => wanted.has(normalizeLine(line)))
-      ? `each line of the hunk that the file has occurs in it more than ${NEAREST_MAX_OCCURRENCES} times`
-      : "no line of the hunk occurs in the file";
-    return new WorkspaceError("PATCH_HUNK_NOT_FOUND", `${head} (${detail})`, {
-      path: display,
-      hint,
-      details: { path: display, hunk: number },
-    });
-  }
-  const shown = Math.min(Math.max(pattern.length, 1), NEAREST_SHOWN_LINES, lines.length - near.start);
-  const nearLines = lines.slice(near.start, near.start + shown).map((line, offset) => ({
-    line: near.start + offset + 1,
-    text: line,
-  }));
-  const range = `${near.start + 1}-${near.start + shown}`;
-  const listing = nearLines.map((entry) => `${entry.line}: ${entry.text}`).join("\n");
-  return new WorkspaceError(
-    "PATCH_HUNK_NOT_FOUND",
-    `${head}; nearest lines ${range} (${near.matching} of ${pattern.length} lines match):\n${listing}`,
-    {
-      path: display,
-      hint,
-      details: {
-        path: display,
-        hunk: number,
-        nearest: { startLine: near.start + 1, matching: near.matching, lines: nearLines },
-      },
-    },
-  );
+  return seekLines(lines, pattern, at, hunk.endOfFile, true);
 }

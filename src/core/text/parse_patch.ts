@@ -22,6 +22,12 @@ export interface PatchHunk {
   endOfFile: boolean;
   /** The first old line's 1-based number, from a unified diff header, as a hint where to look first. */
   oldStart?: number;
+  /**
+   * The hunk's body as written, one mark per line in order: `" "` a context line (in both lists), `"-"` a removed
+   * line (in `oldLines`), `"+"` an added one (in `newLines`). What tells which file lines are kept; without it
+   * (a hunk built by hand) the lines the two lists share at each end are taken as the context.
+   */
+  marks?: string;
 }
 
 /** One file the patch changes, with the path as written in the patch. */
@@ -211,6 +217,7 @@ class Reader {
 
   private hunk(path: string, first: boolean): PatchHunk {
     const hunk: PatchHunk = { oldLines: [], newLines: [], endOfFile: false };
+    let marks = "";
     const header = this.lines[this.at];
     const unified = UNIFIED_HUNK.exec(header);
     if (unified !== null) {
@@ -240,9 +247,14 @@ class Reader {
         const context = mark === " " ? line.slice(1) : "";
         hunk.oldLines.push(context);
         hunk.newLines.push(context);
-      } else if (mark === "-") hunk.oldLines.push(line.slice(1));
-      else if (mark === "+") hunk.newLines.push(line.slice(1));
-      else if (mark === "\\") {
+        marks += " ";
+      } else if (mark === "-") {
+        hunk.oldLines.push(line.slice(1));
+        marks += "-";
+      } else if (mark === "+") {
+        hunk.newLines.push(line.slice(1));
+        marks += "+";
+      } else if (mark === "\\") {
         // "\ No newline at end of file": the file's own final newline is kept as it is.
       } else {
         throw patchInvalid(
@@ -255,6 +267,7 @@ class Reader {
     if (this.at === bodyStart || (hunk.oldLines.length === 0 && hunk.newLines.length === 0)) {
       throw patchInvalid(`line ${bodyStart}: a hunk of '${path}' has no lines`);
     }
+    hunk.marks = marks;
     return hunk;
   }
 

@@ -34,15 +34,22 @@ export function parseUnifiedDiff(lines: readonly string[]): PatchOperation[] {
   if (oldName === undefined && newName === undefined) throw patchInvalid("the unified diff names no file");
   const hunks: PatchHunk[] = file.hunks.map((hunk) => {
     const out: PatchHunk = { oldLines: [], newLines: [], endOfFile: false, oldStart: hunk.oldStart };
+    let marks = "";
     for (const line of hunk.lines) {
       const body = line.slice(1);
-      if (line[0] === "-") out.oldLines.push(body);
-      else if (line[0] === "+") out.newLines.push(body);
-      else if (line[0] !== "\\") {
+      if (line[0] === "-") {
+        out.oldLines.push(body);
+        marks += "-";
+      } else if (line[0] === "+") {
+        out.newLines.push(body);
+        marks += "+";
+      } else if (line[0] !== "\\") {
         out.oldLines.push(body);
         out.newLines.push(body);
+        marks += " ";
       }
     }
+    out.marks = marks;
     return out;
   });
   if (oldName === NO_FILE || oldName === undefined) {

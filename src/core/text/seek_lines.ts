@@ -1,6 +1,7 @@
 // Where a run of lines occurs in a file's lines: exact first, then ever more tolerant (as Codex's seek_sequence).
-// Linear per search (Knuth-Morris-Pratt over interned lines), the file folded once per pass, and a budget of
-// comparisons per file: a file of identical lines and a hunk of many of them cannot cost quadratic time.
+// Linear per search (Knuth-Morris-Pratt over interned lines), the file folded once per pass, and one budget of
+// steps that both count (comparisons, and the folding of each line): a file of identical lines and a hunk of many
+// of them cannot cost quadratic time, and 64 large files folded four times each cannot cost more than the budget.
 import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
 import { LOOKALIKES } from "./tolerant_match.ts";
 
@@ -19,12 +20,39 @@ export function normalizeLine(line: string): string {
   return line.trim().replace(LOOKALIKE, (char) => LOOKALIKES[char]);
 }
 
+/** What each pass of {@link seekLines} tolerates, in order (`undefined`: nothing, an exact match). */
+export const SEEK_TOLERANCES: readonly (SeekTolerance | undefined)[] = [
+  undefined,
+  "trailing whitespace",
+  "indentation",
+  "look-alike characters",
+];
+
+/** The difference a tolerant pass of {@link seekLines} looked past. */
+export type SeekTolerance = "trailing whitespace" | "indentation" | "look-alike characters";
+
+/** The first pass that ignores leading whitespace: its matches must be unique to count (see {@link seekLines}). */
+export const INDENTATION_PASS = 2;
+
+/**
+ * Steps folding one line costs, besides one per UTF-16 unit of it: interning a line (a map look-up, a trim, a
+ * regular expression on the loosest pass) measured at 16 to 20 times one comparison of two ids.
+ */
+const FOLD_STEPS_PER_LINE = 16;
+
 /** Where {@link seekLines} found the run, and whether only a tolerant comparison matched. */
 export interface SeekResult {
   /** Index of the first matching line. */
   index: number;
   /** `false` for an exact match. */
   tolerant: boolean;
+  /** The pass that matched: an index into {@link SEEK_TOLERANCES}. */
+  pass?: number;
+  /**
+   * With `unique`, on a pass that ignores indentation: the index of a second match at or after `from`
+   * (the match is then ambiguous).
+   */
+  also?: number;
 }
 
 /** The search ran out of its comparison budget (`APPLY_PATCH_MAX_MATCH_STEPS`). */
@@ -50,10 +78,14 @@ export class LineIndex {
     this.budget = budget;
   }
 
-  /** The file's lines as ids for `pass` (equal folded lines, equal ids). */
+  /** The file's lines as ids for `pass` (equal folded lines, equal ids); the first use spends the folding. */
   pass(pass: number): { ids: Int32Array; intern: Map<string, number> } {
     let entry = this.folded[pass];
     if (entry === undefined) {
+      // Spent before the work: a file too large for what is left costs nothing more.
+      let units = 0;
+      for (const line of this.lines) units += line.length;
+      this.spend(this.lines.length * FOLD_STEPS_PER_LINE + units);
       const fold = PASSES[pass];
       const intern = new Map<string, number>();
       const ids = new Int32Array(this.lines.length);
@@ -88,6 +120,7 @@ export class LineIndex {
  * @param pattern The lines to find (not empty).
  * @param from The first index a match may start at.
  * @param endOfFile Try the run at the end of the file first.
+ * @param unique On a pass that ignores indentation, also look for a second match (`also`). @default false
  * @returns The first match, or `undefined`.
  * @throws {SeekBudgetExceeded} When the index's comparison budget runs out.
  */
@@ -96,12 +129,13 @@ export function seekLines(
   pattern: readonly string[],
   from: number,
   endOfFile: boolean,
+  unique = false,
 ): SeekResult | undefined {
   const index = lines instanceof LineIndex ? lines : new LineIndex(lines);
   const length = index.lines.length;
   const last = length - pattern.length;
   if (last < from) return undefined;
-  if (pattern.length === 0) return { index: endOfFile ? last : from, tolerant: false };
+  if (pattern.length === 0) return { index: endOfFile ? last : from, tolerant: false, pass: 0 };
   for (const [pass, fold] of PASSES.entries()) {
     const { ids, intern } = index.pass(pass);
     // A pattern line that no line of the file folds to: no match in this pass, at no cost.
@@ -118,11 +152,18 @@ export function seekLines(
     index.spend(pattern.length);
     if (absent) continue;
     if (endOfFile) {
+      // Anchored at the end: the anchor makes it unique.
       index.spend(pattern.length);
-      if (wanted.every((id, offset) => ids[last + offset] === id)) return { index: last, tolerant: pass > 0 };
+      if (wanted.every((id, offset) => ids[last + offset] === id)) return { index: last, tolerant: pass > 0, pass };
     }
     const found = firstOccurrence(ids, wanted, from, index);
-    if (found !== undefined) return { index: found, tolerant: pass > 0 };
+    if (found === undefined) continue;
+    const result: SeekResult = { index: found, tolerant: pass > 0, pass };
+    if (unique && pass >= INDENTATION_PASS) {
+      const also = firstOccurrence(ids, wanted, found + 1, index);
+      if (also !== undefined) result.also = also;
+    }
+    return result;
   }
   return undefined;
 }
