@@ -203,19 +203,19 @@ for (const host of TEST_HOSTS) {
       expect(twice.message).toContain("matches 2 times (lines 1, 2)");
     });
 
-    test("refuses a file that is not valid UTF-8 and leaves it alone", async () => {
+    test("refuses a binary file and leaves it alone", async () => {
       const ws = await open([]);
       const file = await ws.workspace.host.open(ws.workspace.hostPath(["bin.dat"]), {
         write: true,
         createExclusive: true,
         mode: 0o644,
       });
-      await file.write(new Uint8Array([0x61, 0xff, 0x62]), 0);
+      await file.write(new Uint8Array([0x61, 0xff, 0x00, 0x62]), 0);
       await file.close();
       const code = await codeOf(
         createEditTool(ws.workspace).execute({ path: "bin.dat", old_string: "a", new_string: "b" }),
       );
-      expect(code).toBe("INVALID_UTF8");
+      expect(code).toBe("BINARY_FILE");
       expect(await ws.listAll()).toEqual(["bin.dat"]);
     });
 

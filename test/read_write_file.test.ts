@@ -76,15 +76,18 @@ for (const host of TEST_HOSTS) {
       });
     });
 
-    test("read_file refuses invalid UTF-8 with INVALID_UTF8", async () => {
+    test("read_file refuses a binary file with BINARY_FILE, naming it and pointing to read_media_file", async () => {
       await withWorkspace(host.open, [], async (ws, registry) => {
         const file = await ws.workspace.host.open(ws.workspace.hostPath(["bin"]), {
           write: true,
           createExclusive: true,
         });
-        await file.write(new Uint8Array([0x61, 0xff, 0xfe, 0x62]), 0);
+        await file.write(new Uint8Array([0x61, 0xff, 0x00, 0x62]), 0);
         await file.close();
-        expect((await call(registry, "read_file", { path: "bin" })).body.error.code).toBe("INVALID_UTF8");
+        const { error } = (await call(registry, "read_file", { path: "bin" })).body;
+        expect(error.code).toBe("BINARY_FILE");
+        expect(error.message).toBe("Cannot read 'bin': it is a binary file (a NUL byte at offset 2)");
+        expect(error.hint).toContain("read_media_file");
       });
     });
 

@@ -45,6 +45,11 @@ export type ErrorCode =
   | "PERMISSION_DENIED"
   | "FILE_TOO_LARGE"
   | "INVALID_UTF8"
+  // Text files (decode_text.ts, encode_text.ts): a binary file, bytes whose encoding cannot be told, a character
+  // the file's encoding cannot hold.
+  | "BINARY_FILE"
+  | "ENCODING_UNKNOWN"
+  | "UNREPRESENTABLE_CHARACTER"
   // read_media_file: the bytes are no image or audio format it knows.
   | "UNSUPPORTED_MEDIA_TYPE"
   | "IO_ERROR"

@@ -8,7 +8,10 @@ import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { applyHunksWithin } from "../core/text/apply_hunks.ts";
 import type { MatchBudget } from "../core/text/seek_lines.ts";
 import type { PatchHunk } from "../core/text/parse_patch.ts";
-import { decodeUtf8Strict, encodeUtf8 } from "../core/text/utf8.ts";
+import { encodeUtf8 } from "../core/text/utf8.ts";
+import { decodeText } from "../core/text/decode_text.ts";
+import { encodeText } from "../core/text/encode_text.ts";
+import type { TextForm } from "../core/text/text_form.ts";
 import type { HostStat } from "../host.ts";
 
 /** One file of a patch, its paths checked by the grammar. */
@@ -91,7 +94,7 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   if (target.stat.kind === "file" && target.stat.size > maxFileBytes) {
     throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
   }
-  const { stat, text } = await readText(context, target, display);
+  const { stat, text, form } = await readText(context, target, display);
   if (context.guard !== undefined) {
     context.guard.assertCurrent(target.segments, stat, operation.kind === "delete" ? "delete" : "patch", display);
   }
@@ -100,14 +103,14 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
     return { kind: "delete", display, target: held, removed: lines };
   }
 
-  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const { text: after, added, removed } = applyHunksWithin(
-    text.slice(bom.length),
+    text,
     operation.hunks,
     display,
     context.budget,
   );
-  const data = encodeUtf8(bom + after);
+  // Written back in the file's own encoding and BOM; a character it cannot hold is refused.
+  const data = encodeText(after, form, { display, action: "patch" });
   if (data.length > maxFileBytes) {
     throw tooLarge(display, `the patched file would have ${data.length} bytes`, maxFileBytes);
   }
@@ -154,7 +157,7 @@ async function readText(
   context: PlanContext,
   target: Resolved,
   display: string,
-): Promise<{ stat: HostStat; text: string }> {
+): Promise<{ stat: HostStat; text: string; form: TextForm }> {
   const { file, stat } = await openCheckedFile(context.workspace, target, "patch", display);
   try {
     // One byte more than fstat reported: getting it means the file grew meanwhile.
@@ -166,7 +169,7 @@ async function readText(
         hint: "read the file again and resend the patch",
       });
     }
-    return { stat, text: decodeUtf8Strict(buffer.subarray(0, length), display) };
+    return { stat, ...decodeText(buffer.subarray(0, length), { display, action: "patch" }) };
   } catch (error) {
     throw mapHostError(error, "patch", display);
   } finally {

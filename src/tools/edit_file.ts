@@ -16,7 +16,10 @@ import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { unifiedDiff } from "../core/text/unified_diff.ts";
-import { decodeUtf8Strict, encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
+import { utf8ByteLength } from "../core/text/utf8.ts";
+import { decodeText } from "../core/text/decode_text.ts";
+import { encodeText } from "../core/text/encode_text.ts";
+import { TEXT_ENCODINGS, type TextEncodingName } from "../core/text/text_form.ts";
 import { sameIdentity } from "../core/fs/workspace.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
@@ -65,6 +68,8 @@ export interface EditFileArguments {
   edits?: { old_string: string; new_string: string; replace_all?: boolean }[];
   /** Return the diff without writing. @default false */
   dry_run?: boolean;
+  /** The file's encoding, when it cannot be detected. @default undefined (detected: see `decodeText`) */
+  encoding?: TextEncodingName;
 }
 
 /** Arguments of `edit_file`, validated. */
@@ -77,6 +82,8 @@ export interface EditFileInput {
   edits: EditOperation[];
   /** Compute the diff, write nothing. */
   dryRun: boolean;
+  /** The encoding asked for, if any. */
+  encoding?: TextEncodingName;
 }
 
 /** Result of `edit_file`. */
@@ -95,6 +102,8 @@ export interface EditFileOutput {
   diff: string;
   /** Present and `true` when the diff was longer than the limit and was cut. */
   diffTruncated?: boolean;
+  /** The file's encoding, when it is not UTF-8 (the edit was written back in it). */
+  encoding?: TextEncodingName;
 }
 
 function editSchema(maxEdits: number) {
@@ -115,6 +124,9 @@ function editSchema(maxEdits: number) {
       "Several replacements, applied in order, all or nothing (instead of old_string/new_string)",
     ),
     dry_run: z.boolean().optional().describe("Return the diff without writing (default false)"),
+    encoding: z.enum(TEXT_ENCODINGS as [TextEncodingName, ...TextEncodingName[]]).optional().describe(
+      "The file's encoding, only when it cannot be detected (default: detected; the file is written back in it)",
+    ),
   }).strict();
 }
 
@@ -205,7 +217,14 @@ export function createEditTool(
           hint: `send at most ${maxInputBytes} bytes of old_string and new_string per call`,
         });
       }
-      return { path: args.path, segments: normalizeWorkspacePath(args.path), edits, dryRun: args.dry_run ?? false };
+      const input: EditFileInput = {
+        path: args.path,
+        segments: normalizeWorkspacePath(args.path),
+        edits,
+        dryRun: args.dry_run ?? false,
+      };
+      if (args.encoding !== undefined) input.encoding = args.encoding;
+      return input;
     },
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
@@ -252,11 +271,10 @@ export function createEditTool(
         }
 
         // 3. Apply every edit in memory; any failure leaves the file untouched.
-        const text = decodeUtf8Strict(bytes, display);
-        const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-        const before = text.slice(bom.length);
+        // The file's own encoding and BOM, written back as they were; a character it cannot hold is refused.
+        const { text: before, form } = decodeText(bytes, { display, action: "edit", encoding: input.encoding });
         const { text: after, replacements, fuzzy } = applyEdits(before, input.edits, display);
-        const data = encodeUtf8(bom + after);
+        const data = encodeText(after, form, { display, action: "edit" });
         if (data.length > maxFileBytes) {
           throw tooLarge(display, `the edited file would have ${data.length} bytes`, maxFileBytes);
         }
@@ -291,6 +309,7 @@ export function createEditTool(
           diff,
         };
         if (truncated) output.diffTruncated = true;
+        if (form.encoding !== "utf-8") output.encoding = form.encoding;
         return output;
       } finally {
         await target.release();

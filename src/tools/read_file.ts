@@ -12,7 +12,9 @@ import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { readLineWindow } from "../core/fs/read_line_window.ts";
 import { readTrackerOf } from "../core/fs/read_tracker.ts";
-import { decodeUtf8Strict } from "../core/text/utf8.ts";
+import { decodeText } from "../core/text/decode_text.ts";
+import { isPlainUtf8, TEXT_ENCODINGS, type TextEncodingName, type TextForm } from "../core/text/text_form.ts";
+import { textLineWindow } from "../core/text/text_line_window.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
@@ -36,6 +38,8 @@ export interface ReadFileArguments {
   offset?: number;
   /** Lines in a window at most. @default undefined (the whole file) */
   limit?: number;
+  /** Decode as this encoding instead of detecting it. @default undefined (detected: see `decodeText`) */
+  encoding?: TextEncodingName;
 }
 
 /** Arguments of `read_file`. */
@@ -48,6 +52,8 @@ export interface ReadFileInput {
   offset?: number;
   /** Lines in a window at most. */
   limit?: number;
+  /** The encoding asked for, if any. */
+  encoding?: TextEncodingName;
 }
 
 /**
@@ -57,10 +63,14 @@ export interface ReadFileInput {
 export interface ReadFileOutput {
   /** The workspace-relative path (normalized). */
   path: string;
-  /** The whole file, or the window's whole lines, decoded as strict UTF-8. */
+  /** The whole file, or the window's whole lines, decoded losslessly (without a byte order mark). */
   content: string;
-  /** Bytes of `content`. */
+  /** Bytes of `content` in the file. */
   bytes: number;
+  /** The file's encoding, when it is not UTF-8 (`edit_file` writes it back in it). */
+  encoding?: TextEncodingName;
+  /** `true` when the file starts with a byte order mark (kept by `edit_file` and `apply_patch`). */
+  bom?: boolean;
   /** Windowed reads: the first line returned (the `offset` asked for). */
   startLine?: number;
   /** Windowed reads: the last line returned; `startLine - 1` when nothing was left to return. */
@@ -84,6 +94,9 @@ const schema = z.object({
   ),
   limit: z.number().int().min(1).optional().describe(
     "Lines to read at most from offset (the byte limit still applies)",
+  ),
+  encoding: z.enum(TEXT_ENCODINGS as [TextEncodingName, ...TextEncodingName[]]).optional().describe(
+    "Decode as this encoding (default: detected; UTF-8, UTF-16 with a BOM, else windows-1252)",
   ),
 }).strict();
 
@@ -133,7 +146,7 @@ export function createReadTool(
   return defineTool({
     name: options.name ?? "read_file",
     description: options.description ??
-      `Read a UTF-8 text file inside the workspace. Paths are relative to the workspace root. Files over ${maxBytes} bytes must be read in windows: pass offset (1-based line) and limit (lines); the result gives nextOffset.`,
+      `Read a text file inside the workspace (UTF-8, UTF-16 or a legacy single-byte encoding, detected). Paths are relative to the workspace root. Files over ${maxBytes} bytes must be read in windows: pass offset (1-based line) and limit (lines); the result gives nextOffset.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
     schema,
@@ -142,6 +155,7 @@ export function createReadTool(
       segments: normalizeWorkspacePath(args.path),
       offset: args.offset,
       limit: args.limit,
+      encoding: args.encoding,
     }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
@@ -158,8 +172,37 @@ export function createReadTool(
         const { file, stat } = await openCheckedFile(workspace, target, "read", display);
         try {
           if (windowed) {
+            const offset = input.offset ?? 1;
+            const head = new Uint8Array(3);
+            const headLength = await readFully(file, head, 0, signal);
+            const utf16 = input.encoding?.startsWith("utf-16") ||
+              (input.encoding === undefined && headLength >= 2 &&
+                ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)));
+            if (utf16) {
+              // UTF-16's newlines are two bytes: the file is decoded whole, then cut into lines.
+              if (stat.size > countLinesMaxBytes) throw tooLarge(display, stat.size, countLinesMaxBytes);
+              const all = new Uint8Array(stat.size);
+              const length = await readFully(file, all, 0, signal);
+              const { text, form } = decodeText(all.subarray(0, length), { display, encoding: input.encoding });
+              const window = textLineWindow(text, offset, input.limit, maxBytes, 2);
+              const output: ReadFileOutput = {
+                path: display,
+                content: window.text,
+                bytes: window.text.length * 2,
+                startLine: offset,
+                endLine: window.endLine,
+                totalLines: window.totalLines,
+                hasMore: window.hasMore,
+                nextOffset: window.hasMore ? window.endLine + 1 : null,
+                fileBytes: stat.size,
+              };
+              if (window.lineCut) output.lineCut = true;
+              addForm(output, form);
+              readTrackerOf(workspace).record(target.segments, stat);
+              return output;
+            }
             const window = await readLineWindow(file, {
-              offset: input.offset ?? 1,
+              offset,
               limit: input.limit,
               maxBytes,
               chunkBytes: Math.min(READ_FILE_CHUNK_BYTES, Math.max(maxBytes, 1)),
@@ -174,9 +217,13 @@ export function createReadTool(
                 { path: display, hint: `windows of this file must start within its first ${maxScanBytes} bytes` },
               );
             }
+            // A UTF-8 byte order mark is the first window's: later windows decode as the file does.
+            const utf8Bom = headLength === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+            const asked = input.encoding ?? (utf8Bom && offset > 1 ? "utf-8" : undefined);
+            const decoded = decodeText(window.bytes, { display, encoding: asked });
             const output: ReadFileOutput = {
               path: display,
-              content: decodeUtf8Strict(window.bytes, display),
+              content: decoded.text,
               bytes: window.bytes.length,
               startLine: window.startLine,
               endLine: window.endLine,
@@ -186,6 +233,7 @@ export function createReadTool(
             output.nextOffset = window.hasMore ? window.endLine + 1 : null;
             output.fileBytes = stat.size;
             if (window.lineCut) output.lineCut = true;
+            addForm(output, utf8Bom ? { encoding: "utf-8", bom: true } : decoded.form);
             readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
             return output;
           }
@@ -196,9 +244,11 @@ export function createReadTool(
           const wanted = stat.size === 0 ? buffer.length : Math.min(stat.size, maxBytes + 1);
           const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
           if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
-          const content = decodeUtf8Strict(buffer.subarray(0, length), display);
+          const { text, form } = decodeText(buffer.subarray(0, length), { display, encoding: input.encoding });
           readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
-          return { path: display, content, bytes: length };
+          const output: ReadFileOutput = { path: display, content: text, bytes: length };
+          addForm(output, form);
+          return output;
         } catch (error) {
           throw mapHostError(error, "read", display);
         } finally {
@@ -209,6 +259,13 @@ export function createReadTool(
       }
     },
   });
+}
+
+// The file's form, when it is not plain UTF-8.
+function addForm(output: ReadFileOutput, form: TextForm): void {
+  if (isPlainUtf8(form)) return;
+  if (form.encoding !== "utf-8") output.encoding = form.encoding;
+  if (form.bom) output.bom = true;
 }
 
 function tooLarge(display: string, size: number, maxBytes: number): WorkspaceError {

@@ -5,7 +5,9 @@ import { WorkspaceError } from "../core/errors.ts";
 import { WRITE_FILE_MAX_BYTES } from "../core/limits.ts";
 import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
-import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
+import { utf8ByteLength } from "../core/text/utf8.ts";
+import { encodeText } from "../core/text/encode_text.ts";
+import { TEXT_ENCODINGS, type TextEncodingName } from "../core/text/text_form.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
@@ -34,8 +36,13 @@ export interface WriteToolOptions extends BaseToolOptions {
 export interface WriteFileArguments {
   /** Workspace-relative path of the file to create or replace. */
   path: string;
-  /** The complete new content, as UTF-8 text. */
+  /** The complete new content. */
   content: string;
+  /**
+   * The encoding to write: UTF-16 is written with a byte order mark, the others without.
+   * @default "utf-8"
+   */
+  encoding?: TextEncodingName;
 }
 
 /** Arguments of `write_file`, validated. */
@@ -44,7 +51,7 @@ export interface WriteFileInput {
   path: string;
   /** The path's segments. */
   segments: string[];
-  /** The content as UTF-8 bytes. */
+  /** The content's bytes, in the encoding asked for. */
   data: Uint8Array;
 }
 
@@ -58,21 +65,29 @@ export interface WriteFileOutput {
 
 const schema = z.object({
   path: z.string().describe("Workspace-relative path of the file to create or replace, e.g. 'src/index.ts'"),
-  content: z.string().describe("The complete new content, as UTF-8 text"),
+  content: z.string().describe("The complete new content"),
+  encoding: z.enum(TEXT_ENCODINGS as [TextEncodingName, ...TextEncodingName[]]).optional().describe(
+    "The encoding to write (default utf-8); give the one read_file reported to keep a file's encoding",
+  ),
 }).strict();
 
 /**
- * Checks that `content` fits in `maxBytes` of UTF-8 without encoding more than needed.
- * @throws {WorkspaceError} `CONTENT_TOO_LARGE`.
+ * Checks that `content` fits in `maxBytes` of UTF-8 without encoding more than needed, then encodes it.
+ * @throws {WorkspaceError} `CONTENT_TOO_LARGE`; `UNREPRESENTABLE_CHARACTER`.
  */
-function encodeBoundedContent(content: string, maxBytes: number): Uint8Array {
+function encodeBoundedContent(
+  content: string,
+  maxBytes: number,
+  encoding: TextEncodingName,
+  display: string,
+): Uint8Array {
   // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
   if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
     throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
       hint: `write at most ${maxBytes} bytes per call`,
     });
   }
-  return encodeUtf8(content);
+  return encodeText(content, { encoding, bom: encoding.startsWith("utf-16") }, { display });
 }
 
 /**
@@ -102,14 +117,14 @@ export function createWriteTool(
   return defineTool({
     name: options.name ?? "write_file",
     description: options.description ??
-      `Create or replace a UTF-8 text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes.`,
+      `Create or replace a text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes. Written as UTF-8 unless encoding is given.`,
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
     schema,
     prepare: (args) => ({
       path: args.path,
       segments: normalizeWorkspacePath(args.path),
-      data: encodeBoundedContent(args.content, maxBytes),
+      data: encodeBoundedContent(args.content, maxBytes, args.encoding ?? "utf-8", args.path),
     }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
