@@ -135,6 +135,7 @@ describe(`background processes on the ${runtime} host`, () => {
     expect(await ok(registry, "process_input", { process_id: id, text: "hello\n" })).toEqual({
       process_id: id,
       bytes: 6,
+      unsentBytes: 0,
     });
     expect((await readUntil(registry, id, (stdout) => stdout.includes("hello\n"))).stdout).toBe("hello\n");
     await ok(registry, "process_input", { process_id: id, text: "wörld\n" });

@@ -145,7 +145,11 @@ describe("output schemas", () => {
       const started = await call("node_process", { source, background: true });
       expect(started).toMatchObject({ status: "running" });
       const id = started.process_id as string;
-      expect(await call("process_input", { process_id: id, text: "x\n" })).toEqual({ process_id: id, bytes: 2 });
+      expect(await call("process_input", { process_id: id, text: "x\n" })).toEqual({
+        process_id: id,
+        bytes: 2,
+        unsentBytes: 0,
+      });
       expect(await call("process_output", { process_id: id, wait_ms: 100 })).toMatchObject({ process_id: id });
       expect(await call("process_list", {})).toMatchObject({ processes: [{ process_id: id }] });
       expect(await call("process_kill", { process_id: id })).toMatchObject({ status: "exited", killed: true });

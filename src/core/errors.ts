@@ -85,6 +85,8 @@ export type ErrorCode =
   | "PROCESS_NOT_FOUND"
   | "PROCESS_NOT_RUNNING"
   | "PROCESS_INPUT_UNSUPPORTED"
+  // process_input to a process that does not read its stdin (stdin_queue.ts): nothing was sent.
+  | "PROCESS_INPUT_BLOCKED"
   // A command that ended with a non-zero exit, or a signal, where a tool treats that as a failure (seed 004's bash).
   | "COMMAND_FAILED"
   // More output than a tool's buffer holds, where a tool treats that as a failure (seed 004's bash).

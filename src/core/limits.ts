@@ -132,6 +132,15 @@ export const PROCESS_OUTPUT_MAX_WAIT_MS = 30_000;
 /** process_input: UTF-8 bytes of `text` one call writes to a background process's stdin. */
 export const PROCESS_INPUT_MAX_BYTES = 65_536;
 
+/** process_input: bytes handed to a process's stdin pipe and not yet taken by it, at most; text goes in pieces of this size, the next once the last was taken, so a process that never reads holds at most this much of it. */
+export const PROCESS_INPUT_CHUNK_BYTES = 16_384;
+
+/** process_input: bytes of text held for one process by calls writing or waiting their turn; a call that would pass it is `PROCESS_INPUT_BLOCKED` at once, so calls to a process that does not read cannot fill memory. */
+export const PROCESS_INPUT_MAX_QUEUED_BYTES = 262_144;
+
+/** process_input: milliseconds a call waits for the process to take its text (its turn included); then it returns what was written, or `PROCESS_INPUT_BLOCKED`, so no call (and no MCP slot) is held by a process that does not read. */
+export const PROCESS_INPUT_WAIT_MS = 2_000;
+
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
 export const PIPE_DRAIN_GRACE_MS = 500;
 
@@ -261,6 +270,9 @@ export const MCP_MAX_CONCURRENT_CALLS = 16;
 /** MCP server: calls waiting for a slot before the server stops reading its input (the client then waits in the pipe), so a flood of large calls cannot fill memory. */
 export const MCP_MAX_QUEUED_CALLS = 64;
 
+/** MCP server: `process_kill` and `process_list` calls running at once, beside the other calls' slots, so a process can always be listed and ended however many calls are waiting on it. */
+export const MCP_MAX_CONTROL_CALLS = 4;
+
 /**
  * MCP server: milliseconds the calls already read are given to finish and be
  * answered once stdin has closed; then the session ends (an approval asked of
@@ -352,6 +364,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_BACKGROUND_PROCESSES,
   PROCESS_OUTPUT_MAX_WAIT_MS,
   PROCESS_INPUT_MAX_BYTES,
+  PROCESS_INPUT_CHUNK_BYTES,
+  PROCESS_INPUT_MAX_QUEUED_BYTES,
+  PROCESS_INPUT_WAIT_MS,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   PROTECTED_SCAN_MAX_ENTRIES,
@@ -387,6 +402,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_MAX_MESSAGE_BYTES,
   MCP_MAX_CONCURRENT_CALLS,
   MCP_MAX_QUEUED_CALLS,
+  MCP_MAX_CONTROL_CALLS,
   MCP_EXIT_DRAIN_MS,
   MCP_HTTP_MAX_BODY_BYTES,
   MCP_HTTP_HEADERS_TIMEOUT_MS,

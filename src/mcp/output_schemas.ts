@@ -154,7 +154,7 @@ const RESULTS: Readonly<Record<string, Schema>> = {
   shell: object(PROCESS_RESULT, STARTED),
   process_output: BACKGROUND_OUTPUT,
   process_kill: BACKGROUND_OUTPUT,
-  process_input: object({ process_id: string, bytes: integer }),
+  process_input: object({ process_id: string, bytes: integer, unsentBytes: integer }),
   process_list: object({
     processes: {
       type: "array",

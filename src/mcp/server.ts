@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
 import { throwIfAborted } from "../core/errors.ts";
-import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
+import { MCP_MAX_CONCURRENT_CALLS, MCP_MAX_CONTROL_CALLS, MCP_MAX_QUEUED_CALLS } from "../core/limits.ts";
 import { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { errorResult, executeToolCall } from "../registry/execute_tool_call.ts";
@@ -33,7 +33,8 @@ import {
  * Schema; each call runs through {@link executeToolCall}, and its result is a
  * text content holding the same JSON (plus `structuredContent`), with
  * `isError` set for an error. Calls beyond `maxConcurrentCalls` wait their
- * turn. A tool that needs approval is put to the person through MCP
+ * turn; `process_kill` and `process_list` run in slots of their own
+ * ({@link MCP_MAX_CONTROL_CALLS}). A tool that needs approval is put to the person through MCP
  * elicitation (as `executeToolCall`'s `approve`); when the client cannot ask,
  * the call is refused with `APPROVAL_UNAVAILABLE`.
  *
@@ -69,6 +70,9 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
     ),
   ]));
   const limiter = createCallLimiter(options.maxConcurrentCalls ?? MCP_MAX_CONCURRENT_CALLS);
+  // process_kill and process_list have slots of their own: a process can always be listed and ended, however
+  // many calls wait on it in the others.
+  const controlLimiter = createCallLimiter(MCP_MAX_CONTROL_CALLS);
   const flow = backpressure(limiter, options.maxQueuedCalls ?? MCP_MAX_QUEUED_CALLS, options.flowControl);
   const server = new Server(
     { name: "paddock", version: VERSION },
@@ -105,7 +109,8 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResultJson> => {
     const call = { id: String(extra.requestId), name: request.params.name, arguments: request.params.arguments ?? {} };
-    const running = limiter.run(async () => {
+    const lane = CONTROL_TOOLS.has(call.name) ? controlLimiter : limiter;
+    const running = lane.run(async () => {
       throwIfAborted(extra.signal);
       // The client's roots, when it has some, are known before any call runs.
       await clientRoots.settled();
@@ -146,3 +151,6 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
 
   return { server, registry, workspace, roots: rootSet.roots };
 }
+
+// The calls that must always find a slot: they end or list what holds the others.
+const CONTROL_TOOLS: ReadonlySet<string> = new Set(["process_kill", "process_list"]);

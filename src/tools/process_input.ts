@@ -33,15 +33,21 @@ export interface ProcessInputInput {
 export interface ProcessInputOutput {
   /** The proc. */
   process_id: string;
-  /** UTF-8 bytes written. */
+  /** UTF-8 bytes written: taken by its stdin, or (at most `PROCESS_INPUT_CHUNK_BYTES`) handed to it and taken when it reads. */
   bytes: number;
+  /** Bytes of `text` not sent because the process stopped reading within `PROCESS_INPUT_WAIT_MS`; 0 when all was sent. */
+  unsentBytes: number;
 }
 
 /**
- * Creates `process_input` `{process_id, text}` → `{process_id, bytes}`:
- * writes text to a background process's stdin (exactly as given: end a line
- * with `\n`). Its answer is read with `process_output`. A process that has
- * ended is `PROCESS_NOT_RUNNING`; an unknown id is `PROCESS_NOT_FOUND`.
+ * Creates `process_input` `{process_id, text}` → `{process_id, bytes,
+ * unsentBytes}`: writes text to a background process's stdin (exactly as
+ * given: end a line with `\n`). Its answer is read with `process_output`. A
+ * process that has ended is `PROCESS_NOT_RUNNING`; an unknown id is
+ * `PROCESS_NOT_FOUND`. The write is bounded in bytes queued and in time (see
+ * `StdinQueue`): a process that stops reading makes the call return within
+ * `PROCESS_INPUT_WAIT_MS` with what was written and `unsentBytes` for the
+ * rest, or `PROCESS_INPUT_BLOCKED` when nothing could be written.
  *
  * @param workspace The workspace, or its root folder.
  * @param options The table, the input limit, name and description.
@@ -68,7 +74,9 @@ export function createProcessInputTool(
   return defineTool({
     name: options.name ?? "process_input",
     description: options.description ??
-      `Write text to the stdin of a background proc (read its answer with process_output). At most ${maxBytes} bytes per call.`,
+      `Write text to the stdin of a background proc (read its answer with process_output). At most ${maxBytes} bytes per call. ` +
+        `A process that does not read takes what its pipe holds: the call then returns with unsentBytes for the rest (send them later), ` +
+        "or PROCESS_INPUT_BLOCKED when nothing could be written.",
     readOnly: false,
     schema,
     prepare: (args): ProcessInputInput => {
@@ -82,8 +90,8 @@ export function createProcessInputTool(
     run: async (input, { signal }) => {
       throwIfAborted(signal);
       const proc = (await getTable()).get(input.processId);
-      await proc.write(input.data);
-      return { process_id: proc.id, bytes: input.data.length };
+      const written = await proc.write(input.data, signal);
+      return { process_id: proc.id, bytes: written.bytes, unsentBytes: written.unsentBytes };
     },
   });
 }

@@ -1,5 +1,6 @@
 import { abortError, WorkspaceError } from "../errors.ts";
 import { OutputWindow } from "./output_window.ts";
+import { notRunning, StdinQueue, type StdinQueueLimits, type StdinWritten } from "./stdin_queue.ts";
 
 /** How a background process ended. */
 export interface BackgroundExit {
@@ -84,6 +85,8 @@ export interface BackgroundProcessSpec {
   timeoutMs?: number;
   /** Rewrites output text before it is handed over (node_process hides its temp file's path). @default identity */
   sanitize?: (text: string) => string;
+  /** The bounds of its stdin. @default PROCESS_INPUT_CHUNK_BYTES, PROCESS_INPUT_MAX_QUEUED_BYTES, PROCESS_INPUT_WAIT_MS */
+  stdin?: StdinQueueLimits;
 }
 
 /**
@@ -100,6 +103,7 @@ export class BackgroundProcess {
   readonly #stdout: OutputWindow;
   readonly #stderr: OutputWindow;
   #control: BackgroundControl | undefined;
+  #stdin: StdinQueue | undefined;
   #exit: BackgroundExit | undefined;
   #timedOut = false;
   #killed = false;
@@ -145,6 +149,7 @@ export class BackgroundProcess {
    */
   attach(control: BackgroundControl, onExit: () => void): void {
     this.#control = control;
+    if (control.write !== undefined) this.#stdin = new StdinQueue(this.id, control.write, this.spec.stdin);
     if (this.spec.timeoutMs !== undefined) {
       this.#timer = setTimeout(() => {
         this.#timedOut = true;
@@ -219,26 +224,29 @@ export class BackgroundProcess {
     };
   }
 
+  /** Bytes of input held for it now (see {@link StdinQueue.queuedBytes}). */
+  get queuedInputBytes(): number {
+    return this.#stdin?.queuedBytes ?? 0;
+  }
+
   /**
-   * Writes to its stdin.
+   * Writes to its stdin, bounded in bytes queued and in time (see {@link StdinQueue}).
    *
    * @param data The bytes.
+   * @param signal Cancels the wait.
+   * @returns What was accepted, and what was not sent because it stopped reading.
    * @throws {WorkspaceError} `PROCESS_NOT_RUNNING` once it ended (or its stdin closed);
-   *   `PROCESS_INPUT_UNSUPPORTED` when its launcher gives no stdin.
+   *   `PROCESS_INPUT_UNSUPPORTED` when its launcher gives no stdin; `PROCESS_INPUT_BLOCKED` when it does not read.
    */
-  async write(data: Uint8Array): Promise<void> {
-    const write = this.#control?.write;
-    if (write === undefined) {
+  async write(data: Uint8Array, signal?: AbortSignal): Promise<StdinWritten> {
+    const stdin = this.#stdin;
+    if (stdin === undefined) {
       throw new WorkspaceError("PROCESS_INPUT_UNSUPPORTED", `Cannot write to process ${this.id}: it takes no input`, {
         hint: "this shell provider runs commands to the end without stdin; pass the input in the command line",
       });
     }
     if (this.exited) throw notRunning(this.id);
-    try {
-      await write(data);
-    } catch (error) {
-      throw notRunning(this.id, error);
-    }
+    return await stdin.write(data, signal);
   }
 
   /** Ends its whole process group; resolves once it ended. */
@@ -258,11 +266,4 @@ export class BackgroundProcess {
   #wake(): void {
     for (const waiter of [...this.#waiters]) waiter();
   }
-}
-
-function notRunning(id: string, cause?: unknown): WorkspaceError {
-  return new WorkspaceError("PROCESS_NOT_RUNNING", `Cannot write to process ${id}: it has ended`, {
-    hint: "read its last output with process_output",
-    cause,
-  });
 }
