@@ -275,7 +275,11 @@ describe("edit_file arguments", () => {
     });
     expect(result.isError).toBe(true);
     expect(JSON.parse(result.content)).toEqual({
-      error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" },
+      error: {
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: "INVALID_RELATIVE_PATH",
+        hint: expect.stringContaining("would leave the workspace"),
+      },
     });
   });
 });
