@@ -147,6 +147,9 @@ export const PIPE_DRAIN_GRACE_MS = 500;
 /** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 
+/** sandbox: host entries the bubblewrap sandbox hides because other users may not read them (each costs a mount per command); past it the sandbox is unavailable rather than showing them. A system has a handful. */
+export const SANDBOX_MASK_MAX_PATHS = 1_000;
+
 /** Protected paths: entries one scan of the workspace visits before a process runs (`node_process`'s write allowlist, a sandbox's read-only binds); past it nothing runs (`TOO_MANY_ENTRIES`), since a partial scan could miss a protected file. Protected folders (`.git`, `node_modules`) are not entered. */
 export const PROTECTED_SCAN_MAX_ENTRIES = 100_000;
 
@@ -369,6 +372,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PROCESS_INPUT_WAIT_MS,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
+  SANDBOX_MASK_MAX_PATHS,
   PROTECTED_SCAN_MAX_ENTRIES,
   PROTECTED_MAX_PATHS,
   GIT_CONFIG_MAX_BYTES,

@@ -43,12 +43,18 @@ export function workspaceOwner(writable: readonly string[], cwd: string): OwnerI
  * clears every capability), once a sandbox started that way worked here.
  *
  * @param host The host that runs the probe.
+ * @param launcher The shell that opens the seccomp program, put before setpriv (the caller opens it).
  * @param bwrap bwrap and its base arguments.
  * @param owner The workspace's owner.
  * @returns The prefix for bwrap's command line.
  * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` without setpriv, or when bwrap cannot run as that user.
  */
-export async function probeAsOwner(host: Host, bwrap: string[], owner: OwnerIds): Promise<string[]> {
+export async function probeAsOwner(
+  host: Host,
+  launcher: readonly string[],
+  bwrap: string[],
+  owner: OwnerIds,
+): Promise<string[]> {
   const setpriv = findOnPath("setpriv");
   if (setpriv === undefined || !isExecutableFile(setpriv)) {
     throw unavailable(
@@ -57,7 +63,7 @@ export async function probeAsOwner(host: Host, bwrap: string[], owner: OwnerIds)
     );
   }
   const prefix = [setpriv, "--reuid", String(owner.uid), "--regid", String(owner.gid), "--clear-groups", "--"];
-  const result = await run(host, [...prefix, ...bwrap, "--", "/bin/sh", "-c", ":"]).catch(() => null);
+  const result = await run(host, [...launcher, ...prefix, ...bwrap, "--", "/bin/sh", "-c", ":"]).catch(() => null);
   if (result === null || result.code !== 0) {
     throw unavailable(
       `bwrap cannot create the sandbox as the workspace's owner (${reasonOf(result?.stderr ?? "")})`,

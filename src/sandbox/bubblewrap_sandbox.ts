@@ -47,13 +47,18 @@ import {
   shellQuote,
 } from "./proxy_forwarder.ts";
 import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
-import { baseArguments, SEALED_MOUNTS } from "./_bwrap_base_arguments.ts";
+import { baseArguments, SEALED_MOUNTS, shownRoots } from "./_bwrap_base_arguments.ts";
+import { maskArguments, unreadableEntries } from "./_bwrap_masks.ts";
+import { seccompLauncher } from "./_bwrap_seccomp.ts";
+import { SECCOMP_HOST_ARCHES } from "./_seccomp_filter.ts";
 import { type OwnerIds, probeAsOwner, workspaceOwner } from "./_bwrap_owner.ts";
 import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
 import { runtimeName } from "./_runtime_name.ts";
 import { unavailable } from "./_sandbox_unavailable.ts";
 
 interface Probe {
+  /** The shell that opens the seccomp program for bwrap, then execs the rest. */
+  launcher: readonly string[];
   bwrap: string;
   /** Arguments shared by every command: namespaces, the filesystem view. */
   base: string[];
@@ -165,8 +170,17 @@ export class BubblewrapSandbox implements Sandbox {
         "grant the runtime permission to run bwrap (Deno: --allow-run)",
       );
     }
-    const base = baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"), this.options);
-    const probe = await run(this.host, [bwrap, ...base, "--", "/bin/sh", "-c", ":"]).catch(() => null);
+    if (!SECCOMP_HOST_ARCHES.includes(process.arch)) {
+      throw unavailable(
+        `the sandbox's keyring filter has no system call numbers for ${process.arch}`,
+        "run the agent on x86_64 or aarch64, or use the container sandbox",
+      );
+    }
+    // Once per sandbox: the shown host entries other users may not read, hidden in every command.
+    const masks = maskArguments(await unreadableEntries(this.host, shownRoots(this.options)));
+    const base = baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"), this.options, masks);
+    const launcher = seccompLauncher();
+    const probe = await run(this.host, [...launcher, bwrap, ...base, "--", "/bin/sh", "-c", ":"]).catch(() => null);
     if (probe === null || probe.code !== 0) {
       throw unavailable(
         `bwrap cannot create the sandbox (${reasonOf(probe?.stderr ?? "")})`,
@@ -174,7 +188,7 @@ export class BubblewrapSandbox implements Sandbox {
           "or an AppArmor rule restricting unprivileged user namespaces",
       );
     }
-    return { bwrap, base };
+    return { launcher, bwrap, base };
   }
 
   /**
@@ -210,7 +224,7 @@ export class BubblewrapSandbox implements Sandbox {
       );
     }
     const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
-    const args = [...prefix, probe.bwrap, ...probe.base];
+    const args = [...probe.launcher, ...prefix, probe.bwrap, ...probe.base];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     // Protected paths: pinned and read-only binds, checked again inside before the command runs.
     const checked = checkProtectedPaths(request);
@@ -265,7 +279,7 @@ export class BubblewrapSandbox implements Sandbox {
     const key = `${owner.uid}:${owner.gid}`;
     let prefix = this.ownerProbes.get(key);
     if (prefix === undefined) {
-      prefix = probeAsOwner(this.host, [probe.bwrap, ...probe.base], owner);
+      prefix = probeAsOwner(this.host, probe.launcher, [probe.bwrap, ...probe.base], owner);
       this.ownerProbes.set(key, prefix);
       prefix.catch(() => this.ownerProbes.delete(key));
     }

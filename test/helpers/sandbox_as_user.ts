@@ -8,13 +8,14 @@ const request = JSON.parse(process.argv[2]) as {
   command: string;
   image: string;
   socketPath: string;
+  readOnly?: string[];
 };
 const sandbox = request.backend === "bubblewrap"
-  ? new BubblewrapSandbox()
+  ? new BubblewrapSandbox({ readOnly: request.readOnly ?? [] })
   : new SubprocessSandbox({ image: request.image, socketPath: request.socketPath, network: "none" });
 try {
   const shell = new SandboxShell(sandbox, { cwd: request.root });
-  const result = await shell.exec({ command: request.command, timeoutMs: 60_000, maxOutputBytes: 65_536 });
+  const result = await shell.exec({ command: request.command, timeoutMs: 150_000, maxOutputBytes: 1_048_576 });
   console.log(JSON.stringify({ uid: process.getuid?.(), result }));
 } finally {
   await sandbox.close();

@@ -1,0 +1,50 @@
+// Runs one sandboxed command as an agent started as another uid would: Bun, through `setpriv`, runs
+// test/helpers/sandbox_as_user.ts, which makes the sandbox and the shell itself. `wrapper` goes between
+// setpriv and Bun (e.g. `keyctl session -` to give that agent a session keyring of its own).
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** What the helper printed: the agent's uid and the shell's result. */
+export interface AgentRun {
+  uid: number;
+  result: { exitCode: number; stdout: string; stderr: string };
+}
+
+/**
+ * Runs `command` in a bubblewrap sandbox over `root`, from an agent running as `uid:uid`.
+ *
+ * @param uid The agent's uid and gid.
+ * @param home A folder for the agent's HOME and TMPDIR (given to `uid`; removed after).
+ */
+export async function runAgentAs(
+  uid: number,
+  home: string,
+  request: { root: string; command: string; readOnly?: string[] },
+  wrapper: readonly string[] = [],
+): Promise<AgentRun> {
+  fs.mkdirSync(home, { recursive: true });
+  fs.chownSync(home, uid, uid);
+  try {
+    const bun = fs.realpathSync("node_modules/.bin/bun");
+    const helper = path.resolve("test/helpers/sandbox_as_user.ts");
+    const body = JSON.stringify({ backend: "bubblewrap", image: "", socketPath: "", ...request });
+    const argv = ["--reuid", String(uid), "--regid", String(uid), "--clear-groups", "--", ...wrapper, bun, helper, body];
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(
+        "setpriv",
+        argv,
+        {
+          env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, TMPDIR: home },
+          encoding: "utf8",
+          timeout: 170_000,
+          maxBuffer: 4_194_304,
+        },
+        (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+      )
+    );
+    return JSON.parse(stdout.trim().split("\n").at(-1) as string) as AgentRun;
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
