@@ -264,6 +264,7 @@ export type {
   ShellExecOutcome,
   ShellExecRequest,
   ShellExecResult,
+  ShellOutputSink,
   ShellProvider,
 } from "./src/shell_provider.ts";
 export { createFsTools } from "./src/seed/create_fs_tools.ts";

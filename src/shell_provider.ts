@@ -21,6 +21,21 @@ export interface ShellExecOptions {
   maxOutputBytes?: number;
   /** Cancels the command: the provider kills it and rejects with an AbortError. @default undefined (not cancellable) */
   signal?: AbortSignal;
+  /**
+   * Receives every byte of stdout and stderr as it is printed, before any
+   * limit (the `shell` tool keeps the whole output for `process_output`). A
+   * provider that cannot stream may ignore it: the tool then keeps what
+   * `exec` returns. @default undefined
+   */
+  output?: ShellOutputSink;
+}
+
+/** Where a command's output goes, chunk by chunk, as it is printed. */
+export interface ShellOutputSink {
+  /** A chunk of standard output. */
+  stdout(chunk: Uint8Array): void;
+  /** A chunk of standard error. */
+  stderr(chunk: Uint8Array): void;
 }
 
 /** One command and its options as a single object: the form Paddock's own providers also accept. */

@@ -141,6 +141,21 @@ export const PROCESS_INPUT_MAX_QUEUED_BYTES = 262_144;
 /** process_input: milliseconds a call waits for the process to take its text (its turn included); then it returns what was written, or `PROCESS_INPUT_BLOCKED`, so no call (and no MCP slot) is held by a process that does not read. */
 export const PROCESS_INPUT_WAIT_MS = 2_000;
 
+/** shell, node_process: bytes of each output stream of one command kept in memory for `process_output` to page and search (the latest; the oldest are dropped and counted). In memory, not in a temp file: nothing is left on disk by a crash, and the bound is small. */
+export const KEPT_OUTPUT_MAX_BYTES = 2_097_152;
+
+/** shell, node_process: commands whose whole output a workspace keeps for `process_output` (foreground and background together); one more forgets the oldest (ended ones first). With `KEPT_OUTPUT_MAX_BYTES` per stream: at most 32 MiB per workspace. */
+export const MAX_KEPT_OUTPUTS = 8;
+
+/** process_output: lines one page of kept output returns at most (`limit`'s default and ceiling). */
+export const PROCESS_OUTPUT_MAX_LINES = 500;
+
+/** process_output: lines one regex search returns at most. */
+export const PROCESS_OUTPUT_MAX_MATCHES = 200;
+
+/** shell, node_process, process_output: characters of one output line shown at most; the rest is cut with a note of its length. */
+export const OUTPUT_MAX_LINE_CHARS = 2_000;
+
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
 export const PIPE_DRAIN_GRACE_MS = 500;
 
@@ -370,6 +385,11 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PROCESS_INPUT_CHUNK_BYTES,
   PROCESS_INPUT_MAX_QUEUED_BYTES,
   PROCESS_INPUT_WAIT_MS,
+  KEPT_OUTPUT_MAX_BYTES,
+  MAX_KEPT_OUTPUTS,
+  PROCESS_OUTPUT_MAX_LINES,
+  PROCESS_OUTPUT_MAX_MATCHES,
+  OUTPUT_MAX_LINE_CHARS,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   SANDBOX_MASK_MAX_PATHS,

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { reapOnExit } from "./_exit_reaper.ts";
 import {
   type ByteReader,
   type ByteWriter,
@@ -207,6 +208,8 @@ function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
       signal: status.signal,
     }));
     const isWindows = api.build.os === "windows";
+    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit).
+    if (!isWindows) reapOnExit(() => api.kill(-child.pid, "SIGKILL"), exited);
     return Promise.resolve<HostChild>({
       pid: child.pid,
       stdout: readerOf(child.stdout),

@@ -17,6 +17,7 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
+import { reapOnExit } from "./_exit_reaper.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
 import { nodeSearchThreads, warmNodeSearchThreads } from "./_search_threads.ts";
@@ -154,6 +155,10 @@ function spawnNode(request: SpawnRequest): Promise<HostChild> {
       child.once("exit", (code, signal) => resolveExit({ code, signal }));
     });
     child.once("error", (error) => reject(mapError(error, "spawn")));
+    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit). Known as soon
+    // as the pid is, before the "spawn" event (Bun runs the child before it fires).
+    const started = child.pid;
+    if (!isWindows && started !== undefined) reapOnExit(() => process.kill(-started, "SIGKILL"), exited);
     child.once("spawn", () => {
       const pid = child.pid as number;
       resolve({

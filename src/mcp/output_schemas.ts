@@ -152,7 +152,24 @@ const RESULTS: Readonly<Record<string, Schema>> = {
   }),
   node_process: object({ ...PROCESS_RESULT, timedOut: boolean }, STARTED),
   shell: object(PROCESS_RESULT, STARTED),
-  process_output: BACKGROUND_OUTPUT,
+  process_output: {
+    type: "object",
+    anyOf: [
+      BACKGROUND_OUTPUT,
+      object({
+        process_id: string,
+        stream: string,
+        status: { type: "string", enum: ["running", "exited"] },
+        totalLines: integer,
+        firstKeptLine: integer,
+      }, {
+        lines: { type: "array", items: object({ line: integer, text: string }) },
+        nextOffset: { type: ["integer", "null"] },
+        matches: { type: "array", items: object({ line: integer, text: string }) },
+        truncated: boolean,
+      }),
+    ],
+  },
   process_kill: BACKGROUND_OUTPUT,
   process_input: object({ process_id: string, bytes: integer, unsentBytes: integer }),
   process_list: object({

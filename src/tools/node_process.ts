@@ -27,6 +27,7 @@ import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import type { ShellExecResult } from "../shell_provider.ts";
 import { backgroundChild } from "../core/process/background_child.ts";
+import { type KeptOutputFields, keptSink, showStream } from "../core/process/kept_result.ts";
 import { backgroundProcessesOf } from "../core/process/background_processes.ts";
 import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startedResult } from "./start_in_background.ts";
 import { createScript, sandboxed, scriptLaunch } from "./_node_script.ts";
@@ -102,7 +103,7 @@ export interface NodeProcessInput {
 }
 
 /** Result of `node_process`. A non-zero exit is data, not an error; `timedOut` is always false (a timeout is `NODE_PROCESS_TIMEOUT`). */
-export type NodeProcessOutput = ShellExecResult & BackgroundStarted;
+export type NodeProcessOutput = ShellExecResult & BackgroundStarted & KeptOutputFields;
 
 const schema = z.object({
   source: z.string().describe("CommonJS source to run; `require` and `process` are available"),
@@ -267,6 +268,8 @@ export function createNodeProcessTool(
           });
           return { ...startedResult(started), timedOut: false };
         }
+        // The whole output is kept (bounded, in memory) under an id process_output pages and searches.
+        const kept = backgroundProcessesOf(workspace).keep("node_process", (text) => sanitizeScriptOutput(text, names));
         const result = await runProcess(host, {
           argv: command.argv,
           cwd: workspace.root,
@@ -274,23 +277,32 @@ export function createNodeProcessTool(
           timeoutMs: limits.timeoutMs,
           maxOutputBytes: limits.output,
           signal,
+          output: keptSink(kept),
         }).catch((error: unknown) => {
           throw mapSpawnError(error, "the script");
         }).finally(() => command.cleanup?.());
+        kept.end({ exitCode: result.exitCode, signal: result.signal });
         if (result.timedOut) {
           throw new WorkspaceError(
             "NODE_PROCESS_TIMEOUT",
             `Script ran longer than ${limits.timeoutMs} ms and was killed`,
             {
-              hint: "make the script finish sooner (no servers, watchers or endless loops)",
+              hint: "make the script finish sooner (no servers, watchers or endless loops); " +
+                `its output so far: process_output with process_id "${kept.id}" and offset 1`,
+              details: { outputId: kept.id },
             },
           );
         }
         const output = toExecResult(result);
+        const stdout = showStream(kept.stdout, sanitizeScriptOutput(output.stdout, names), output.stdoutTruncated);
+        const stderr = showStream(kept.stderr, sanitizeScriptOutput(output.stderr, names), output.stderrTruncated);
         return {
           ...output,
-          stdout: sanitizeScriptOutput(output.stdout, names),
-          stderr: sanitizeScriptOutput(output.stderr, names),
+          stdout: stdout.text,
+          stderr: stderr.text,
+          outputId: kept.id,
+          stdoutOmittedLines: stdout.omittedLines,
+          stderrOmittedLines: stderr.omittedLines,
         };
       } finally {
         // A background script's files are removed when it ended.

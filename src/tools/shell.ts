@@ -19,6 +19,7 @@ import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
 import { DeferredWorkspace, type WorkspaceGetter, workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
 import { Workspace } from "../core/fs/workspace.ts";
+import { type KeptOutputFields, keptSink, showStream } from "../core/process/kept_result.ts";
 import { declareProtectedPaths } from "../core/fs/change_policy.ts";
 import { DEFAULT_PROTECTED_PATHS } from "../core/fs/protected_paths.ts";
 
@@ -116,7 +117,7 @@ export interface ShellInput {
 }
 
 /** Result of `shell`. A non-zero exit code is data, not an error; a timeout is `SHELL_TIMEOUT`. */
-export type ShellOutput = Omit<ShellExecResult, "timedOut"> & BackgroundStarted;
+export type ShellOutput = Omit<ShellExecResult, "timedOut"> & BackgroundStarted & KeptOutputFields;
 
 function describeRule(rule: ShellPattern): string {
   return typeof rule === "string" ? `'${rule}'` : String(rule);
@@ -213,7 +214,8 @@ export function createShellTool(
       `Run a shell command line in the workspace root (stdin closed). The exit code is reported as data. ` +
         `With background: true it starts and returns a process_id at once (for servers and watchers; read it with process_output). ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
-        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept).` + allowed +
+        `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept; the lines left out are counted, ` +
+        `and process_output with the result's outputId and offset or regex pages and searches the whole output).` + allowed +
         ` ${reach.text}`,
     readOnly: false,
     schema,
@@ -268,24 +270,36 @@ export function createShellTool(
           ...(input.timeoutGiven === true ? { timeoutMs: input.timeoutMs } : {}),
         }, signal);
       }
+      // The whole output is kept (bounded, in memory) under an id process_output pages and searches.
+      const kept = (options.processes ?? backgroundProcessesOf(await getOwner())).keep(tool.name);
       const result = await provider.exec(input.command, {
         timeoutMs: input.timeoutMs,
         maxOutputBytes: limits.output,
         signal,
+        output: keptSink(kept),
+      }).catch((error: unknown) => {
+        kept.end({ exitCode: null, signal: null });
+        throw error;
       });
+      kept.end({ exitCode: result.exitCode ?? null, signal: result.signal ?? null });
       // A provider may leave out what it does not know, or send more than
       // asked; output it already cut (with its marker) is kept as it is.
       const bound = (text: unknown, cut: boolean | undefined) =>
         cut === true ? { text: String(text), truncated: true } : keepHeadAndTail(String(text ?? ""), limits.output);
       const stdout = bound(result.stdout, result.stdoutTruncated);
       const stderr = bound(result.stderr, result.stderrTruncated);
+      const shownOut = showStream(kept.stdout, stdout.text, stdout.truncated);
+      const shownErr = showStream(kept.stderr, stderr.text, stderr.truncated);
       const output: ShellOutput = {
         exitCode: result.exitCode ?? null,
         signal: result.signal ?? null,
-        stdout: stdout.text,
-        stderr: stderr.text,
+        stdout: shownOut.text,
+        stderr: shownErr.text,
         stdoutTruncated: stdout.truncated,
         stderrTruncated: stderr.truncated,
+        outputId: kept.id,
+        stdoutOmittedLines: shownOut.omittedLines,
+        stderrOmittedLines: shownErr.omittedLines,
       };
       if (result.timedOut) {
         throw new WorkspaceError("SHELL_TIMEOUT", `Command ran longer than ${input.timeoutMs} ms and was killed`, {

@@ -1,5 +1,6 @@
 import { abortError, WorkspaceError } from "../errors.ts";
 import { OutputWindow } from "./output_window.ts";
+import type { KeptOutput } from "./kept_output.ts";
 import { notRunning, StdinQueue, type StdinQueueLimits, type StdinWritten } from "./stdin_queue.ts";
 
 /** How a background process ended. */
@@ -102,6 +103,7 @@ export class BackgroundProcess {
   readonly started: Date = new Date();
   readonly #stdout: OutputWindow;
   readonly #stderr: OutputWindow;
+  readonly #kept: KeptOutput | undefined;
   #control: BackgroundControl | undefined;
   #stdin: StdinQueue | undefined;
   #exit: BackgroundExit | undefined;
@@ -115,10 +117,12 @@ export class BackgroundProcess {
    *
    * @param id Its id.
    * @param spec What it is.
+   * @param kept Where its whole output is kept too (for `process_output`'s pages and search). @default none
    */
-  constructor(id: string, spec: BackgroundProcessSpec) {
+  constructor(id: string, spec: BackgroundProcessSpec, kept?: KeptOutput) {
     this.id = id;
     this.spec = spec;
+    this.#kept = kept;
     this.#stdout = new OutputWindow(spec.maxOutputBytes);
     this.#stderr = new OutputWindow(spec.maxOutputBytes);
   }
@@ -126,8 +130,14 @@ export class BackgroundProcess {
   /** The sink its launcher writes to. */
   get sink(): BackgroundSink {
     return {
-      stdout: (chunk) => this.#push(this.#stdout, chunk),
-      stderr: (chunk) => this.#push(this.#stderr, chunk),
+      stdout: (chunk) => {
+        this.#kept?.stdout.push(chunk);
+        this.#push(this.#stdout, chunk);
+      },
+      stderr: (chunk) => {
+        this.#kept?.stderr.push(chunk);
+        this.#push(this.#stderr, chunk);
+      },
     };
   }
 
@@ -160,6 +170,7 @@ export class BackgroundProcess {
       (exit) => (this.#exit = exit),
       () => (this.#exit = { exitCode: null, signal: null }),
     ).finally(() => {
+      this.#kept?.end(this.#exit ?? { exitCode: null, signal: null });
       clearTimeout(this.#timer);
       this.#wake();
       onExit();

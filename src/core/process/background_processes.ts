@@ -1,5 +1,6 @@
 import { WorkspaceError } from "../errors.ts";
-import { MAX_BACKGROUND_PROCESSES } from "../limits.ts";
+import { MAX_BACKGROUND_PROCESSES, MAX_KEPT_OUTPUTS } from "../limits.ts";
+import { KeptOutput } from "./kept_output.ts";
 import {
   type BackgroundLauncher,
   BackgroundProcess,
@@ -18,6 +19,7 @@ import {
  */
 export class BackgroundProcesses {
   readonly #processes = new Map<string, BackgroundProcess>();
+  readonly #kept = new Map<string, KeptOutput>();
   readonly #max: number;
   #next = 1;
   #starting = 0;
@@ -55,7 +57,8 @@ export class BackgroundProcesses {
       );
     }
     this.#starting++;
-    const proc = new BackgroundProcess(`p${this.#next++}`, spec);
+    const id = `p${this.#next++}`;
+    const proc = new BackgroundProcess(id, spec, this.#keepAs(id, spec.tool, spec.sanitize));
     const killAlls = this.#killAlls;
     try {
       const control = await launch(proc.sink);
@@ -96,11 +99,54 @@ export class BackgroundProcesses {
     return [...this.#processes.values()].map((proc) => proc.info());
   }
 
-  /** Ends every process's group and waits until each ended; the table stays usable. */
+  /**
+   * Starts keeping the whole output of a foreground command, under a new id
+   * (`process_output` pages and searches it by that id).
+   *
+   * @param tool The tool that runs it.
+   * @param rewrite Rewrites text before it is shown. @default identity
+   * @returns The record its output goes to.
+   */
+  keep(tool: string, rewrite?: (text: string) => string): KeptOutput {
+    return this.#keepAs(`p${this.#next++}`, tool, rewrite);
+  }
+
+  /**
+   * The kept output of a command, running or ended.
+   *
+   * @param id Its id.
+   * @returns The record.
+   * @throws {WorkspaceError} `PROCESS_NOT_FOUND` for an id never used here, or one forgotten since.
+   */
+  kept(id: string): KeptOutput {
+    const kept = this.#kept.get(id);
+    if (kept === undefined) {
+      throw new WorkspaceError("PROCESS_NOT_FOUND", `No kept output for '${clip(id)}'`, {
+        hint:
+          `the output of the last ${MAX_KEPT_OUTPUTS} commands is kept (the oldest forgotten first); run the command again to see its output`,
+      });
+    }
+    return kept;
+  }
+
+  /** Ends every process's group and waits until each ended; the table stays usable, its kept outputs forgotten. */
   async killAll(): Promise<void> {
     this.#killAlls++;
     await Promise.all([...this.#processes.values()].map((proc) => proc.kill()));
     this.#processes.clear();
+    this.#kept.clear();
+  }
+
+  // At most MAX_KEPT_OUTPUTS records: the oldest ended one goes first, else the oldest.
+  #keepAs(id: string, tool: string, rewrite?: (text: string) => string): KeptOutput {
+    const kept = new KeptOutput(id, tool, undefined, rewrite);
+    this.#kept.set(id, kept);
+    while (this.#kept.size > MAX_KEPT_OUTPUTS) {
+      const records = [...this.#kept.values()];
+      const oldest = records.find((record) => record.exit !== undefined) ?? records[0];
+      this.#kept.delete(oldest.id);
+    }
+    return kept;
   }
 
   // Ended processes whose output nobody read are kept up to the limit, the oldest forgotten first.

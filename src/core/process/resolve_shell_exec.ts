@@ -1,4 +1,4 @@
-import type { ShellExecOptions, ShellExecRequest } from "../../shell_provider.ts";
+import type { ShellExecOptions, ShellExecRequest, ShellOutputSink } from "../../shell_provider.ts";
 import { WorkspaceError } from "../errors.ts";
 import { SHELL_MAX_OUTPUT_BYTES, SHELL_TIMEOUT_MS } from "../limits.ts";
 import { normalizeWorkspacePath } from "../path/normalize_workspace_path.ts";
@@ -15,6 +15,8 @@ export interface ResolvedShellExec {
   maxOutputBytes: number;
   /** Cancels the command. */
   signal?: AbortSignal;
+  /** Receives the whole output as it is printed. */
+  output?: ShellOutputSink;
 }
 
 /**
@@ -45,7 +47,7 @@ export function resolveShellExec(
   }
   if (typeof command !== "string") throw invalid("the command must be a string");
   if (typeof given !== "object" || given === null) throw invalid("the options must be an object");
-  const { cwd, timeoutMs, maxOutputBytes, signal } = given as ShellExecOptions;
+  const { cwd, timeoutMs, maxOutputBytes, signal, output } = given as ShellExecOptions;
   if (cwd !== undefined && typeof cwd !== "string") throw invalid("cwd must be a workspace-relative path");
   if (signal !== undefined && typeof (signal as { aborted?: unknown })?.aborted !== "boolean") {
     throw invalid("signal must be an AbortSignal");
@@ -56,6 +58,7 @@ export function resolveShellExec(
     timeoutMs: positiveInteger("timeoutMs", timeoutMs, SHELL_TIMEOUT_MS),
     maxOutputBytes: positiveInteger("maxOutputBytes", maxOutputBytes, SHELL_MAX_OUTPUT_BYTES),
     ...(signal === undefined ? {} : { signal }),
+    ...(output === undefined ? {} : { output }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ByteReader, ExitStatus, Host, HostChild } from "../../host.ts";
-import type { ShellExecResult } from "../../shell_provider.ts";
+import type { ShellExecResult, ShellOutputSink } from "../../shell_provider.ts";
 import { abortError } from "../errors.ts";
 import { PIPE_DRAIN_GRACE_MS } from "../limits.ts";
 import { decodeUtf8Lenient, utf8BoundaryAtOrBefore } from "../text/utf8.ts";
@@ -27,6 +27,8 @@ export interface RunProcessRequest {
    */
   drainGraceMs?: number;
   signal?: AbortSignal;
+  /** Receives every chunk as it is read, before the limit (the whole output, kept for `process_output`). @default none */
+  output?: ShellOutputSink;
 }
 
 /** One captured output stream. */
@@ -125,11 +127,12 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-async function drain(reader: ByteReader, collector: OutputCollector): Promise<void> {
+async function drain(reader: ByteReader, collector: OutputCollector, tee?: (chunk: Uint8Array) => void): Promise<void> {
   try {
     for (;;) {
       const chunk = await reader.read();
       if (chunk === null) return;
+      tee?.(chunk);
       collector.push(chunk);
     }
   } catch {
@@ -193,7 +196,12 @@ export async function runProcess(host: Host, request: RunProcessRequest): Promis
       }, drainGraceMs);
       return exit;
     });
-    [status] = await Promise.all([exited, drain(child.stdout, stdout), drain(child.stderr, stderr)]);
+    const tee = request.output;
+    [status] = await Promise.all([
+      exited,
+      drain(child.stdout, stdout, tee && ((chunk) => tee.stdout(chunk))),
+      drain(child.stderr, stderr, tee && ((chunk) => tee.stderr(chunk))),
+    ]);
   } finally {
     clearTimeout(timer);
     if (graceTimer !== undefined) clearTimeout(graceTimer);

@@ -34,7 +34,7 @@ export interface RunShellCommandOptions {
 export async function runShellCommand(
   host: Host,
   command: ShellCommand,
-  request: Pick<ResolvedShellExec, "timeoutMs" | "maxOutputBytes" | "signal">,
+  request: Pick<ResolvedShellExec, "timeoutMs" | "maxOutputBytes" | "signal" | "output">,
   options: RunShellCommandOptions,
 ): Promise<ShellExecResult> {
   const result = await runProcess(host, {
@@ -46,6 +46,7 @@ export async function runShellCommand(
     truncation: "head-and-tail",
     killGraceMs: options.killGraceMs,
     signal: request.signal,
+    output: request.output,
   }).catch((error: unknown) => {
     throw mapSpawnError(error, "the command", options.spawnFailure);
   });
