@@ -2,7 +2,7 @@
 import { isWorkspaceError, rootProtected, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
-import { assertNotProtected } from "../core/fs/protected_paths.ts";
+import { assertNotProtected, type Protection } from "../core/fs/protected_paths.ts";
 import type { ReadTracker } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { applyHunksWithin } from "../core/text/apply_hunks.ts";
@@ -45,7 +45,7 @@ export type FilePlan =
 /** What planning needs besides the operation. */
 export interface PlanContext {
   workspace: Workspace;
-  protectedPaths: readonly string[];
+  protectedPaths: Protection;
   /** The tracker to check existing files against, when the stale-write guard is on. */
   guard: ReadTracker | undefined;
   maxFileBytes: number;

@@ -3,7 +3,7 @@ import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from 
 import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
-import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { protectionFor } from "../core/fs/protection_for.ts";
 import { readTrackerOf, sameVersion } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { type JournalEntry, journalOf } from "../core/fs/change_journal.ts";
@@ -179,7 +179,7 @@ export function createApplyPatchTool(
       const { workspace } = await beginCall(getWorkspace, [], signal);
       const tracker = readTrackerOf(workspace);
       // One place decides what is protected (change_policy.ts), asked once per call.
-      const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
+      const protectedPaths = await protectionFor(workspace, options.protectedPaths, signal);
       const held: Resolved[] = [];
       // A move that wrote its new file and then failed to remove the old one: the new file's path. Kept here, not
       // read off the journal's settled entries: with the journal off there are none, and the file must be named.
@@ -245,6 +245,7 @@ export function createApplyPatchTool(
             rootChecked: true,
             exclusive: true,
             statWritten: true,
+            protectedPaths,
             beforeWrite: (target) => assertNotProtected(target.segments, protectedPaths, "patch", display),
           });
           if (written.stat !== undefined) tracker.record(written.segments, written.stat);
@@ -264,6 +265,7 @@ export function createApplyPatchTool(
             display,
             target,
             statWritten: true,
+            protectedPaths,
             sameVersion: true,
             beforeWrite: (now) => {
               if (now.stat === null || !sameVersion(now.stat, read)) throw changedWhile(display);
@@ -284,6 +286,7 @@ export function createApplyPatchTool(
           rootChecked: true,
           exclusive: true,
           statWritten: true,
+          protectedPaths,
           beforeWrite: (now) => assertNotProtected(now.segments, protectedPaths, "patch", moveTo.display),
         });
         if (written.stat !== undefined) tracker.record(written.segments, written.stat);

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { recordChange } from "../core/fs/change_journal.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
-import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { protectionFor } from "../core/fs/protection_for.ts";
 import { throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { namesFolder } from "../core/path/names_folder.ts";
@@ -82,7 +82,7 @@ export function createDirectoryTool(
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
-      const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
+      const protectedPaths = await protectionFor(workspace, options.protectedPaths, signal);
       const exists = (kind: string) =>
         new WorkspaceError("ALREADY_EXISTS", `Cannot create folder '${display}': ${kind} already exists there`, {
           path: display,

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
-import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { protectionFor } from "../core/fs/protection_for.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { rootProtected, WorkspaceError } from "../core/errors.ts";
 import { DELETE_PATH_MAX_ENTRIES } from "../core/limits.ts";
@@ -121,7 +121,7 @@ export function createDeleteTool(
       });
       try {
         if (target.name === null || target.stat === null) throw rootProtected("delete", display);
-        const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
+        const protectedPaths = await protectionFor(workspace, options.protectedPaths, signal);
         assertNotProtected(target.segments, protectedPaths, "delete", display);
         const remover = new TreeRemover(workspace, display, signal);
         const { folder, name, stat } = target;

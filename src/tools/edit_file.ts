@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
-import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { protectionFor } from "../core/fs/protection_for.ts";
 import { applyEdits, editLabel, type EditOperation } from "../core/text/apply_edits.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
 import { readTrackerOf } from "../core/fs/read_tracker.ts";
@@ -236,7 +236,7 @@ export function createEditTool(
         folder: namesFolder(input.path),
       });
       try {
-        const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
+        const protectedPaths = await protectionFor(workspace, options.protectedPaths, signal);
         if (!input.dryRun) assertNotProtected(target.segments, protectedPaths, "edit", display);
         if (target.stat !== null && target.stat.kind === "file" && target.stat.size > maxFileBytes) {
           throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
-import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { protectionFor } from "../core/fs/protection_for.ts";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { isWorkspaceError, rootProtected, throwIfAborted, WorkspaceError } from "../core/errors.ts";
 import { closeFolder } from "../core/fs/folder.ts";
@@ -146,7 +146,7 @@ export function createMoveTool(
     },
     run: async (input, { signal }) => {
       const { workspace } = await beginCall(getWorkspace, input.sourceSegments, signal);
-      const protectedPaths = options.protectedPaths ?? await protectedPathsInForce(workspace);
+      const protectedPaths = await protectionFor(workspace, options.protectedPaths, signal);
       const sourceDisplay = input.sourceSegments.join("/");
       const display = input.destinationSegments.join("/");
       const fail = (code: WorkspaceError["code"], detail: string, hint?: string) =>

@@ -176,3 +176,74 @@ export const PROTECTED_TOOL_CHANGES: readonly ProtectedChangeCase[] = [
     args: { path: "src/pjlink", text: EVIL },
   },
 ];
+
+/**
+ * Protected names that are symbolic links inside the workspace (issue #39,
+ * item 3): `package.json -> cfg/real.json`, `.git -> gitdir`, an absolute
+ * link, a dangling one, and a link to a protected link. What a protected
+ * name leads to is protected with it: every row of
+ * {@link PROTECTED_LINK_CHANGES} must be refused with `PROTECTED_PATH`.
+ */
+export const PROTECTED_LINK_TREE: readonly string[] = [
+  'cfg/real.json={"scripts":{"test":"echo ok"}}',
+  "package.json => cfg/real.json",
+  "gitdir/config=[core]\n\tbare = false\n",
+  ".git => gitdir",
+  "cfg/deno.real={}",
+  "deno.json => @root/cfg/deno.real",
+  "sub/package.json => ../later/pkg.json",
+  "alias => package.json",
+  "lib/b.txt=plain",
+];
+
+/** The files of {@link PROTECTED_LINK_TREE} that must keep their bytes, and a name that must not come to exist. */
+export const PROTECTED_LINK_ORIGINALS: Readonly<Record<string, string>> = {
+  "cfg/real.json": '{"scripts":{"test":"echo ok"}}',
+  "gitdir/config": "[core]\n\tbare = false\n",
+  "cfg/deno.real": "{}",
+};
+export const PROTECTED_LINK_ABSENT: readonly string[] = ["later", "gitdir/hooks", "cfg3", "g2", "lib/p.json"];
+
+const patch = (body: string) => `*** Begin Patch\n${body}*** End Patch\n`;
+
+/** Changes through names that are not protected, to what a protected link leads to. */
+export const PROTECTED_LINK_CHANGES: readonly ProtectedChangeCase[] = [
+  { name: "write the target of package.json", tool: "write_file", args: { path: "cfg/real.json", content: EVIL } },
+  {
+    name: "edit the target of package.json",
+    tool: "edit_file",
+    args: { path: "cfg/real.json", old_string: "echo ok", new_string: "touch pwned" },
+  },
+  {
+    name: "patch the target of package.json",
+    tool: "apply_patch",
+    args: { patch: patch(`*** Update File: cfg/real.json\n@@\n-{"scripts":{"test":"echo ok"}}\n+${EVIL}\n`) },
+  },
+  { name: "patch-delete the target", tool: "apply_patch", args: { patch: patch("*** Delete File: cfg/real.json\n") } },
+  { name: "write through a link to package.json", tool: "write_file", args: { path: "alias", content: EVIL } },
+  {
+    name: "move a file over the target",
+    tool: "move_path",
+    args: { source: "lib/b.txt", destination: "cfg/real.json", overwrite: true },
+  },
+  { name: "move the target away", tool: "move_path", args: { source: "cfg/real.json", destination: "lib/p.json" } },
+  { name: "move the folder holding the target", tool: "move_path", args: { source: "cfg", destination: "cfg3" } },
+  { name: "delete the target", tool: "delete_path", args: { path: "cfg/real.json" } },
+  { name: "delete the folder holding the target", tool: "delete_path", args: { path: "cfg", recursive: true } },
+  { name: "write the absolute link's target", tool: "write_file", args: { path: "cfg/deno.real", content: "{}\n" } },
+  { name: "plant core.fsmonitor through .git", tool: "write_file", args: { path: "gitdir/config", content: EVIL } },
+  { name: "create a hook through .git", tool: "write_file", args: { path: "gitdir/hooks/pre-commit", content: "x" } },
+  { name: "create the hooks folder through .git", tool: "create_directory", args: { path: "gitdir/hooks" } },
+  { name: "move the git folder away", tool: "move_path", args: { source: "gitdir", destination: "g2" } },
+  { name: "delete the git folder", tool: "delete_path", args: { path: "gitdir", recursive: true } },
+  {
+    name: "make what a dangling protected link leads to",
+    tool: "write_file",
+    args: { path: "later/pkg.json", content: EVIL },
+  },
+  {
+    name: "patch-add what a dangling protected link leads to",
+    tool: "apply_patch",
+    args: { patch: patch(`*** Add File: later/pkg.json\n+${EVIL}\n`) },
+  },
+];

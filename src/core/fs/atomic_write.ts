@@ -5,8 +5,8 @@ import { removeOwnFile } from "./remove_own_file.ts";
 import { lstatUnchanged } from "./lstat_unchanged.ts";
 import { stillNamesObject } from "./still_names_object.ts";
 import { holdTransientName, runInTargetQueue, targetKey } from "./run_in_target_queue.ts";
-import { protectedPathsInForce } from "./change_policy.ts";
-import { assertNotProtected } from "./protected_paths.ts";
+import { protectionFor } from "./protection_for.ts";
+import { assertNotProtected, type Protection } from "./protected_paths.ts";
 import { recordChange } from "./change_journal.ts";
 import type { Folder } from "./folder.ts";
 import type { Resolved, Workspace } from "./workspace.ts";
@@ -42,7 +42,7 @@ export interface AtomicWriteOptions {
    * (before any folder is made) and on the canonical target (through links).
    * @default what is in force for the workspace ({@link protectedPathsInForce})
    */
-  protectedPaths?: readonly string[];
+  protectedPaths?: readonly string[] | Protection;
   /** The action, for error messages ("write", "edit", …). @default "write" */
   action?: string;
   /** The path as given ended in `/` (see `namesFolder`): refused with `NOT_A_DIRECTORY`, a file is written. @default false */
@@ -117,7 +117,7 @@ export async function atomicWrite(
   if (options.target === undefined && options.rootChecked !== true) await workspace.checkRoot();
   // The protected paths in force (one place decides them: change_policy.ts), before any folder is made.
   const action = options.action ?? "write";
-  const patterns = options.protectedPaths ?? await protectedPathsInForce(workspace);
+  const patterns = await protectionFor(workspace, options.protectedPaths, signal);
   if (options.target === undefined) assertNotProtected(segments, patterns, action, display);
 
   // 2. Resolve the target confined, creating missing folders one step at a

@@ -26,7 +26,9 @@
  *
  * @module
  */
-import { assertNotProtected } from "./protected_paths.ts";
+import { assertNotProtected, protectedPattern } from "./protected_paths.ts";
+import { segmentsBelow } from "../path/host_path.ts";
+import { protectionFor } from "./protection_for.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** What protection can be declared on: an opened workspace, or a source that opens one on first use (`DeferredWorkspace`, `NodeWorkspace`). */
@@ -82,15 +84,57 @@ export function declareProtectedPaths(owner: ProtectionOwner, patterns: readonly
  */
 export async function protectedPathsInForce(workspace: Workspace): Promise<readonly string[]> {
   const found = new Set<string>();
+  for (const { patterns } of await declarationsReaching(workspace)) for (const pattern of patterns) found.add(pattern);
+  return [...found];
+}
+
+/** A live declaration that reaches a workspace (see {@link declarationsReaching}). */
+export interface ReachingDeclaration {
+  /** The patterns, as they apply in the workspace (`*` when the workspace lies in a protected folder of the declared one). */
+  patterns: readonly string[];
+  /** The declared folder's workspace, when it encloses the workspace's root (its own walk finds links outside that root). */
+  enclosing?: { workspace: Workspace; prefix: readonly string[] };
+}
+
+/**
+ * The live declarations for `workspace`'s folder, for a folder that encloses
+ * it, and for a folder inside it (nested roots, as an MCP server's `--root
+ * proj --root proj/app`): a file protected in one root is protected however
+ * it is reached. A declaration on a folder inside applies to every path of
+ * the enclosing workspace (commands run in the inner folder read files above
+ * it too: git's `.git`, npm's workspace root).
+ *
+ * @param workspace The workspace a change goes through.
+ * @returns The declarations, in the order made.
+ */
+export async function declarationsReaching(workspace: Workspace): Promise<ReachingDeclaration[]> {
+  const found: ReachingDeclaration[] = [];
   for (const declaration of [...declarations]) {
     const owner = declaration.owner.deref();
     if (owner === undefined) {
       declarations.delete(declaration);
       continue;
     }
-    if (await sameFolder(owner, workspace)) { for (const pattern of declaration.patterns) found.add(pattern); }
+    const opened = owner === workspace
+      ? workspace
+      : "open" in owner
+      ? await owner.open().catch(() => undefined) // a root that does not open protects nothing yet
+      : owner;
+    if (opened === undefined) continue;
+    const nesting = nestingOf(opened, workspace);
+    if (nesting === null) continue;
+    if (nesting === "same" || nesting === "inside") {
+      found.push({ patterns: declaration.patterns });
+      continue;
+    }
+    // The workspace lies below the declared folder: inside one of its protected folders, all of it is protected.
+    const prefix = nesting;
+    const whole = declaration.patterns.some((pattern) =>
+      pattern.endsWith("/**") && protectedPattern(prefix, [pattern]) !== undefined
+    );
+    found.push({ patterns: whole ? ["*"] : declaration.patterns, enclosing: { workspace: opened, prefix } });
   }
-  return [...found];
+  return found;
 }
 
 /**
@@ -127,7 +171,10 @@ export interface ChangeCheckOptions {
 /**
  * Refuses a change to a protected path of `workspace`: the check a custom
  * change path makes on the canonical workspace-relative segments it is about
- * to change (`atomicWrite` makes it by itself).
+ * to change (`atomicWrite` makes it by itself). Besides the patterns, one walk
+ * of the workspace finds the protected entries and where each protected name
+ * that is a link leads: the path is refused when it is one, lies in one, or
+ * holds one.
  *
  * @param workspace The workspace the change goes through.
  * @param segments The canonical workspace-relative path about to change.
@@ -147,23 +194,26 @@ export async function assertChangeAllowed(
   segments: readonly string[],
   options: ChangeCheckOptions = {},
 ): Promise<void> {
-  const patterns = options.protectedPaths ?? await protectedPathsInForce(workspace);
-  assertNotProtected(segments, patterns, options.action ?? "change", options.display ?? (segments.join("/") || "."));
+  const protection = await protectionFor(workspace, options.protectedPaths);
+  assertNotProtected(segments, protection, options.action ?? "change", options.display ?? (segments.join("/") || "."));
 }
 
-// Whether a declaration's owner is (or opens) a workspace on the same folder as `workspace`.
-async function sameFolder(owner: ProtectionOwner, workspace: Workspace): Promise<boolean> {
-  if (owner === workspace) return true;
-  // A source whose folder is not known yet: open it (a root that does not open protects nothing yet).
-  const opened = "open" in owner ? await owner.open().catch(() => undefined) : owner;
-  return opened !== undefined && sameOpenedFolder(opened, workspace);
+// How the folder of `declared` lies to `workspace`'s: the same, inside it, or enclosing it (then the
+// segments from the declared folder down to the workspace's root), or not nested at all (`null`).
+function nestingOf(declared: Workspace, workspace: Workspace): "same" | "inside" | string[] | null {
+  if (declared === workspace) return "same";
+  // Memory hosts are separate trees (every one has a /workspace); disk hosts share one filesystem.
+  if ((declared.host.runtime === "memory" || workspace.host.runtime === "memory") && declared.host !== workspace.host) {
+    return null;
+  }
+  const platform = workspace.host.platform;
+  const below = segmentsBelow(platform, declared.root, workspace.root);
+  if (below !== null) return below.length === 0 ? "same" : below;
+  return segmentsBelow(platform, workspace.root, declared.root) !== null ? "inside" : null;
 }
 
 function sameOpenedFolder(a: Workspace, b: Workspace): boolean {
-  if (a === b) return true;
-  // Memory hosts are separate trees (every one has a /workspace); disk hosts share one filesystem.
-  if ((a.host.runtime === "memory" || b.host.runtime === "memory") && a.host !== b.host) return false;
-  return a.root === b.root;
+  return nestingOf(a, b) !== null;
 }
 
 // The workspace of `owner` if it is open now (a DeferredWorkspace says so by `current`).

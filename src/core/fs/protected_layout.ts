@@ -23,7 +23,8 @@
  *
  * @module
  */
-import { throwIfAborted, WorkspaceError } from "../errors.ts";
+import { isWorkspaceError, throwIfAborted, WorkspaceError } from "../errors.ts";
+import { isAbsoluteHostPath, segmentsBelow, splitHostPath } from "../path/host_path.ts";
 import { closeFolder, type Folder } from "./folder.ts";
 import { MAX_WALK_DEPTH, PROTECTED_MAX_PATHS, PROTECTED_SCAN_MAX_ENTRIES } from "../limits.ts";
 import { mapHostError } from "./map_host_error.ts";
@@ -49,7 +50,9 @@ export interface ProtectedLayout {
  * @param workspace The workspace (its root already checked).
  * @param patterns The protected paths in force (not empty).
  * @param options `maxEntries` (default {@link PROTECTED_SCAN_MAX_ENTRIES}), `maxPaths` (default
- *   {@link PROTECTED_MAX_PATHS}) and a cancel signal.
+ *   {@link PROTECTED_MAX_PATHS}), a cancel signal, and `forChanges` (for the write tools' check:
+ *   no `maxPaths` bound, since nothing is handed to a process, and a dangling protected link's
+ *   would-be target is read-only too).
  * @returns The layout.
  * @throws {WorkspaceError} `TOO_MANY_ENTRIES` past `maxEntries` or `MAX_WALK_DEPTH` (nothing may run on
  *   a partial layout), or with more than `maxPaths` writable, or read-only and pinned, paths.
@@ -57,7 +60,7 @@ export interface ProtectedLayout {
 export async function protectedLayout(
   workspace: Workspace,
   patterns: readonly string[],
-  options: { maxEntries?: number; maxPaths?: number; signal?: AbortSignal } = {},
+  options: { maxEntries?: number; maxPaths?: number; signal?: AbortSignal; forChanges?: boolean } = {},
 ): Promise<ProtectedLayout> {
   const maxEntries = options.maxEntries ?? PROTECTED_SCAN_MAX_ENTRIES;
   const maxPaths = options.maxPaths ?? PROTECTED_MAX_PATHS;
@@ -138,11 +141,17 @@ export async function protectedLayout(
   for (const link of links) {
     if (protectedPattern(link, patterns) === undefined) continue;
     const resolved = await workspace.resolve(link, { allowMissing: true }).catch(() => null);
-    if (resolved === null) continue; // leads outside, loops or dangles: nothing inside to protect
-    await resolved.release();
-    const target = resolved.segments;
+    let target: string[] | null = null;
+    if (resolved !== null) {
+      await resolved.release();
+      if (resolved.stat !== null) target = resolved.segments;
+    } else if (options.forChanges === true) {
+      // Dangling: for the write tools, where it would lead once made (a write there must not make it).
+      target = await danglingTarget(workspace, link);
+    }
+    // Leads outside or loops (or dangles, for a process): nothing inside to protect.
     if (
-      resolved.stat === null || target.length === 0 ||
+      target === null || target.length === 0 ||
       target.some((_, i) => readOnlyKeys().has(target.slice(0, i + 1).join("/")))
     ) {
       continue;
@@ -159,7 +168,7 @@ export async function protectedLayout(
     .filter(([key]) => key === "" || pinned.has(key))
     .flatMap(([, own]) => own)
     .filter((segments) => !pinned.has(segments.join("/")) && !taken.has(segments.join("/")));
-  if (writable.length > maxPaths || readOnly.length + pinned.size > maxPaths) {
+  if (options.forChanges !== true && (writable.length > maxPaths || readOnly.length + pinned.size > maxPaths)) {
     throw new WorkspaceError(
       "TOO_MANY_ENTRIES",
       `Cannot hand the protected paths to the process: more than ${maxPaths} paths to list`,
@@ -177,4 +186,46 @@ export async function protectedLayout(
     writable: writable.sort(bySlash),
     links: links.sort(bySlash),
   };
+}
+
+/**
+ * Where a dangling link would lead inside the workspace once its target is
+ * made: its target read at its held folder, spelled from the link's folder
+ * (`..` steps back, never above the root), with its longest existing prefix
+ * resolved by the walker (links followed) and the missing rest as written.
+ * `null` when it leads outside.
+ */
+async function danglingTarget(workspace: Workspace, link: readonly string[]): Promise<string[] | null> {
+  const platform = workspace.host.platform;
+  const at = await workspace.resolve(link, { followFinal: false }).catch(() => null);
+  if (at === null) return null;
+  let target: string;
+  try {
+    if (at.stat?.kind !== "symlink") return null;
+    target = await workspace.host.readlink(at.hostPath);
+  } catch {
+    return null;
+  } finally {
+    await at.release();
+  }
+  let spelled: string[] | null;
+  if (isAbsoluteHostPath(platform, target)) {
+    spelled = segmentsBelow(platform, workspace.root, target) ?? segmentsBelow(platform, workspace.rootEntry, target);
+  } else {
+    spelled = at.segments.slice(0, -1);
+    for (const part of splitHostPath(platform, target)) {
+      if (part !== "..") spelled.push(part);
+      else if (spelled.pop() === undefined) return null;
+    }
+  }
+  if (spelled === null || spelled.length === 0) return null;
+  for (let length = spelled.length - 1; length >= 0; length--) {
+    const found = await workspace.resolve(spelled.slice(0, length)).catch((error: unknown) => error);
+    if (isWorkspaceError(found, "NOT_FOUND")) continue;
+    if (found instanceof Error) return spelled; // a dangling link on the way: what it spells
+    const resolved = found as Awaited<ReturnType<Workspace["resolve"]>>;
+    await resolved.release();
+    return [...resolved.segments, ...spelled.slice(length)];
+  }
+  return spelled;
 }

@@ -90,26 +90,60 @@ export function protectedPattern(segments: readonly string[], patterns: readonly
 }
 
 /**
+ * What one change is checked against: the patterns in force, and the
+ * protected entries one walk of the workspace found (see `protectionFor`):
+ * the entries whose path falls under a pattern, and where a protected name
+ * that is a symbolic link leads inside the workspace (`package.json ->
+ * cfg/real.json`: `cfg/real.json`), as canonical segments.
+ */
+export interface Protection {
+  /** The protected paths in force (empty: nothing is protected). */
+  readonly patterns: readonly string[];
+  /** Protected entries found, and the targets of protected names that are links (canonical segments). */
+  readonly entries: readonly (readonly string[])[];
+}
+
+/**
  * Refuses to change a protected path: the one check every write tool makes
- * on the canonical workspace-relative segments it is about to change.
+ * on the canonical workspace-relative segments it is about to change. With a
+ * {@link Protection}, a path is also refused when it is a protected entry or
+ * where a protected link leads, lies below one (a link's target folder), or
+ * holds one (a folder deleted or moved with it inside).
  *
  * @param segments The canonical workspace-relative path about to change.
- * @param patterns The protected paths in force (empty: nothing is protected).
+ * @param patterns The protected paths in force (empty: nothing is protected), or the protection of one call.
  * @param action What the tool does, for the message ("write", "delete", …).
  * @param display The path as shown in messages.
  * @throws {WorkspaceError} `PROTECTED_PATH`.
  */
 export function assertNotProtected(
   segments: readonly string[],
-  patterns: readonly string[],
+  patterns: readonly string[] | Protection,
   action: string,
   display: string,
 ): void {
-  if (patterns.length === 0) return;
-  const pattern = protectedPattern(segments, patterns);
-  if (pattern === undefined) return;
-  throw new WorkspaceError("PROTECTED_PATH", `Cannot ${action} '${display}': it is a protected path (${pattern})`, {
-    path: display,
-    hint: "this file decides what allowed commands run; it cannot be changed through the tools in this session",
-  });
+  const protection: Protection = isPatternList(patterns) ? { patterns, entries: [] } : patterns;
+  if (protection.patterns.length === 0) return;
+  const refuse = (detail: string): never => {
+    throw new WorkspaceError("PROTECTED_PATH", `Cannot ${action} '${display}': ${detail}`, {
+      path: display,
+      hint: "this file decides what allowed commands run; it cannot be changed through the tools in this session",
+    });
+  };
+  const pattern = protectedPattern(segments, protection.patterns);
+  if (pattern !== undefined) refuse(`it is a protected path (${pattern})`);
+  if (segments.length === 0) return;
+  for (const entry of protection.entries) {
+    const shorter = Math.min(entry.length, segments.length);
+    if (!entry.slice(0, shorter).every((segment, index) => segment === segments[index])) continue;
+    const named = entry.join("/");
+    const kind = protectedPattern(entry, protection.patterns) !== undefined
+      ? `the protected path '${named}'`
+      : `'${named}', where a protected name that is a symbolic link leads`;
+    refuse(entry.length > segments.length ? `it holds ${kind}` : entry.length === segments.length ? `it is ${kind}` : `it is inside ${kind}`);
+  }
+}
+
+function isPatternList(value: readonly string[] | Protection): value is readonly string[] {
+  return Array.isArray(value);
 }
