@@ -4,6 +4,7 @@ import {
   type AnyTool,
   createApplyPatchTool,
   createCodingTools,
+  createUndoLastChangeTool,
   executeToolCall,
   ToolRegistry,
 } from "../mod.ts";
@@ -88,6 +89,62 @@ for (const host of TEST_HOSTS) {
         expect(await ws.readRaw("e/moved.txt")).toBe("alpha\nBETA\n");
         expect(await ws.readRaw("d/b.txt")).toBeNull();
         expect(await ws.readRaw("package.json")).toBeNull();
+      });
+    });
+
+    test("apply_patch() sent twice: the second says already applied, writes nothing and makes no undo group", async () => {
+      const tools = (ws: TestWorkspace) => [
+        createApplyPatchTool(ws.workspace),
+        createUndoLastChangeTool(ws.workspace),
+      ];
+      await withPatchWorkspace(host.open, PATCH_TREE, async (ws, registry) => {
+        const patch = begin(
+          "*** Add File: new/hello.txt\n+hello\n" +
+            "*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n" +
+            "*** Update File: d/b.txt\n*** Move to: e/moved.txt\n@@\n alpha\n-beta\n+BETA\n" +
+            "*** Delete File: package.json\n",
+        );
+        const before = await snapshot(ws);
+        expect((await callTool(registry, "apply_patch", { patch })).isError).toBe(false);
+        const after = await snapshot(ws);
+        const again = await callTool(registry, "apply_patch", { patch });
+        expect(again.body).toEqual({
+          files: [
+            { path: "new/hello.txt", action: "added", added: 0, removed: 0, alreadyApplied: true },
+            { path: "a.txt", action: "updated", added: 0, removed: 0, alreadyApplied: true },
+            {
+              path: "d/b.txt",
+              action: "moved",
+              destination: "e/moved.txt",
+              added: 0,
+              removed: 0,
+              alreadyApplied: true,
+            },
+            { path: "package.json", action: "deleted", added: 0, removed: 0, alreadyApplied: true },
+          ],
+          alreadyApplied: true,
+        });
+        expect(again.isError).toBe(false);
+        expect(await snapshot(ws)).toEqual(after);
+        // The replay made no undo group: undo takes back the first patch.
+        const undo = await callTool(registry, "undo_last_change", {});
+        expect(undo.isError).toBe(false);
+        expect(await snapshot(ws)).toEqual(before);
+        // A file gone is applied only beside files shown applied: a delete of a missing file alone is an error.
+        const gone = await callTool(registry, "apply_patch", { patch: begin("*** Delete File: missing.txt\n") });
+        expect(gone.body.error.code).toBe("NOT_FOUND");
+      }, tools);
+    });
+
+    test("apply_patch() says which tolerance a hunk was matched with", async () => {
+      await withPatchWorkspace(host.open, ["f.txt=\tif (x) {\n\t\tgo();\n\t}\n"], async (ws, registry) => {
+        const { body } = await callTool(registry, "apply_patch", {
+          patch: begin("*** Update File: f.txt\n@@\n     if (x) {\n-        go();\n+        stop();\n     }\n"),
+        });
+        expect(body).toEqual({
+          files: [{ path: "f.txt", action: "updated", added: 1, removed: 1, tolerance: "indentation" }],
+        });
+        expect(await ws.readRaw("f.txt")).toBe("\tif (x) {\n\t\tstop();\n\t}\n");
       });
     });
 

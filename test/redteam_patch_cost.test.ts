@@ -90,7 +90,9 @@ describe("apply_patch: hostile matching cost", () => {
     for (const name of ["f1.txt", "f2.txt"]) expect(fs.readFileSync(path.join(dir, name), "utf8")).toBe(text);
     // Either file alone is within the budget.
     const one = await tool.execute({ patch: `*** Begin Patch\n*** Update File: f2.txt\n${hunks}*** End Patch\n` });
-    expect(one.files).toEqual([{ path: "f2.txt", action: "updated", added: 40, removed: 80 }]);
+    expect(one.files).toEqual([
+      { path: "f2.txt", action: "updated", added: 40, removed: 80, tolerance: "trailing whitespace" },
+    ]);
   }, 60_000);
 
   test("the exact match anywhere still beats a tolerant one earlier; a tolerant one still applies", () => {

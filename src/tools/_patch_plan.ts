@@ -6,7 +6,7 @@ import { assertNotProtected, type Protection } from "../core/fs/protected_paths.
 import type { ReadTracker } from "../core/fs/read_tracker.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { applyHunksWithin } from "../core/text/apply_hunks.ts";
-import type { MatchBudget } from "../core/text/seek_lines.ts";
+import type { MatchBudget, SeekTolerance } from "../core/text/seek_lines.ts";
 import type { PatchHunk } from "../core/text/parse_patch.ts";
 import { encodeUtf8 } from "../core/text/utf8.ts";
 import { decodeText } from "../core/text/decode_text.ts";
@@ -28,7 +28,15 @@ export type PreparedPatchOperation =
 
 /** What the second phase does for one file; `target` is held until the patch is done. */
 export type FilePlan =
-  | { kind: "add"; display: string; segments: string[]; data: Uint8Array; added: number }
+  | {
+    kind: "add";
+    display: string;
+    segments: string[];
+    /** The canonical path it resolves to (links on the way followed), what identifies the file in the patch. */
+    identity: string;
+    data: Uint8Array;
+    added: number;
+  }
   | { kind: "delete"; display: string; target: Resolved & { name: string; stat: HostStat }; removed: number }
   | {
     kind: "update";
@@ -39,7 +47,23 @@ export type FilePlan =
     data: Uint8Array;
     added: number;
     removed: number;
-    moveTo?: { display: string; segments: string[] };
+    /** The loosest difference a hunk was matched past, when not exact. */
+    tolerance?: SeekTolerance;
+    moveTo?: { display: string; segments: string[]; identity: string };
+  }
+  | {
+    /** The file is already as the patch would make it (a patch sent again): nothing is written. */
+    kind: "unchanged";
+    display: string;
+    action: "added" | "updated" | "moved" | "deleted";
+    /** The canonical paths the operation names. */
+    identities: string[];
+    destination?: string;
+    /**
+     * Set when nothing shows the change was made, only that its file is gone (a delete of a missing file, a move
+     * whose source is missing): the error to give unless the rest of the patch is shown already applied.
+     */
+    unconfirmed?: unknown;
   };
 
 /** What planning needs besides the operation. */
@@ -67,16 +91,24 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   if (operation.kind === "add") {
     assertNotProtected(operation.segments, protectedPaths, "patch", display);
     const existing = await resolveIfPresent(workspace, operation.segments, display, context.held);
-    if (existing !== undefined) {
-      assertNotProtected(existing.segments, protectedPaths, "patch", display);
-      if (existing.stat !== null) throw fileExists(display, "add");
-    }
     const text = operation.lines.length === 0 ? "" : operation.lines.join("\n") + "\n";
     const data = encodeUtf8(text);
+    if (existing !== undefined) {
+      assertNotProtected(existing.segments, protectedPaths, "patch", display);
+      if (existing.stat !== null) {
+        // The same file added again (a patch sent twice) is already applied; any other is in the way.
+        if (existing.stat.kind !== "file" || existing.stat.size !== data.length) throw fileExists(display, "add");
+        const now = await readText(context, existing, display);
+        if (now.text !== text) throw fileExists(display, "add");
+        return { kind: "unchanged", display, action: "added", identities: [existing.segments.join("/")] };
+      }
+    }
     if (data.length > maxFileBytes) {
       throw tooLarge(display, `the new file would have ${data.length} bytes`, maxFileBytes);
     }
-    return { kind: "add", display, segments: operation.segments, data, added: operation.lines.length };
+    const identity = existing?.segments.join("/") ??
+      await identityOfMissing(workspace, operation.segments, display, context.held);
+    return { kind: "add", display, segments: operation.segments, identity, data, added: operation.lines.length };
   }
 
   const target = await workspace.resolve(operation.segments, {
@@ -103,18 +135,16 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
     return { kind: "delete", display, target: held, removed: lines };
   }
 
-  const { text: after, added, removed } = applyHunksWithin(
-    text,
-    operation.hunks,
-    display,
-    context.budget,
-  );
+  // The BOM is the form's, not the text's: decodeText took it off.
+  const patched = applyHunksWithin(text, operation.hunks, display, context.budget);
+  const { added, removed, tolerance } = patched;
   // Written back in the file's own encoding and BOM; a character it cannot hold is refused.
-  const data = encodeText(after, form, { display, action: "patch" });
+  const data = encodeText(patched.text, form, { display, action: "patch" });
   if (data.length > maxFileBytes) {
     throw tooLarge(display, `the patched file would have ${data.length} bytes`, maxFileBytes);
   }
-  const plan: FilePlan = { kind: "update", display, target, read: stat, data, added, removed };
+  const plan: FilePlan & { kind: "update" } = { kind: "update", display, target, read: stat, data, added, removed };
+  if (tolerance !== undefined) plan.tolerance = tolerance;
   const moveTo = operation.moveTo;
   if (moveTo !== undefined) {
     assertNotProtected(moveTo.segments, protectedPaths, "patch", moveTo.display);
@@ -124,16 +154,44 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
       assertNotProtected(destination.segments, protectedPaths, "patch", moveTo.display);
       if (destination.stat !== null) throw fileExists(moveTo.display, "move to");
     }
-    if (!same) plan.moveTo = moveTo;
+    const identity = destination?.segments.join("/") ??
+      await identityOfMissing(workspace, moveTo.segments, moveTo.display, context.held);
+    if (!same) plan.moveTo = { ...moveTo, identity };
+  }
+  if (patched.alreadyApplied === true && plan.moveTo === undefined) {
+    return { kind: "unchanged", display, action: "updated", identities: [target.segments.join("/")] };
   }
   return plan;
 }
 
-/** The canonical segments every plan changes, for the check that no file is changed twice. */
+/**
+ * A missing file's canonical path: the nearest folder above it that exists, resolved (links followed), and the
+ * names below it as written. Two spellings of one new file through a linked folder give the same path.
+ */
+async function identityOfMissing(
+  workspace: Workspace,
+  segments: readonly string[],
+  display: string,
+  held: Resolved[],
+): Promise<string> {
+  for (let length = segments.length - 1; length > 0; length--) {
+    const above = await resolveIfPresent(workspace, segments.slice(0, length), display, held);
+    if (above !== undefined) return [...above.segments, ...segments.slice(length)].join("/");
+  }
+  return segments.join("/");
+}
+
+/** The canonical paths a plan changes (none when it is already applied): what is put back after a failure. */
 export function changedPaths(plan: FilePlan): string[] {
-  if (plan.kind === "add") return [plan.segments.join("/")];
+  if (plan.kind === "unchanged") return [];
+  if (plan.kind === "add") return [plan.identity];
   const own = plan.target.segments.join("/");
-  return plan.kind === "update" && plan.moveTo !== undefined ? [own, plan.moveTo.segments.join("/")] : [own];
+  return plan.kind === "update" && plan.moveTo !== undefined ? [own, plan.moveTo.identity] : [own];
+}
+
+/** The canonical paths a plan names, changed or not: no file may be named twice, however it is spelled. */
+export function namedPaths(plan: FilePlan): string[] {
+  return plan.kind === "unchanged" ? plan.identities : changedPaths(plan);
 }
 
 /** The target resolved (held in `held`), or `undefined` when a folder on the way is missing. */
@@ -189,4 +247,32 @@ function tooLarge(display: string, detail: string, maxBytes: number): WorkspaceE
     path: display,
     hint: `apply_patch handles files up to ${maxBytes} bytes; nothing was changed`,
   });
+}
+
+/**
+ * A delete whose file is missing, or a move whose source is missing (`error`, their `NOT_FOUND`): already
+ * applied when the move's destination has every hunk in place; a delete, or a move without hunks, only when
+ * the rest of the patch is shown already applied (`unconfirmed`). Any other case throws `error`.
+ */
+export async function replayedPlan(
+  operation: PreparedPatchOperation,
+  context: PlanContext,
+  error: unknown,
+): Promise<FilePlan> {
+  const { display } = operation;
+  if (operation.kind === "delete") {
+    const identity = await identityOfMissing(context.workspace, operation.segments, display, context.held);
+    return { kind: "unchanged", display, action: "deleted", identities: [identity], unconfirmed: error };
+  }
+  if (operation.kind !== "update" || operation.moveTo === undefined) throw error;
+  const moveTo = operation.moveTo;
+  const destination = await planFile(
+    { kind: "update", display: moveTo.display, segments: moveTo.segments, hunks: operation.hunks },
+    context,
+  ).catch(() => undefined);
+  const identities = destination === undefined ? [] : namedPaths(destination);
+  const common = { kind: "unchanged", display, action: "moved", identities, destination: moveTo.display } as const;
+  if (destination?.kind === "unchanged") return common;
+  if (destination !== undefined && operation.hunks.length === 0) return { ...common, unconfirmed: error };
+  throw error;
 }

@@ -17,12 +17,20 @@ import {
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { patchInvalid } from "../core/text/_patch_invalid.ts";
 import { parsePatch } from "../core/text/parse_patch.ts";
+import type { SeekTolerance } from "../core/text/seek_lines.ts";
 import { utf8ByteLength } from "../core/text/utf8.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { beginCall } from "./begin_call.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
-import { changedPaths, type FilePlan, planFile, type PreparedPatchOperation } from "./_patch_plan.ts";
+import {
+  changedPaths,
+  type FilePlan,
+  namedPaths,
+  planFile,
+  type PreparedPatchOperation,
+  replayedPlan,
+} from "./_patch_plan.ts";
 import { TreeRemover } from "./_tree_remover.ts";
 import { restoreEntries } from "./restore_checkpoint.ts";
 
@@ -73,12 +81,18 @@ export interface PatchedFile {
   added: number;
   /** Lines removed. */
   removed: number;
+  /** The file was already as the patch makes it (the patch was sent before): nothing was written, counts are 0. */
+  alreadyApplied?: true;
+  /** The loosest difference a hunk was matched past, when not every line matched exactly. */
+  tolerance?: SeekTolerance;
 }
 
 /** Result of `apply_patch`. */
 export interface ApplyPatchOutput {
   /** Each file, in the patch's order. */
   files: PatchedFile[];
+  /** Every file was already as the patch makes it: nothing was written, and there is nothing to undo. */
+  alreadyApplied?: true;
 }
 
 const schema = z.object({
@@ -194,13 +208,22 @@ export function createApplyPatchTool(
         const changed = new Set<string>();
         for (const operation of input.operations) {
           throwIfAborted(signal);
-          const plan = await planFile(operation, context);
-          for (const path of changedPaths(plan)) {
-            // Two spellings of one file (through a link) would change it twice.
+          const plan = await planFile(operation, context).catch((error: unknown) => {
+            if (!isWorkspaceError(error, "NOT_FOUND")) throw error;
+            return replayedPlan(operation, context, error);
+          });
+          for (const path of namedPaths(plan)) {
+            // Two spellings of one file (through a link, a linked folder) would change it twice.
             if (changed.has(path)) throw patchInvalid(`'${operation.display}' names a file the patch already changes`);
             changed.add(path);
           }
           plans.push(plan);
+        }
+        // A file found gone (deleted, moved away) counts as applied only beside files shown already applied.
+        const unconfirmed = plans.find((plan) => plan.kind === "unchanged" && plan.unconfirmed !== undefined);
+        if (unconfirmed?.kind === "unchanged") {
+          const shown = plans.some((plan) => plan.kind === "unchanged" && plan.unconfirmed === undefined);
+          if (!shown || plans.some((plan) => plan.kind !== "unchanged")) throw unconfirmed.unconfirmed;
         }
 
         // 2. Apply, file by file. A failure after a change (the disk, a race: another writer made or changed a
@@ -216,10 +239,11 @@ export function createApplyPatchTool(
           } catch (error) {
             // This call's own entries: another call's, made meanwhile, are not this patch's to put back.
             const ours = journal.since(firstEntry).filter((entry) => entry.group === group);
+            // (A file already applied changed nothing: there is nothing of it to put back.)
             const applied: AppliedFile[] = files.map((file, done) => ({
               shown: file.destination ?? file.path,
               paths: changedPaths(plans[done]),
-            }));
+            })).filter((file) => file.paths.length > 0);
             if (halfMovedTo !== undefined) applied.push({ shown: halfMovedTo, paths: [halfMovedTo] });
             // The file that failed, when its change was made before the failure (its folder's sync after the rename).
             const listed = new Set(applied.flatMap((file) => file.paths));
@@ -231,13 +255,17 @@ export function createApplyPatchTool(
             throw await putBack(workspace, error, applied, ours);
           }
         }
-        return { files };
+        return files.every((file) => file.alreadyApplied === true) ? { files, alreadyApplied: true } : { files };
       } finally {
         for (const target of held) await target.release();
       }
 
       async function apply(plan: FilePlan): Promise<PatchedFile> {
         const { display } = plan;
+        if (plan.kind === "unchanged") {
+          const { action, destination } = plan;
+          return { path: display, action, ...(destination === undefined ? {} : { destination }), added: 0, removed: 0, alreadyApplied: true };
+        }
         if (plan.kind === "add") {
           const written = await atomicWrite(workspace, plan.segments, plan.data, {
             signal,
@@ -258,7 +286,11 @@ export function createApplyPatchTool(
           return { path: display, action: "deleted", added: 0, removed: plan.removed };
         }
         const { target, read, data, moveTo } = plan;
-        const counts = { added: plan.added, removed: plan.removed };
+        const counts = {
+          added: plan.added,
+          removed: plan.removed,
+          ...(plan.tolerance === undefined ? {} : { tolerance: plan.tolerance }),
+        };
         if (moveTo === undefined) {
           const written = await atomicWrite(workspace, target.segments, data, {
             signal,
@@ -290,7 +322,7 @@ export function createApplyPatchTool(
           beforeWrite: (now) => assertNotProtected(now.segments, protectedPaths, "patch", moveTo.display),
         });
         if (written.stat !== undefined) tracker.record(written.segments, written.stat);
-        halfMovedTo = moveTo.segments.join("/");
+        halfMovedTo = written.segments.join("/");
         if (target.name === null || target.stat === null) throw rootProtected("patch", display);
         await new TreeRemover(workspace, display, signal).removeEntry(target.folder, target.name, target.stat);
         halfMovedTo = undefined;

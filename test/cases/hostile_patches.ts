@@ -211,6 +211,26 @@ export const HOSTILE_PATCHES: readonly HostilePatchCase[] = [
     patch: begin(`${update("a.txt")}${update("alias.txt")}`),
     code: "PATCH_INVALID",
   },
+  // A file spelled through a linked folder and directly is one file (each of these wrote the first spelling and
+  // then failed ALREADY_EXISTS half-way, putting nothing back).
+  {
+    name: "one new file twice, through a linked folder and directly",
+    tree: [...PATCH_TREE, "real/", "linked => real"],
+    patch: begin(`${update("a.txt")}*** Add File: linked/x.txt\n+1\n*** Add File: real/x.txt\n+2\n`),
+    code: "PATCH_INVALID",
+  },
+  {
+    name: "a move to a new file through a linked folder, and the same file added directly",
+    tree: [...PATCH_TREE, "real/", "linked => real"],
+    patch: begin(`*** Update File: a.txt\n*** Move to: linked/y.txt\n*** Add File: real/y.txt\n+2\n`),
+    code: "PATCH_INVALID",
+  },
+  {
+    name: "one new file twice below a linked folder, the folders between missing",
+    tree: [...PATCH_TREE, "real/", "linked => real"],
+    patch: begin(`${update("a.txt")}*** Add File: real/new/x.txt\n+1\n*** Add File: linked/new/x.txt\n+2\n`),
+    code: "PATCH_INVALID",
+  },
   {
     name: "text after '*** End Patch'",
     tree: PATCH_TREE,

@@ -135,15 +135,13 @@ export function hunkBudgetExceeded(label: HunkLabel): WorkspaceError {
   );
 }
 
-/** `PATCH_HUNK_NOT_FOUND` for a file some of whose hunks look applied already and others do not match. */
+/** `PATCH_HUNK_NOT_FOUND` for a file some of whose hunks look applied already and others do not. */
 export function hunksPartlyApplied(label: HunkLabel, applied: readonly number[], startLine: number): WorkspaceError {
   const { display, number, total } = label;
-  const list = applied.join(", ");
+  const which = applied.length > 1 ? `hunks ${applied.join(", ")} of ${total} look` : `hunk ${number} of ${total} looks`;
   return new WorkspaceError(
     "PATCH_HUNK_NOT_FOUND",
-    `Cannot apply patch to '${display}': hunk ${number} of ${total} looks applied already (its new lines are at line ${startLine}, its old ones nowhere), and so ${
-      applied.length > 1 ? `do hunks ${list}` : `does hunk ${list}`
-    }, but not every hunk: the file was changed another way`,
+    `Cannot apply patch to '${display}': ${which} applied already (hunk ${number}'s new lines are at line ${startLine}, its old ones nowhere), but not the others: the file was changed another way`,
     {
       path: display,
       hint:

@@ -33,7 +33,9 @@ export function parseUnifiedDiff(lines: readonly string[]): PatchOperation[] {
   const newName = stripPrefix(file.newFileName);
   if (oldName === undefined && newName === undefined) throw patchInvalid("the unified diff names no file");
   const hunks: PatchHunk[] = file.hunks.map((hunk) => {
-    const out: PatchHunk = { oldLines: [], newLines: [], endOfFile: false, oldStart: hunk.oldStart };
+    // The header's own number: for an empty old range `diff` gives one more (the line after the insertion).
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const out: PatchHunk = { oldLines: [], newLines: [], endOfFile: false, oldStart };
     let marks = "";
     for (const line of hunk.lines) {
       const body = line.slice(1);
