@@ -1,7 +1,7 @@
 // How apply_patch places a patch's hunks and which of the file's text it keeps (applyHunks over parsePatch's
 // hunks, no disk): what Codex's apply_patch does with the same patch, and where docs/tools.md says otherwise.
 import { describe, expect, test } from "vitest";
-import { applyHunks, parsePatch, type PatchHunk } from "../mod.ts";
+import { applyHunks, parsePatch, type PatchHunk } from "../src/patch.ts";
 import { APPLY_PATCH_MAX_MATCH_STEPS } from "../src/core/limits.ts";
 import { LineIndex, seekLines } from "../src/core/text/seek_lines.ts";
 import { applyHunksWithin } from "../src/core/text/apply_hunks.ts";

@@ -117,6 +117,30 @@ for (const host of TEST_HOSTS) {
         });
       }
 
+      test(`${row.name}: grep finds a pattern typed as Unicode, in every output mode`, async () => {
+        const { workspace } = await open(["plain.txt=nothing here\n"]);
+        await writeBytes(workspace, "f.txt", row.bytes);
+        const grep = toolsOf(workspace)("grep");
+        const { pattern, line, text } = row.grep;
+        const content = await run(grep, { pattern, literal: true });
+        expect(content.matches).toEqual([{ path: "f.txt", line, column: text.indexOf(pattern) + 1, text }]);
+        expect((await run(grep, { pattern, literal: true, output_mode: "count" })).counts).toEqual([
+          { path: "f.txt", count: 1 },
+        ]);
+        expect((await run(grep, { pattern, literal: true, output_mode: "files_with_matches" })).files).toEqual([
+          "f.txt",
+        ]);
+        // A regular expression around it, and the same in a folder grep found as a single file.
+        const regex = `^.*${pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+        expect((await run(grep, { pattern: regex, path: "f.txt" })).matches).toMatchObject([{ line, text }]);
+        // An ASCII pattern on the same line shows the line's own characters, not U+FFFD.
+        const ascii = text.match(/[a-z]{2,}/)?.[0];
+        if (ascii !== undefined) {
+          const found = await run(grep, { pattern: ascii, literal: true });
+          expect(found.matches.find((match: Any) => match.line === line)?.text).toBe(text);
+        }
+      });
+
       test(`${row.name}: write_file with its encoding makes the same bytes read_file decodes`, async () => {
         const { workspace } = await open();
         const tool = toolsOf(workspace);

@@ -102,6 +102,27 @@ export const APPLY_PATCH_MAX_MATCH_STEPS = 33_554_432;
  */
 export const STALE_WRITE_MAX_TRACKED_FILES = 10_000;
 
+/**
+ * Stale-write guard: lines one workspace remembers of what the model read
+ * (a hash of each, 8 bytes: 8 MB at most), over all its files; past it the
+ * least recently seen files' lines are forgotten, and a change to one of them
+ * since its read is refused whole-file (`FILE_CHANGED_SINCE_READ`) as before.
+ */
+export const STALE_WRITE_MAX_REMEMBERED_LINES = 1_000_000;
+
+/**
+ * Stale-write guard: line edits between what was read and the file now that
+ * the region check follows (a line diff costs about lines × edits); a file
+ * changed more is refused whole-file (`FILE_CHANGED_SINCE_READ`).
+ */
+export const STALE_WRITE_MAX_DIFF_EDITS = 2_000;
+
+/**
+ * Stale-write guard: lines of current text an edit's result (`changedSinceRead`)
+ * or a refusal's details show at most; past it the list is cut (`truncated`).
+ */
+export const STALE_WRITE_MAX_SHOWN_LINES = 200;
+
 /** delete_path: entries (files, links, folders, the top folder included) one recursive delete removes; counted before anything is deleted. */
 export const DELETE_PATH_MAX_ENTRIES = 10_000;
 
@@ -372,6 +393,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   APPLY_PATCH_MAX_FILE_BYTES,
   APPLY_PATCH_MAX_MATCH_STEPS,
   STALE_WRITE_MAX_TRACKED_FILES,
+  STALE_WRITE_MAX_REMEMBERED_LINES,
+  STALE_WRITE_MAX_DIFF_EDITS,
+  STALE_WRITE_MAX_SHOWN_LINES,
   DELETE_PATH_MAX_ENTRIES,
   MOVE_PATH_MAX_SCAN_ENTRIES,
   SHELL_TIMEOUT_MS,

@@ -3,7 +3,8 @@ import { isWorkspaceError, rootProtected, WorkspaceError } from "../core/errors.
 import { mapHostError } from "../core/fs/map_host_error.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { assertNotProtected, type Protection } from "../core/fs/protected_paths.ts";
-import type { ReadTracker } from "../core/fs/read_tracker.ts";
+import { currentOrSeenLines, type ReadTracker, type SeenLines } from "../core/fs/read_tracker.ts";
+import { type ChangedLines, checkRegions } from "../core/fs/region_guard.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { applyHunksWithin } from "../core/text/apply_hunks.ts";
 import type { MatchBudget, SeekTolerance } from "../core/text/seek_lines.ts";
@@ -45,6 +46,10 @@ export type FilePlan =
     /** The version read (handle fstat); the write refuses any other. */
     read: HostStat;
     data: Uint8Array;
+    /** The patched text (what the stale-write guard remembers as read once it is written). */
+    text: string;
+    /** With the guard, lines changed since the read outside the hunks (the region check let the patch through). */
+    changedSinceRead?: ChangedLines[];
     added: number;
     removed: number;
     /** The loosest difference a hunk was matched past, when not exact. */
@@ -127,8 +132,11 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
     throw tooLarge(display, `the file has ${target.stat.size} bytes`, maxFileBytes);
   }
   const { stat, text, form } = await readText(context, target, display);
+  // The stale-write guard: a delete on the whole file; an update on its hunks' region (checked once patched).
+  let seenLines: SeenLines | undefined;
   if (context.guard !== undefined) {
-    context.guard.assertCurrent(target.segments, stat, operation.kind === "delete" ? "delete" : "patch", display);
+    if (operation.kind === "delete") context.guard.assertCurrent(target.segments, stat, "delete", display);
+    else seenLines = currentOrSeenLines(context.guard, target.segments, stat, "patch", display);
   }
   if (operation.kind === "delete") {
     const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -138,13 +146,25 @@ export async function planFile(operation: PreparedPatchOperation, context: PlanC
   // The BOM is the form's, not the text's: decodeText took it off.
   const patched = applyHunksWithin(text, operation.hunks, display, context.budget);
   const { added, removed, tolerance } = patched;
+  const after = patched.text;
+  const elsewhere = seenLines === undefined ? undefined : checkRegions(seenLines, text, after, "patch", display);
   // Written back in the file's own encoding and BOM; a character it cannot hold is refused.
-  const data = encodeText(patched.text, form, { display, action: "patch" });
+  const data = encodeText(after, form, { display, action: "patch" });
   if (data.length > maxFileBytes) {
     throw tooLarge(display, `the patched file would have ${data.length} bytes`, maxFileBytes);
   }
-  const plan: FilePlan & { kind: "update" } = { kind: "update", display, target, read: stat, data, added, removed };
+  const plan: FilePlan & { kind: "update" } = {
+    kind: "update",
+    display,
+    target,
+    read: stat,
+    data,
+    text: after,
+    added,
+    removed,
+  };
   if (tolerance !== undefined) plan.tolerance = tolerance;
+  if (elsewhere !== undefined && elsewhere.changed.length > 0) plan.changedSinceRead = elsewhere.changed;
   const moveTo = operation.moveTo;
   if (moveTo !== undefined) {
     assertNotProtected(moveTo.segments, protectedPaths, "patch", moveTo.display);

@@ -5,6 +5,7 @@ import { lstatUnchanged } from "../core/fs/lstat_unchanged.ts";
 import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectionFor } from "../core/fs/protection_for.ts";
 import { readTrackerOf, sameVersion } from "../core/fs/read_tracker.ts";
+import type { ChangedLines } from "../core/fs/region_guard.ts";
 import type { Resolved, Workspace } from "../core/fs/workspace.ts";
 import { type JournalEntry, journalOf } from "../core/fs/change_journal.ts";
 import { currentCallGroup } from "../core/fs/call_scope.ts";
@@ -85,6 +86,8 @@ export interface PatchedFile {
   alreadyApplied?: true;
   /** The loosest difference a hunk was matched past, when not every line matched exactly. */
   tolerance?: SeekTolerance;
+  /** With the stale-write guard: lines of an updated file changed since it was read, outside the hunks, as they are now. */
+  changedSinceRead?: ChangedLines[];
 }
 
 /** Result of `apply_patch`. */
@@ -290,7 +293,9 @@ export function createApplyPatchTool(
           added: plan.added,
           removed: plan.removed,
           ...(plan.tolerance === undefined ? {} : { tolerance: plan.tolerance }),
+          ...(plan.changedSinceRead === undefined ? {} : { changedSinceRead: plan.changedSinceRead }),
         };
+        const shown = { first: 1, text: plan.text, complete: true }; // a file the agent patched counts as read, whole
         if (moveTo === undefined) {
           const written = await atomicWrite(workspace, target.segments, data, {
             signal,
@@ -303,7 +308,7 @@ export function createApplyPatchTool(
               if (now.stat === null || !sameVersion(now.stat, read)) throw changedWhile(display);
             },
           });
-          if (written.stat !== undefined) tracker.record(written.segments, written.stat);
+          if (written.stat !== undefined) tracker.record(written.segments, written.stat, shown);
           return { path: display, action: "updated", ...counts };
         }
         // A move: the old file must still be the version read; the new file first (refused if one
@@ -321,7 +326,7 @@ export function createApplyPatchTool(
           protectedPaths,
           beforeWrite: (now) => assertNotProtected(now.segments, protectedPaths, "patch", moveTo.display),
         });
-        if (written.stat !== undefined) tracker.record(written.segments, written.stat);
+        if (written.stat !== undefined) tracker.record(written.segments, written.stat, shown);
         halfMovedTo = written.segments.join("/");
         if (target.name === null || target.stat === null) throw rootProtected("patch", display);
         await new TreeRemover(workspace, display, signal).removeEntry(target.folder, target.name, target.stat);

@@ -3,7 +3,8 @@ import { assertNotProtected } from "../core/fs/protected_paths.ts";
 import { protectionFor } from "../core/fs/protection_for.ts";
 import { applyEdits, editLabel, type EditOperation } from "../core/text/apply_edits.ts";
 import { atomicWrite } from "../core/fs/atomic_write.ts";
-import { readTrackerOf } from "../core/fs/read_tracker.ts";
+import { currentOrSeenLines, readTrackerOf, type SeenLines } from "../core/fs/read_tracker.ts";
+import { type ChangedLines, checkRegions } from "../core/fs/region_guard.ts";
 import { WorkspaceError } from "../core/errors.ts";
 import {
   EDIT_FILE_MAX_DIFF_BYTES,
@@ -104,6 +105,13 @@ export interface EditFileOutput {
   diffTruncated?: boolean;
   /** The file's encoding, when it is not UTF-8 (the edit was written back in it). */
   encoding?: TextEncodingName;
+  /**
+   * With the stale-write guard, when the file changed since it was read outside the edit's region: those
+   * lines as they are now (the edit went through, its region being as read).
+   */
+  changedSinceRead?: ChangedLines[];
+  /** Present and `true` when `changedSinceRead` was cut at `STALE_WRITE_MAX_SHOWN_LINES` lines. */
+  changedSinceReadTruncated?: boolean;
 }
 
 function editSchema(maxEdits: number) {
@@ -245,10 +253,12 @@ export function createEditTool(
         // 2. Read it through a handle whose identity matches the walk.
         const { file, stat } = await openCheckedFile(workspace, target, "edit", display);
         const tracker = readTrackerOf(workspace);
+        // The stale-write guard, on the handle's own stat; the write below refuses any other version. A file
+        // changed since its read, whose read lines are remembered, is checked on the edit's region in step 3.
+        let seenLines: SeenLines | undefined;
         if (guarded && !input.dryRun) {
-          // The stale-write guard, on the handle's own stat; the write below refuses any other version.
           try {
-            tracker.assertCurrent(target.segments, stat, "edit", display);
+            seenLines = currentOrSeenLines(tracker, target.segments, stat, "edit", display);
           } catch (error) {
             await file.close().catch(() => {});
             throw error;
@@ -274,6 +284,8 @@ export function createEditTool(
         // The file's own encoding and BOM, written back as they were; a character it cannot hold is refused.
         const { text: before, form } = decodeText(bytes, { display, action: "edit", encoding: input.encoding });
         const { text: after, replacements, fuzzy } = applyEdits(before, input.edits, display);
+        // The region check: every line the edit replaces must be as read; the changes elsewhere are reported.
+        const elsewhere = seenLines === undefined ? undefined : checkRegions(seenLines, before, after, "edit", display);
         const data = encodeText(after, form, { display, action: "edit" });
         if (data.length > maxFileBytes) {
           throw tooLarge(display, `the edited file would have ${data.length} bytes`, maxFileBytes);
@@ -297,8 +309,10 @@ export function createEditTool(
               if (!unchanged) throw changedWhile(display, "edited");
             },
           });
-          // A file the agent edited counts as read.
-          if (written.stat !== undefined) tracker.record(written.segments, written.stat);
+          // A file the agent edited counts as read, whole.
+          if (written.stat !== undefined) {
+            tracker.record(written.segments, written.stat, { first: 1, text: after, complete: true });
+          }
         }
         const output: EditFileOutput = {
           path: display,
@@ -310,6 +324,10 @@ export function createEditTool(
         };
         if (truncated) output.diffTruncated = true;
         if (form.encoding !== "utf-8") output.encoding = form.encoding;
+        if (elsewhere !== undefined && elsewhere.changed.length > 0) {
+          output.changedSinceRead = elsewhere.changed;
+          if (elsewhere.truncated) output.changedSinceReadTruncated = true;
+        }
         return output;
       } finally {
         await target.release();

@@ -11,7 +11,7 @@ import { namesFolder } from "../core/path/names_folder.ts";
 import { normalizeWorkspacePath } from "../core/path/normalize_workspace_path.ts";
 import { openCheckedFile, readFully } from "../core/fs/open_checked_file.ts";
 import { readLineWindow } from "../core/fs/read_line_window.ts";
-import { readTrackerOf } from "../core/fs/read_tracker.ts";
+import { readTrackerOf, type ShownText } from "../core/fs/read_tracker.ts";
 import { decodeText } from "../core/text/decode_text.ts";
 import { isPlainUtf8, TEXT_ENCODINGS, type TextEncodingName, type TextForm } from "../core/text/text_form.ts";
 import { textLineWindow } from "../core/text/text_line_window.ts";
@@ -198,7 +198,7 @@ export function createReadTool(
               };
               if (window.lineCut) output.lineCut = true;
               addForm(output, form);
-              readTrackerOf(workspace).record(target.segments, stat);
+              readTrackerOf(workspace).record(target.segments, stat, shownOf(output));
               return output;
             }
             const window = await readLineWindow(file, {
@@ -234,7 +234,8 @@ export function createReadTool(
             output.fileBytes = stat.size;
             if (window.lineCut) output.lineCut = true;
             addForm(output, utf8Bom ? { encoding: "utf-8", bom: true } : decoded.form);
-            readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
+            // What the stale-write guard compares with: the version, and the lines shown.
+            readTrackerOf(workspace).record(target.segments, stat, shownOf(output));
             return output;
           }
           // Read one byte more than allowed: getting it means the file is too large.
@@ -245,7 +246,8 @@ export function createReadTool(
           const length = await readFully(file, buffer.subarray(0, wanted), 0, signal);
           if (length > maxBytes) throw tooLarge(display, Math.max(stat.size, length), maxBytes);
           const { text, form } = decodeText(buffer.subarray(0, length), { display, encoding: input.encoding });
-          readTrackerOf(workspace).record(target.segments, stat); // what the stale-write guard compares with
+          // What the stale-write guard compares with: the version, and the lines shown.
+          readTrackerOf(workspace).record(target.segments, stat, { first: 1, text, complete: true });
           const output: ReadFileOutput = { path: display, content: text, bytes: length };
           addForm(output, form);
           return output;
@@ -259,6 +261,12 @@ export function createReadTool(
       }
     },
   });
+}
+
+// The lines a window showed, for the region check; a cut line is not shown whole, so none are.
+function shownOf(output: ReadFileOutput): ShownText | undefined {
+  if (output.lineCut === true || output.startLine === undefined) return undefined;
+  return { first: output.startLine, text: output.content, complete: output.hasMore === false };
 }
 
 // The file's form, when it is not plain UTF-8.

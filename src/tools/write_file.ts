@@ -53,6 +53,8 @@ export interface WriteFileInput {
   segments: string[];
   /** The content's bytes, in the encoding asked for. */
   data: Uint8Array;
+  /** The content, remembered by the stale-write guard as read once written. @default undefined */
+  content?: string;
 }
 
 /** Result of `write_file`. */
@@ -121,10 +123,11 @@ export function createWriteTool(
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
     schema,
-    prepare: (args) => ({
+    prepare: (args): WriteFileInput => ({
       path: args.path,
       segments: normalizeWorkspacePath(args.path),
       data: encodeBoundedContent(args.content, maxBytes, args.encoding ?? "utf-8", args.path),
+      content: args.content,
     }),
     run: async (input, { signal }) => {
       const { workspace, display } = await beginCall(getWorkspace, input.segments, signal);
@@ -144,8 +147,9 @@ export function createWriteTool(
         sameVersion: guarded,
         statWritten: true,
       });
-      // A file the agent wrote counts as read.
-      if (written.stat !== undefined) tracker.record(written.segments, written.stat);
+      // A file the agent wrote counts as read, whole.
+      const shown = input.content === undefined ? undefined : { first: 1, text: input.content, complete: true };
+      if (written.stat !== undefined) tracker.record(written.segments, written.stat, shown);
       return { path: display, bytes: input.data.length };
     },
   });

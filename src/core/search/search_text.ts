@@ -2,6 +2,7 @@ import { type ByteSearch, type ByteView, findFolded, findNeedle, type Needle, ne
 import { GREP_BINARY_SNIFF_BYTES } from "../limits.ts";
 import type { LineMatcher } from "./line_matcher.ts";
 import { decodeUtf8Lenient } from "../text/utf8.ts";
+import { hasUtf16Bom, legacyNeedleOf, legacyToUtf8, utf16ToUtf8 } from "./_legacy_text.ts";
 
 /** What grep returns per file: matching lines, whether it has one, or how many. */
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
@@ -42,11 +43,18 @@ export interface TextSearchOutcome {
   matches: LineMatch[];
   /** Matching lines in all (files mode: 1 at most). */
   count: number;
+  /** Set when a line decoded held U+FFFD: the file may not be UTF-8 ({@link searchText} then looks again). */
+  replaced?: true;
 }
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const NONE: TextSearchOutcome = Object.freeze({ matches: Object.freeze([]) as unknown as LineMatch[], count: 0 });
+const NONE_REPLACED: TextSearchOutcome = Object.freeze({
+  matches: Object.freeze([]) as unknown as LineMatch[],
+  count: 0,
+  replaced: true,
+});
 // The UTF-8 encodings of K (U+212A) and ſ (U+017F): RE2 folds them with k and s.
 const KELVIN = needleOf(new Uint8Array([0xe2, 0x84, 0xaa]));
 const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
@@ -64,6 +72,12 @@ const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
  * 4. Otherwise the file is decoded, and each line (a regular expression:
  *    each line holding the required text) goes to the matcher.
  *
+ * A file that is not UTF-8 is searched as read_file decodes it: one with a
+ * UTF-16 byte order mark is transcoded to UTF-8 first; a legacy one (not
+ * valid UTF-8, read as windows-1252) again after the search above, only when
+ * that search decoded a U+FFFD or found nothing while the bytes hold a
+ * needle's windows-1252 form: a UTF-8 file never pays for either.
+ *
  * The bytes may be a reused buffer: nothing returned refers to them.
  *
  * @param bytes The whole file.
@@ -72,9 +86,35 @@ const LONG_S = needleOf(new Uint8Array([0xc5, 0xbf]));
  * @returns The matching lines, or that the file is binary.
  */
 export function searchText(bytes: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
+  if (hasUtf16Bom(bytes)) return searchTranscoded(utf16ToUtf8(bytes), request, search);
   const view = search.view(bytes);
   if (looksBinary(bytes, view, search)) return { binary: true, matches: [], count: 0 };
-  return searchRegion(bytes, view, request, WHOLE_FILE, request.cap);
+  const found = searchRegion(bytes, view, request, WHOLE_FILE, request.cap);
+  if (found.replaced !== true && (found.count > 0 || !holdsLegacyNeedles(bytes, view, request.matcher))) return found;
+  const legacy = legacyToUtf8(bytes);
+  if (legacy === undefined) return found.replaced === true ? { matches: found.matches, count: found.count } : found;
+  return searchTranscoded(legacy, request, search);
+}
+
+// A file's text as UTF-8 bytes, searched whole.
+function searchTranscoded(utf8: Uint8Array, request: TextSearchRequest, search: ByteSearch): TextSearchOutcome {
+  const { matches, count } = searchRegion(utf8, search.view(utf8), request, WHOLE_FILE, request.cap);
+  return { matches, count };
+}
+
+// Whether the bytes hold every needle, some in its windows-1252 form only (a legacy file's non-ASCII text).
+function holdsLegacyNeedles(bytes: Uint8Array, view: ByteView, matcher: LineMatcher): boolean {
+  const prefilter = matcher.prefilter;
+  if (prefilter.kind !== "bytes") return false;
+  let legacy = false;
+  for (const needle of prefilter.needles) {
+    const other = legacyNeedleOf(needle);
+    if (other === null) {
+      if (findNeedle(bytes, view, needle, 0) < 0) return false;
+    } else if (findNeedle(bytes, view, other, 0) >= 0) legacy = true;
+    else if (findNeedle(bytes, view, needle, 0) < 0) return false;
+  }
+  return legacy;
 }
 
 /**
@@ -172,6 +212,7 @@ function holds(at: number, to: number): boolean {
  * @returns Whether the file is binary.
  */
 export function looksBinary(bytes: Uint8Array, view: ByteView, search: ByteSearch): boolean {
+  if (hasUtf16Bom(bytes)) return false; // UTF-16 text: its ASCII characters have NUL halves
   const sniffed = bytes.length > GREP_BINARY_SNIFF_BYTES
     ? search.view(bytes.subarray(0, GREP_BINARY_SNIFF_BYTES))
     : view;
@@ -208,18 +249,21 @@ function countMatchingLines(
   region: TextRegion,
 ): TextSearchOutcome {
   let count = 0;
+  let replaced = false;
   for (let at = findNeedle(bytes, view, needle, region.from); holds(at, region.to);) {
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
     const newline = view.indexOf(NEWLINE, at + needle.bytes.length);
     const end = newline < 0 ? bytes.length : newline;
-    if (request.matcher.find(lineText(bytes, start, end, region.fileStart)) >= 0) {
+    const line = lineText(bytes, start, end, region.fileStart);
+    if (line.includes("\ufffd")) replaced = true;
+    if (request.matcher.find(line) >= 0) {
       count++;
       if (request.outputMode === "files_with_matches") break;
     }
     if (newline < 0) break;
     at = findNeedle(bytes, view, needle, newline + 1);
   }
-  return { matches: [], count };
+  return replaced ? { matches: [], count, replaced } : { matches: [], count };
 }
 
 // One line's text: without a `\r` before its `\n`, without the file's BOM.
@@ -240,9 +284,10 @@ function searchDecoded(
 ): TextSearchOutcome {
   const { matcher, outputMode, context, maxLineChars } = request;
   let text = decodeUtf8Lenient(bytes);
+  const replaced = text.includes("\ufffd");
   if (region.fileStart && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
-  if (!matcher.mayMatch(text)) return NONE;
+  if (!matcher.mayMatch(text)) return replaced ? NONE_REPLACED : NONE;
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the final line ending ends no line
   const matches: LineMatch[] = [];
@@ -263,7 +308,7 @@ function searchDecoded(
     }
     matches.push(match);
   }
-  return { matches, count };
+  return replaced ? { matches, count, replaced } : { matches, count };
 }
 
 /**
