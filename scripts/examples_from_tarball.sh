@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+elapsed() { echo "   (${SECONDS} s so far)"; }
 tarball=${1:-}
 if [ -z "$tarball" ]; then
   echo "npm pack (builds dist/)"
@@ -21,7 +22,6 @@ fi
 tarball=$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")
 dev() { node -p "require('./package.json').devDependencies['$1'].replace(/^npm:.*@/, '')"; }
 install() { npm install --prefer-offline --no-audit --no-fund "$@" >"$work/npm.log" 2>&1 || { cat "$work/npm.log"; exit 1; }; }
-elapsed() { echo "   (${SECONDS} s so far)"; }
 
 app="$work/app"
 mkdir -p "$app"
