@@ -1,10 +1,12 @@
-// Runs every program in examples/ with no network: the OpenAI and Anthropic loops
+// Runs every program in examples/ with no network: the OpenAI, Anthropic and AI SDK loops
 // against a local fake server (node:http on 127.0.0.1, answering the SDK's endpoint
-// with a scripted tool call, then an answer), the AI SDK one on ai's mock model, the
-// custom agent on mockModel, the sandboxed shell where bwrap is; then checks each MCP config in examples/mcp-config/ is
+// with a scripted tool call, then an answer), the custom agent on mockModel, the sandboxed
+// shell where bwrap is; then checks each MCP config in examples/mcp-config/ is
 // valid JSON naming `npx -y @paddock/tools mcp --root …` and that the same arguments
-// start the server from this checkout (initialize + tools/list over stdio).
-//   npm run examples
+// start the server (initialize + tools/list + read_file over stdio).
+//   npm run examples                 from this checkout (@paddock/tools resolved to the sources)
+//   tsx scripts/examples.ts --dir D  from a folder D where the package is installed and its examples/ copied
+//                                    (scripts/examples_from_tarball.sh): the MCP configs then run as written, npx and all
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -16,6 +18,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const repo = path.resolve(import.meta.dirname, "..");
 const tsx = path.join(repo, "node_modules/.bin/tsx");
+const dirFlag = process.argv.indexOf("--dir");
+/** Where the examples run: this checkout, or a folder with the package installed. */
+const home = dirFlag < 0 ? repo : path.resolve(process.argv[dirFlag + 1]);
+const fromCheckout = home === repo;
 const MATH = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
 const RUN_TIMEOUT_MS = 60_000;
 let failures = 0;
@@ -52,8 +58,8 @@ function run(
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, ["--tsconfig", "tsconfig.examples.json", file, ...args], {
-      cwd: repo,
+    const child = spawn(tsx, [...(fromCheckout ? ["--tsconfig", "tsconfig.examples.json"] : []), file, ...args], {
+      cwd: home,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       timeout: RUN_TIMEOUT_MS,
@@ -71,8 +77,7 @@ fs.writeFileSync(path.join(project, "src/math.ts"), MATH);
 const ANSWER = "src/math.ts exports add().";
 
 try {
-  {
-    const server = await fakeServer((turn) => ({
+  const chatCompletions = (turn: number) => ({
       id: `chatcmpl-${turn}`,
       object: "chat.completion",
       created: 0,
@@ -94,7 +99,10 @@ try {
           }
           : { role: "assistant", content: ANSWER, refusal: null },
       }],
-    }));
+      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    });
+  {
+    const server = await fakeServer(chatCompletions);
     const { code, out } = await run("examples/openai-chat.ts", [project], {
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: `${server.url}/v1`,
@@ -129,8 +137,18 @@ try {
     );
   }
   {
-    const { code, out } = await run("examples/ai-sdk-generate-text.ts", [project]);
-    check("examples/ai-sdk-generate-text.ts", code === 0 && out.trim() === `2 steps: ${ANSWER}`, out);
+    const server = await fakeServer(chatCompletions);
+    const { code, out } = await run("examples/ai-sdk-generate-text.ts", [project], {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: `${server.url}/v1`,
+    });
+    await server.close();
+    const second = JSON.stringify(server.bodies[1] ?? {});
+    check(
+      "examples/ai-sdk-generate-text.ts",
+      code === 0 && out.trim() === `2 steps: ${ANSWER}` && second.includes("return a + b"),
+      out,
+    );
   }
   {
     const { code, out } = await run("examples/custom-agent-approvals.ts", []);
@@ -155,7 +173,7 @@ try {
     const name = `examples/mcp-config/${config}`;
     let problem = "";
     try {
-      const json = JSON.parse(fs.readFileSync(path.join(repo, name), "utf8"));
+      const json = JSON.parse(fs.readFileSync(path.join(home, name), "utf8"));
       const servers = json.mcpServers ?? json.servers;
       const entry = servers?.paddock;
       const args: string[] = entry?.args ?? [];
@@ -165,12 +183,14 @@ try {
       // The same arguments, the --root pointed at a real folder, started from this checkout.
       const served = args.slice(3).map((arg, i, all) => (all[i - 1] === "--root" ? project : arg));
       const client = new Client({ name: "examples", version: "0" });
+      // From the checkout its CLI through tsx; from an installed package the command as written (npx finds the
+      // package's own bin in the folder's node_modules: no network).
       await client.connect(
-        new StdioClientTransport({
-          command: tsx,
-          args: [path.join(repo, "cli.ts"), "mcp", ...served],
-          stderr: "ignore",
-        }),
+        new StdioClientTransport(
+          fromCheckout
+            ? { command: tsx, args: [path.join(repo, "cli.ts"), "mcp", ...served], stderr: "ignore" }
+            : { command: "npx", args: [...args.slice(0, 3), ...served], cwd: home, stderr: "ignore" },
+        ),
       );
       const { tools } = await client.listTools();
       const read = await client.callTool({ name: "read_file", arguments: { path: "src/math.ts" } });
@@ -186,5 +206,6 @@ try {
 } finally {
   fs.rmSync(project, { recursive: true, force: true });
 }
-console.log(`examples: ${passes} ran as shown, ${failures} failed`);
+if (!fromCheckout) console.log(`(the examples of the package installed in ${home})`);
+console.log(`examples: ${passes} passed, ${failures} failed`);
 process.exitCode = failures === 0 ? 0 : 1;
