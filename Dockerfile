@@ -12,11 +12,13 @@ ARG INSTALL_BASE=${BASE}
 
 FROM ${INSTALL_BASE} AS install
 ARG PADDOCK_PACKAGE=@paddock/tools@0.1.0
-# Only *.tgz files of the context come in (.dockerignore).
+# Only *.tgz and *.crt files of the context come in (.dockerignore): a packed package, and the CA of a
+# TLS-intercepting proxy between this build and the registry (npm-ca.crt; used by this stage only).
 COPY . /context/
 WORKDIR /opt/paddock
 # The package and its dependencies only (no dev dependencies, no optional native module, no install scripts).
-RUN npm init -y >/dev/null \
+RUN if [ -f /context/npm-ca.crt ]; then export NODE_EXTRA_CA_CERTS=/context/npm-ca.crt; fi \
+ && npm init -y >/dev/null \
  && npm install --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund --no-update-notifier "${PADDOCK_PACKAGE}" \
  && node_modules/.bin/paddock --version
 

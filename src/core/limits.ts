@@ -349,6 +349,9 @@ export const MCP_HTTP_REPLAY_BYTES = 4_194_304;
 /** `paddock mcp --http`: characters a bearer token must have at least (`--token-file`, `PADDOCK_MCP_TOKEN`): 32 random characters are beyond guessing. */
 export const MCP_HTTP_MIN_TOKEN_CHARS = 32;
 
+/** `paddock mcp --http`: milliseconds a client is told (SSE `retry`) to wait before it reconnects a broken stream with `Last-Event-ID`. */
+export const MCP_HTTP_SSE_RETRY_MS = 1_000;
+
 /**
  * Checkpoints: bytes of a file's previous content the change journal keeps
  * before a tool replaces or deletes it. A larger file is still journaled
@@ -462,6 +465,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_HTTP_MAX_CONNECTIONS,
   MCP_HTTP_REPLAY_BYTES,
   MCP_HTTP_MIN_TOKEN_CHARS,
+  MCP_HTTP_SSE_RETRY_MS,
   CHECKPOINT_FILE_BYTES,
   CHECKPOINT_JOURNAL_BYTES,
 });

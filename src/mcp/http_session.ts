@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as path from "node:path";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
+import { MCP_HTTP_SSE_RETRY_MS } from "../core/limits.ts";
 import type { Workspace } from "../core/fs/workspace.ts";
 import type { Host } from "../host.ts";
 import { ReplayEventStore } from "./replay_event_store.ts";
@@ -100,6 +101,7 @@ export class HttpSession {
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         eventStore: new ReplayEventStore(),
+        retryInterval: MCP_HTTP_SSE_RETRY_MS,
       });
       const session = new HttpSession(
         id,

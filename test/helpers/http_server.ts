@@ -45,7 +45,8 @@ export function startHttpServer(
           child,
           stderr: () => err,
           stop: () => {
-            child.kill("SIGTERM");
+            // process.kill, not child.kill: under Deno's test runner the latter left the server running.
+            if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");
             return exited;
           },
         });
