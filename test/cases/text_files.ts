@@ -66,7 +66,8 @@ export const TEXT_FILE_CASES: readonly TextFileCase[] = [
     encoding: "windows-1252",
     text: "café\r\nnaïve\ndéjà vu\r\nend",
     edit: { old_string: "naïve", new_string: "naïf", after: latin1("caf\xe9\r\nna\xeff\nd\xe9j\xe0 vu\r\nend") },
-    patch: { old: "naïve", new: "très naïve", after: latin1("caf\xe9\r\ntr\xe8s na\xefve\nd\xe9j\xe0 vu\r\nend") },
+    // The replaced line is a new line: it takes the file's usual line end (CRLF, two lines of three), as docs/tools.md says.
+    patch: { old: "naïve", new: "très naïve", after: latin1("caf\xe9\r\ntr\xe8s na\xefve\r\nd\xe9j\xe0 vu\r\nend") },
     grep: { pattern: "déjà", line: 3, text: "déjà vu" },
     unrepresentable: { new_string: "naïve → naïf", character: "U+2192", line: 2 },
   },
