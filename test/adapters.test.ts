@@ -58,6 +58,7 @@ describe("toOpenAITools()", () => {
           properties: {
             path: { type: "string", description: expect.any(String) },
             content: { type: "string", description: expect.any(String) },
+            encoding: { type: "string", enum: expect.arrayContaining(["utf-8", "windows-1252"]), description: expect.any(String) },
           },
           required: ["path", "content"],
           additionalProperties: false,
@@ -93,7 +94,7 @@ describe("toOpenAITools()", () => {
     expect(toOpenAIToolMessage(result)).toEqual({
       role: "tool",
       tool_call_id: "c",
-      content: '{"error":{"code":"TOOL_ARGUMENTS_INVALID","message":"INVALID_RELATIVE_PATH"}}',
+      content: expect.stringMatching(/^\{"error":\{"code":"TOOL_ARGUMENTS_INVALID","message":"INVALID_RELATIVE_PATH","hint":"[^"]+"\}\}$/),
     });
     const badJson = await executeToolCall(
       registry,
@@ -290,7 +291,7 @@ describe("toAISDKTools() with the real AI SDK", () => {
       stopWhen: stepCountIs(5),
       prompt: "Escape",
     });
-    const refused = { error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } };
+    const refused = { error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.stringContaining("would leave the workspace") } };
     expect(result.steps[0].toolResults.map((part) => part.output)).toEqual([refused]);
     expect(toolResultsSeen(model, 1)).toEqual([{ id: "tc1", output: { type: "error-json", value: refused } }]);
     expect(fixture.listAll()).toEqual(["outside/", "outside/secret.txt", "workspace/"]);

@@ -325,7 +325,11 @@ describe("the approval gate on a real workspace", () => {
       undefined,
       { beforeToolCall: () => ({ action: "rewrite", arguments: { path: "../outside/pwned.txt", content: "x" } }) },
     );
-    expect(body(result.content).error).toEqual({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" });
+    expect(body(result.content).error).toEqual({
+      code: "TOOL_ARGUMENTS_INVALID",
+      message: "INVALID_RELATIVE_PATH",
+      hint: expect.stringContaining("would leave the workspace"),
+    });
     expect(fixture.listAll()).toEqual(["outside/", "outside/secret.txt", "workspace/"]);
   });
 });
