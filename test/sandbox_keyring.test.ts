@@ -4,7 +4,6 @@
 // (src/sandbox/_seccomp_filter.ts) refusing add_key, request_key and keyctl with EPERM, as Docker's
 // default profile does. First the program itself, run by a small BPF interpreter on every call number of
 // every architecture it knows; then the real thing, with the agent's own session keyring.
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -16,6 +15,8 @@ import {
   SECCOMP_DENY,
   X32_SYSCALL_BIT,
 } from "../src/sandbox/_seccomp_filter.ts";
+import { runProcess } from "../src/core/process/run_process.ts";
+import { createAutoHost } from "../src/hosts/auto.ts";
 import { runAgentAs } from "./helpers/agent_as_user.ts";
 import { diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { engineSkipReason, SANDBOX_IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
@@ -111,19 +112,16 @@ function expectRefused(output: string): void {
  * Runs `argv` as an agent with a session keyring of its own holding the secret would (`keyctl session
  * -`, then the key added to it).
  */
-function inSessionWithKey(argv: readonly string[], env: Record<string, string>): Promise<string> {
+async function inSessionWithKey(argv: readonly string[], env: Record<string, string>): Promise<string> {
+  // Through the host's spawn, as the sandbox's commands are (Deno's node:child_process rewrites argv).
   const add = 'keyctl add user paddock-probe "$0" @s >/dev/null && exec "$@"';
-  return new Promise((resolve, reject) => {
-    const child = spawn("keyctl", ["session", "-", "/bin/sh", "-c", add, SECRET, ...argv], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", () => resolve(output));
+  const result = await runProcess(createAutoHost(), {
+    argv: ["keyctl", "session", "-", "/bin/sh", "-c", add, SECRET, ...argv],
+    cwd: "/",
+    env,
+    ...LIMITS,
   });
+  return result.stdout.text + result.stderr.text;
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
