@@ -87,7 +87,7 @@ describe.skipIf(sandboxSkipReason !== undefined)(
         const command = `id -u; ${walkerCommand(fx.root, process.execPath, walkSkips(fx.root))}`;
         const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({ command, ...LIMITS });
         expect(result.stdout.split("\n")[0]).toBe(String(uid));
-        const report = parseWalk(result.stdout);
+        const report = parseWalk(result.stdout, result.stderr);
         const { mismatches, own } = judgeHostWalk(report);
         expectWalked(`bubblewrap, ${name}`, report, mismatches, 10_000, shownDir);
         console.log("the sandbox's own, not the host's:", own);
@@ -116,7 +116,7 @@ describe.skipIf(sandboxSkipReason !== undefined)(
         const ran = await runAgentAs(OWNER, `${fx.parent}-home`, { root: fx.root, command, readOnly: [shownDir] });
         expect(ran.uid).toBe(OWNER);
         expect(ran.result.stdout.split("\n")[0]).toBe(String(OWNER));
-        const report = parseWalk(ran.result.stdout);
+        const report = parseWalk(ran.result.stdout, ran.result.stderr);
         const { mismatches, own } = judgeHostWalk(report);
         expectWalked(`bubblewrap, an agent as uid ${OWNER}`, report, mismatches, 10_000, shownDir);
         console.log("the sandbox's own, not the host's:", own);
@@ -143,7 +143,7 @@ describe.skipIf(engineSkipReason !== undefined)(
         cleanups.push(async () => await sandbox.close?.());
         const command = walkerCommand(fx.root, "node", walkSkips("/workspace"));
         const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({ command, ...LIMITS });
-        const report = parseWalk(result.stdout);
+        const report = parseWalk(result.stdout, result.stderr);
         // What is not on the image's own filesystem came from the host (Docker's /etc/hosts, a volume):
         // none of it may be a file nobody could read. The image's own files are not the host's.
         const fromHost = report.candidates.filter((entry) => entry.dev !== report.rootDev).map(shown);
