@@ -72,7 +72,7 @@ describe("the keyring seccomp program", () => {
     for (const nr of [0, 1, 59, 248, 249, 250, 512, 547]) {
       expect(runFilter(program, X32_SYSCALL_BIT | nr, AUDIT_ARCH.X86_64)).toBe(SECCOMP_DENY);
     }
-    for (const arch of [0, 0x8000_0016 /* s390x */, 0xc000_00f3 /* riscv64 */, 0xc000_0015 /* ppc64le */]) {
+    for (const arch of [0, 0x8000_0016, /* s390x */ 0xc000_00f3, /* riscv64 */ 0xc000_0015 /* ppc64le */]) {
       expect(runFilter(program, 250, arch)).toBe(KILL_PROCESS);
       expect(runFilter(program, 0, arch)).toBe(KILL_PROCESS);
     }
@@ -138,7 +138,11 @@ describe.skipIf(keyctlSkip !== undefined)(`bubblewrap: the agent's keyring is ou
 
   const cases = [
     { name: "the caller's own uid", owner: undefined, skip: undefined },
-    { name: `a root caller over a workspace of uid ${OWNER} (setpriv)`, owner: OWNER, skip: asRoot ? undefined : "not root" },
+    {
+      name: `a root caller over a workspace of uid ${OWNER} (setpriv)`,
+      owner: OWNER,
+      skip: asRoot ? undefined : "not root",
+    },
   ];
   for (const { name, owner, skip } of cases) {
     test.skipIf(skip !== undefined)(`as ${name}: every keyring call fails with EPERM${note(skip)}`, async () => {
@@ -184,36 +188,52 @@ describe.skipIf(keyctlSkip !== undefined)(`bubblewrap: the agent's keyring is ou
     SLOW,
   );
 
-  test("a script the runtime runs inside (as node_process does) cannot read the agent's key through keyctl either", async () => {
-    const fx = await diskFixture(["inside.txt=hello"]);
-    cleanups.push(() => fx.cleanup());
-    const sandbox = new BubblewrapSandbox();
-    cleanups.push(() => sandbox.close());
-    const script = path.join(fx.root, "probe.cjs");
-    fs.writeFileSync(
-      script,
-      `const { spawnSync } = require("node:child_process");
+  test(
+    "a script the runtime runs inside (as node_process does) cannot read the agent's key through keyctl either",
+    async () => {
+      const fx = await diskFixture(["inside.txt=hello"]);
+      cleanups.push(() => fx.cleanup());
+      const sandbox = new BubblewrapSandbox();
+      cleanups.push(() => sandbox.close());
+      const script = path.join(fx.root, "probe.cjs");
+      fs.writeFileSync(
+        script,
+        `const { spawnSync } = require("node:child_process");
 const run = spawnSync("/bin/sh", ["-c", ${JSON.stringify(KEYRING_PROBE)}], { encoding: "utf8" });
 console.log(run.stdout + run.stderr);`,
-    );
-    const runtimeArgs = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
-      ? [process.execPath, "run", "-A", "--no-config", "--no-lock", "--cached-only", script]
-      : [process.execPath, script];
-    const wrapped = await sandbox.wrap({ argv: runtimeArgs, cwd: fx.root, env: { PATH: "/usr/bin:/bin" }, writable: [fx.root] });
-    expectRefused(await inSessionWithKey(wrapped.argv, wrapped.env));
-  }, SLOW);
+      );
+      const runtimeArgs = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
+        ? [process.execPath, "run", "-A", "--no-config", "--no-lock", "--cached-only", script]
+        : [process.execPath, script];
+      const wrapped = await sandbox.wrap({
+        argv: runtimeArgs,
+        cwd: fx.root,
+        env: { PATH: "/usr/bin:/bin" },
+        writable: [fx.root],
+      });
+      expectRefused(await inSessionWithKey(wrapped.argv, wrapped.env));
+    },
+    SLOW,
+  );
 });
 
-describe.skipIf(engineSkipReason !== undefined)(`containers run under the engine's default seccomp profile${note(engineSkipReason)}`, () => {
-  test("a container command runs with a seccomp filter (Docker's default profile refuses the keyring calls)", async () => {
-    const fx = await diskFixture(["inside.txt=hello"]);
-    cleanups.push(() => fx.cleanup());
-    const sandbox = new SubprocessSandbox({ image: SANDBOX_IMAGE, network: "none" });
-    cleanups.push(async () => await sandbox.close());
-    const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({
-      command: "grep '^Seccomp:' /proc/self/status",
-      ...LIMITS,
-    });
-    expect(result.stdout).toMatch(/^Seccomp:\s+2$/m);
-  }, SLOW);
-});
+describe.skipIf(engineSkipReason !== undefined)(
+  `containers run under the engine's default seccomp profile${note(engineSkipReason)}`,
+  () => {
+    test(
+      "a container command runs with a seccomp filter (Docker's default profile refuses the keyring calls)",
+      async () => {
+        const fx = await diskFixture(["inside.txt=hello"]);
+        cleanups.push(() => fx.cleanup());
+        const sandbox = new SubprocessSandbox({ image: SANDBOX_IMAGE, network: "none" });
+        cleanups.push(async () => await sandbox.close());
+        const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({
+          command: "grep '^Seccomp:' /proc/self/status",
+          ...LIMITS,
+        });
+        expect(result.stdout).toMatch(/^Seccomp:\s+2$/m);
+      },
+      SLOW,
+    );
+  },
+);

@@ -13,7 +13,14 @@
  *   new `/proc`;
  * - nothing else: not the host's home, not other users' files, not the
  *   agent's own configuration, not the rest of the folder around the
- *   workspace.
+ *   workspace;
+ * - of what is shown, nothing other users may not read: such entries are
+ *   hidden (listed once per sandbox, see _bwrap_masks.ts), since a command
+ *   run as uid 0 owns root's files.
+ *
+ * The keyring calls (`add_key`, `request_key`, `keyctl`) fail with EPERM
+ * under a seccomp program (_seccomp_filter.ts, handed over by
+ * _bwrap_seccomp.ts), so a command cannot read the agent's session keyring.
  *
  * `/`, `/dev` and `/proc/sys` are read-only too: the workspace and `/tmp`
  * are the only writable places. bwrap runs as the caller; a root caller whose

@@ -100,7 +100,7 @@ export function nobodyCanRead(file: string, folder: boolean): boolean | undefine
   }
   const stat = fs.lstatSync(at, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
-  for (let dir = path.dirname(at); ; dir = path.dirname(dir)) {
+  for (let dir = path.dirname(at);; dir = path.dirname(dir)) {
     if ((nobodyBits(fs.statSync(dir)) & 0o1) === 0) return false;
     if (dir === path.dirname(dir)) break;
   }
