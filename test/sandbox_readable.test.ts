@@ -13,7 +13,7 @@ import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.t
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";
 import { runAgentAs } from "./helpers/agent_as_user.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
-import { judgeHostWalk, parseWalk, shown, type WalkReport, walkerCommand, walkSkips } from "./helpers/readable_walk.ts";
+import { judgeHostWalk, parseWalk, shown, walkerCommand, type WalkReport, walkSkips } from "./helpers/readable_walk.ts";
 import { engineSkipReason, SANDBOX_IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -87,7 +87,7 @@ describe.skipIf(sandboxSkipReason !== undefined)(
         const command = `id -u; ${walkerCommand(fx.root, process.execPath, walkSkips(fx.root))}`;
         const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({ command, ...LIMITS });
         expect(result.stdout.split("\n")[0]).toBe(String(uid));
-        const report = parseWalk(result.stdout);
+        const report = parseWalk(result.stdout, result.stderr);
         const { mismatches, own } = judgeHostWalk(report);
         expectWalked(`bubblewrap, ${name}`, report, mismatches, 10_000, shownDir);
         console.log("the sandbox's own, not the host's:", own);
@@ -116,7 +116,7 @@ describe.skipIf(sandboxSkipReason !== undefined)(
         const ran = await runAgentAs(OWNER, `${fx.parent}-home`, { root: fx.root, command, readOnly: [shownDir] });
         expect(ran.uid).toBe(OWNER);
         expect(ran.result.stdout.split("\n")[0]).toBe(String(OWNER));
-        const report = parseWalk(ran.result.stdout);
+        const report = parseWalk(ran.result.stdout, ran.result.stderr);
         const { mismatches, own } = judgeHostWalk(report);
         expectWalked(`bubblewrap, an agent as uid ${OWNER}`, report, mismatches, 10_000, shownDir);
         console.log("the sandbox's own, not the host's:", own);
@@ -137,21 +137,25 @@ describe.skipIf(engineSkipReason !== undefined)(
       { name: `a root caller over a workspace of uid ${OWNER}`, skip: notRoot, owner: OWNER },
     ];
     for (const { name, skip, owner } of cases) {
-      test.skipIf(skip !== undefined)(`${name}: every visible path walked, no host file among them${note(skip)}`, async () => {
-        const { fx } = await fixtureOf(owner);
-        const sandbox: Sandbox = new SubprocessSandbox({ image: SANDBOX_IMAGE, network: "none" });
-        cleanups.push(async () => await sandbox.close?.());
-        const command = walkerCommand(fx.root, "node", walkSkips("/workspace"));
-        const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({ command, ...LIMITS });
-        const report = parseWalk(result.stdout);
-        // What is not on the image's own filesystem came from the host (Docker's /etc/hosts, a volume):
-        // none of it may be a file nobody could read. The image's own files are not the host's.
-        const fromHost = report.candidates.filter((entry) => entry.dev !== report.rootDev).map(shown);
-        const imageOnly = report.candidates.filter((entry) => entry.dev === report.rootDev).map(shown);
-        expectWalked(`container, ${name}`, report, fromHost, 100); // the image is small (busybox and node)
-        console.log(`container, ${name}: the image's own files not open to all yet readable:`, imageOnly);
-        expect(fromHost).toEqual([]);
-      }, SLOW);
+      test.skipIf(skip !== undefined)(
+        `${name}: every visible path walked, no host file among them${note(skip)}`,
+        async () => {
+          const { fx } = await fixtureOf(owner);
+          const sandbox: Sandbox = new SubprocessSandbox({ image: SANDBOX_IMAGE, network: "none" });
+          cleanups.push(async () => await sandbox.close?.());
+          const command = walkerCommand(fx.root, "node", walkSkips("/workspace"));
+          const result = await new SandboxShell(sandbox, { cwd: fx.root }).exec({ command, ...LIMITS });
+          const report = parseWalk(result.stdout, result.stderr);
+          // What is not on the image's own filesystem came from the host (Docker's /etc/hosts, a volume):
+          // none of it may be a file nobody could read. The image's own files are not the host's.
+          const fromHost = report.candidates.filter((entry) => entry.dev !== report.rootDev).map(shown);
+          const imageOnly = report.candidates.filter((entry) => entry.dev === report.rootDev).map(shown);
+          expectWalked(`container, ${name}`, report, fromHost, 100); // the image is small (busybox and node)
+          console.log(`container, ${name}: the image's own files not open to all yet readable:`, imageOnly);
+          expect(fromHost).toEqual([]);
+        },
+        SLOW,
+      );
     }
   },
 );

@@ -25,11 +25,12 @@ const MASK_OUTPUT_BYTES = SANDBOX_MASK_MAX_PATHS * 4097;
  * binds, its target: a folder lacking o+rx is printed and not entered; any other entry but a link lacking
  * o+r is printed. Links are never judged: what they point to is judged where it is shown.
  */
+// deno-fmt-ignore
 const PREDICATES = [
   "(", "-type", "d", "!", "-perm", "-005", "-prune", "-print0", ")",
   "-o",
   "(", "!", "-type", "d", "!", "-type", "l", "!", "-perm", "-004", "-print0", ")",
-]; // prettier-ignore
+];
 
 /** One masked entry: a folder or anything else. */
 export interface MaskedPath {

@@ -9,7 +9,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { keyringSeccompProgram } from "./_seccomp_filter.ts";
+import { keyringSeccompProgram, SECCOMP_HOST_ARCHES } from "./_seccomp_filter.ts";
+import { unavailable } from "./_sandbox_unavailable.ts";
 
 /** The descriptor bwrap reads the program from (bwrap closes it before the command starts). */
 export const SECCOMP_FD = 9;
@@ -27,9 +28,29 @@ let launcher: readonly string[] | undefined;
  * held open by this process.
  *
  * @returns `/bin/sh -c … /proc/<pid>/fd/<n>`.
+ * @throws {WorkspaceError} `SANDBOX_UNAVAILABLE` on another architecture, or when the file cannot be made.
  */
 export function seccompLauncher(): readonly string[] {
   if (launcher !== undefined) return launcher;
+  if (!SECCOMP_HOST_ARCHES.includes(process.arch)) {
+    throw unavailable(
+      `the sandbox's keyring filter has no system call numbers for ${process.arch}`,
+      "run the agent on x86_64 or aarch64, or use the container sandbox",
+    );
+  }
+  try {
+    launcher = writeLauncher();
+  } catch {
+    throw unavailable(
+      "the keyring filter could not be written to the temporary folder",
+      "let the runtime write its temporary folder (Deno: --allow-write, and --allow-env for TMPDIR)",
+    );
+  }
+  return launcher;
+}
+
+/** Writes the program into a nameless file and returns the launcher that opens it. */
+function writeLauncher(): readonly string[] {
   // 1. A private folder, so nobody else can swap the file between write and open.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-seccomp-"));
   let fd: number;
@@ -43,6 +64,5 @@ export function seccompLauncher(): readonly string[] {
     // 3. No name left: the open descriptor keeps the bytes.
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  launcher = Object.freeze(["/bin/sh", "-c", OPEN_AND_EXEC, "paddock-seccomp", `/proc/${process.pid}/fd/${fd}`]);
-  return launcher;
+  return Object.freeze(["/bin/sh", "-c", OPEN_AND_EXEC, "paddock-seccomp", `/proc/${process.pid}/fd/${fd}`]);
 }

@@ -91,7 +91,12 @@ export function keyringSeccompProgram(): Uint8Array {
     ret(SECCOMP_RET_ALLOW),
   ]);
   // 2. The whole program: load arch, the sections, kill on any other architecture, the deny return last.
-  const program: Instruction[] = [load(OFFSET_ARCH), ...sections.flat(), ret(SECCOMP_RET_KILL_PROCESS), ret(SECCOMP_DENY)];
+  const program: Instruction[] = [
+    load(OFFSET_ARCH),
+    ...sections.flat(),
+    ret(SECCOMP_RET_KILL_PROCESS),
+    ret(SECCOMP_DENY),
+  ];
   const denyAt = program.length - 1;
   // 3. Resolve labels into forward offsets (from the instruction after the jump).
   const sectionEnds: number[] = [];

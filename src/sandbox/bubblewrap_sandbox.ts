@@ -13,7 +13,14 @@
  *   new `/proc`;
  * - nothing else: not the host's home, not other users' files, not the
  *   agent's own configuration, not the rest of the folder around the
- *   workspace.
+ *   workspace;
+ * - of what is shown, nothing other users may not read: such entries are
+ *   hidden (listed once per sandbox, see _bwrap_masks.ts), since a command
+ *   run as uid 0 owns root's files.
+ *
+ * The keyring calls (`add_key`, `request_key`, `keyctl`) fail with EPERM
+ * under a seccomp program (_seccomp_filter.ts, handed over by
+ * _bwrap_seccomp.ts), so a command cannot read the agent's session keyring.
  *
  * `/`, `/dev` and `/proc/sys` are read-only too: the workspace and `/tmp`
  * are the only writable places. bwrap runs as the caller; a root caller whose
@@ -50,7 +57,6 @@ import { SANDBOX_HOME, SANDBOX_SYSTEM_PATHS } from "./sandbox_paths.ts";
 import { baseArguments, SEALED_MOUNTS, shownRoots } from "./_bwrap_base_arguments.ts";
 import { maskArguments, unreadableEntries } from "./_bwrap_masks.ts";
 import { seccompLauncher } from "./_bwrap_seccomp.ts";
-import { SECCOMP_HOST_ARCHES } from "./_seccomp_filter.ts";
 import { type OwnerIds, probeAsOwner, workspaceOwner } from "./_bwrap_owner.ts";
 import { findOnPath, isExecutableFile, reasonOf, run } from "./_bwrap_probe.ts";
 import { runtimeName } from "./_runtime_name.ts";
@@ -168,12 +174,6 @@ export class BubblewrapSandbox implements Sandbox {
       throw unavailable(
         "this runtime may not start programs",
         "grant the runtime permission to run bwrap (Deno: --allow-run)",
-      );
-    }
-    if (!SECCOMP_HOST_ARCHES.includes(process.arch)) {
-      throw unavailable(
-        `the sandbox's keyring filter has no system call numbers for ${process.arch}`,
-        "run the agent on x86_64 or aarch64, or use the container sandbox",
       );
     }
     // Once per sandbox: the shown host entries other users may not read, hidden in every command.

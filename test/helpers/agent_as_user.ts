@@ -29,7 +29,18 @@ export async function runAgentAs(
     const bun = fs.realpathSync("node_modules/.bin/bun");
     const helper = path.resolve("test/helpers/sandbox_as_user.ts");
     const body = JSON.stringify({ backend: "bubblewrap", image: "", socketPath: "", ...request });
-    const argv = ["--reuid", String(uid), "--regid", String(uid), "--clear-groups", "--", ...wrapper, bun, helper, body];
+    const argv = [
+      "--reuid",
+      String(uid),
+      "--regid",
+      String(uid),
+      "--clear-groups",
+      "--",
+      ...wrapper,
+      bun,
+      helper,
+      body,
+    ];
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(
         "setpriv",

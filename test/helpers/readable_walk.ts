@@ -100,7 +100,7 @@ export function nobodyCanRead(file: string, folder: boolean): boolean | undefine
   }
   const stat = fs.lstatSync(at, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
-  for (let dir = path.dirname(at); ; dir = path.dirname(dir)) {
+  for (let dir = path.dirname(at);; dir = path.dirname(dir)) {
     if ((nobodyBits(fs.statSync(dir)) & 0o1) === 0) return false;
     if (dir === path.dirname(dir)) break;
   }
@@ -109,8 +109,12 @@ export function nobodyCanRead(file: string, folder: boolean): boolean | undefine
 }
 
 /** Parses the walker's line. */
-export function parseWalk(stdout: string): WalkReport {
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as WalkReport;
+export function parseWalk(stdout: string, stderr = ""): WalkReport {
+  const report = JSON.parse(stdout.trim().split("\n").at(-1) || "{}") as Partial<WalkReport>;
+  if (!Array.isArray(report.candidates)) {
+    throw new Error(`the walk printed no report: ${stdout.slice(-500)} ${stderr.slice(-500)}`);
+  }
+  return report as WalkReport;
 }
 
 /** The name of a candidate in a report: folders end in `/`. */
