@@ -167,6 +167,8 @@ export const PROTECTED_TOOL_CHANGES: readonly ProtectedChangeCase[] = [
   { name: "move .git away", tool: "move_path", args: { source: ".git", destination: "g2" } },
   { name: "delete package.json", tool: "delete_path", args: { path: "package.json" } },
   { name: "delete .git", tool: "delete_path", args: { path: ".git", recursive: true } },
+  { name: "delete the folder holding a nested package.json", tool: "delete_path", args: { path: "sub", recursive: true } },
+  { name: "move the folder holding a nested package.json", tool: "move_path", args: { source: "sub", destination: "sub2" } },
   { name: "create .git/hooks", tool: "create_directory", args: { path: ".git/hooks" } },
   { name: "create .husky", tool: "create_directory", args: { path: ".husky" } },
   { name: "a defineTool tool writes package.json", tool: "save_report", args: { path: "package.json", text: EVIL } },
