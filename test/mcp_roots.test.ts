@@ -10,7 +10,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createShellTool, createWriteTool, DEFAULT_PROTECTED_PATHS, openWorkspace, protectedPathsInForce } from "../mod.ts";
+import { createShellTool, createWriteTool, DEFAULT_PROTECTED_PATHS, openWorkspace } from "../mod.ts";
+import { protectedPathsInForce } from "../src/extend.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { nameRoots, RootSet } from "../src/mcp/root_set.ts";
 import { HOSTILE_PATHS } from "./cases/hostile_paths.ts";
