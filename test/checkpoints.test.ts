@@ -44,6 +44,7 @@ function raw(host: TestHost, ws: TestWorkspace) {
     mode: async (relative: string) => (await workspace.host.lstat(abs(relative))).mode & 0o7777,
     chmod: (relative: string, mode: number) => workspace.host.chmod(abs(relative), mode),
     rename: (from: string, to: string) => workspace.host.rename(abs(from), abs(to)),
+    unlink: (relative: string) => workspace.host.unlink(abs(relative)),
     readlink: (relative: string) => workspace.host.readlink(abs(relative)),
     symlink: (target: string, relative: string) =>
       memory ? memory.symlinkSync(target, abs(relative)) : fs.symlinkSync(target, abs(relative)),
@@ -519,6 +520,38 @@ for (const host of TEST_HOSTS) {
         ],
       });
       expect(await ws.readRaw("src.txt")).toBe("moved\n");
+      expect(await ws.readRaw("dst.txt")).toBe("replaced\n");
+    });
+
+    test("a file the user deleted after a move over it or an edit of it is not made again, unless force", async () => {
+      const ws = await open(["src.txt=moved\n", "dst.txt=replaced\n", "e.txt=one\n"]);
+      const undo = createUndoLastChangeTool(ws.workspace);
+      // An edit, then the user deletes the file: refused (what the user did stays).
+      await createEditTool(ws.workspace).execute({ path: "e.txt", old_string: "one", new_string: "two" });
+      await raw(host, ws).unlink("e.txt");
+      expect((await undo.execute({})).changes).toMatchObject([
+        { path: "e.txt", change: "write", status: "refused", code: "CHANGED_SINCE_CHECKPOINT" },
+      ]);
+      expect(await ws.listAll()).toEqual(["dst.txt", "src.txt"]);
+      await undo.execute({ force: true }); // taken back, so the move below is the last call
+      expect(await ws.readRaw("e.txt")).toBe("one\n");
+      await raw(host, ws).unlink("e.txt");
+      // A move over a file, then the user deletes the destination: refused alike, nothing made again.
+      await createMoveTool(ws.workspace).execute({ source: "src.txt", destination: "dst.txt", overwrite: true });
+      await raw(host, ws).unlink("dst.txt");
+      const refused = await undo.execute({});
+      expect(refused.complete).toBe(false);
+      expect(refused.changes).toMatchObject([
+        { path: "dst.txt", from: "src.txt", change: "move", status: "refused" },
+        { path: "dst.txt", change: "remove", status: "refused", code: "CHANGED_SINCE_CHECKPOINT" },
+      ]);
+      expect(await ws.listAll()).toEqual([]);
+      // With force the replaced file comes back (the moved one is gone: nothing to move back).
+      const forced = await undo.execute({ force: true });
+      expect(forced.changes).toMatchObject([
+        { path: "dst.txt", change: "move", status: "refused", code: "NOT_FOUND" },
+        { path: "dst.txt", change: "remove", status: "restored" },
+      ]);
       expect(await ws.readRaw("dst.txt")).toBe("replaced\n");
     });
 

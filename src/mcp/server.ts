@@ -6,6 +6,8 @@ import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { errorResult, executeToolCall } from "../registry/execute_tool_call.ts";
 import { ToolRegistry } from "../registry/tool_registry.ts";
 import { createCodingTools } from "../tools/coding_tools.ts";
+import { protectedPathsInForce } from "../core/fs/change_policy.ts";
+import { segmentsBelow } from "../core/path/host_path.ts";
 import { VERSION } from "../version.ts";
 import { withRelativePathHint } from "./relative_path_hint.ts";
 import { outputSchemaOf } from "./output_schemas.ts";
@@ -59,11 +61,21 @@ export async function createPaddockMcpServer(options: PaddockMcpServerOptions): 
   let handshakeDone = () => {};
   const handshake = new Promise<void>((resolve) => handshakeDone = resolve);
   const registry = registryOf(workspace, options, rootSet, handshake);
-  // Other roots: the file tools only (processes run in the default root).
+  // Other roots: the file tools only (processes run in the default root). A root nested with the default one
+  // (either way) protects what the default root protects, on all its paths: a file protected in one root is
+  // protected however it is reached, and what a protected link there leads to is found by its own walk.
+  const inForce = await protectedPathsInForce(workspace);
+  const nestedWithDefault = (other: Workspace) =>
+    segmentsBelow(other.host.platform, workspace.root, other.root) !== null ||
+    segmentsBelow(other.host.platform, other.root, workspace.root) !== null;
   const registries = new Map<McpRoot, ToolRegistry>(rootSet.roots.map((root) => [
     root,
     root.isDefault ? registry : new ToolRegistry(
-      createCodingTools(root.workspace, { nodeProcess: false, staleWriteGuard: options.staleWriteGuard ?? true })
+      createCodingTools(root.workspace, {
+        nodeProcess: false,
+        staleWriteGuard: options.staleWriteGuard ?? true,
+        ...(inForce.length > 0 && nestedWithDefault(root.workspace) ? { protectedPaths: [...inForce] } : {}),
+      })
         .filter((
           tool,
         ) => options.readOnly !== true || tool.readOnly),

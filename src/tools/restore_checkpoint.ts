@@ -102,16 +102,30 @@ export async function restoreEntries(
   const journal = journalOf(workspace);
   const changes: RestoredChange[] = [];
   const done: JournalEntry[] = [];
+  // Paths a newer change to which was refused: an older change there is refused too (unless `force`), else a
+  // removal taken back would make again what someone deleted since (a file replaced by a move, then deleted).
+  const blocked = new Set<string>();
   try {
     for (const entry of [...entries].reverse()) {
       if (entry.settled !== true) continue; // still in flight (a concurrent call): not ours to take back yet
       throwIfAborted(options.signal);
-      const outcome: Outcome = await restoreOne(workspace, entry, options).catch((error) => {
-        if (isAbortError(error) || !(error instanceof WorkspaceError)) throw error;
-        return { status: "refused" as const, code: error.code, message: error.message };
-      });
-      const { left, ...reported } = outcome;
       const path = entry.segments.join("/");
+      const outcome: Outcome = blocked.has(path) && options.force !== true
+        ? {
+          status: "refused",
+          code: "CHANGED_SINCE_CHECKPOINT",
+          message:
+            `Cannot restore '${path}': a later change to it could not be taken back, it changed since (pass force to put it back anyway)`,
+        }
+        : await restoreOne(workspace, entry, options).catch((error) => {
+          if (isAbortError(error) || !(error instanceof WorkspaceError)) throw error;
+          return { status: "refused" as const, code: error.code, message: error.message };
+        });
+      if (outcome.status === "refused") {
+        blocked.add(path);
+        if (entry.kind === "move") blocked.add(entry.from.join("/"));
+      }
+      const { left, ...reported } = outcome;
       changes.push({
         path,
         ...(entry.kind === "move" ? { from: entry.from.join("/") } : {}),

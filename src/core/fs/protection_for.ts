@@ -12,8 +12,8 @@
  * @module
  */
 import { declarationsReaching } from "./change_policy.ts";
-import { protectedLayout } from "./protected_layout.ts";
-import type { Protection } from "./protected_paths.ts";
+import { type ProtectedLayout, protectedLayout } from "./protected_layout.ts";
+import { type Protection, protectedPattern } from "./protected_paths.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -22,9 +22,9 @@ import type { Workspace } from "./workspace.ts";
  * 1. The patterns: the caller's own list when given, else what is in force
  *    (`protectedPathsInForce`). None: nothing to walk.
  * 2. One walk from the held root (`protectedLayout`, no link followed, the
- *    protected folders not entered) finds the protected entries and the
- *    targets of the protected names that are links, followed by the walker
- *    (a dangling one: where it would lead once made).
+ *    protected folders not entered) finds the protected entries, the
+ *    protected names that are links, and their targets, followed by the
+ *    walker (a dangling one: where it would lead once made).
  * 3. A declared folder that encloses the workspace's root is walked too, and
  *    what it protects below that root is added (a link above the root can
  *    lead into it).
@@ -55,14 +55,14 @@ export async function protectionFor(
   const patterns = [...new Set(reaching.flatMap((declaration) => declaration.patterns))];
   if (patterns.length === 0) return { patterns, entries: [] };
   // 2. This workspace's protected entries and link targets.
-  const entries = (await protectedLayout(workspace, patterns, { forChanges: true, signal })).readOnly;
+  const entries = protectedEntries(await protectedLayout(workspace, patterns, { forChanges: true, signal }), patterns);
   // 3. What an enclosing declared folder protects below this root.
   for (const declaration of reaching) {
     if (!("enclosing" in declaration) || declaration.enclosing === undefined) continue;
     const { workspace: outer, prefix } = declaration.enclosing;
     await outer.checkRoot(); // fails closed: a change is refused while the enclosing root cannot be walked
     const layout = await protectedLayout(outer, declaration.patterns, { forChanges: true, signal });
-    for (const entry of layout.readOnly) {
+    for (const entry of protectedEntries(layout, declaration.patterns)) {
       if (entry.length <= prefix.length && prefix.slice(0, entry.length).every((s, i) => s === entry[i])) {
         return { patterns: ["*"], entries }; // the whole root lies in what it protects
       }
@@ -70,4 +70,10 @@ export async function protectionFor(
     }
   }
   return { patterns, entries };
+}
+
+// The protected entries of a layout, and its protected names that are links: a folder moved with such a link
+// inside would change where the link leads (its target is relative), so it is not moved or deleted whole.
+function protectedEntries(layout: ProtectedLayout, patterns: readonly string[]): string[][] {
+  return [...layout.readOnly, ...layout.links.filter((link) => protectedPattern(link, patterns) !== undefined)];
 }
