@@ -262,7 +262,8 @@ describe("several roots in one server", () => {
     const near = await patch("*** Update File: docs:notes.md\n@@\n-see 'notes.md' here\n-missing\n+X\n");
     expect(near.message.split("\n")).toEqual([
       "Cannot apply patch to 'docs:notes.md': hunk 1 of 1 not found, its lines match nowhere in the file; " +
-      "nearest lines 1-1 (1 of 2 lines match):",
+      "nearest lines 1-1 (1 of 2 lines match), first difference at line 2 (past the end of the file): the patch has " +
+      "'missing', the file ends there:",
       "1: see 'notes.md' here",
     ]);
     // A file named '-' is not mistaken for the hint's own '-'.
