@@ -97,6 +97,12 @@ describe("applyHunks(): indentation drift", () => {
     expect(result.text).toBe("class A:\n    def f(self):\n        x = 2\n        return x\n");
   });
 
+  test("four spaces a level in the patch, two in the file: the added lines take two", () => {
+    const file = "if (a) {\n  if (b) {\n    go();\n  }\n}\n";
+    const body = "@@\n     if (b) {\n-        go();\n+        if (c) {\n+            stop();\n+        }\n     }\n";
+    expect(patched(file, body).text).toBe("if (a) {\n  if (b) {\n    if (c) {\n      stop();\n    }\n  }\n}\n");
+  });
+
   test("a line added less indented than its anchor is placed by levels", () => {
     const file = "\tif a {\n\t\tb()\n\t}\n";
     expect(patched(file, "@@\n         b()\n-    }\n+    }\n+    c()\n").text).toBe("\tif a {\n\t\tb()\n\t}\n\tc()\n");
