@@ -272,7 +272,14 @@ export function createApplyPatchTool(
         const { display } = plan;
         if (plan.kind === "unchanged") {
           const { action, destination } = plan;
-          return { path: display, action, ...(destination === undefined ? {} : { destination }), added: 0, removed: 0, alreadyApplied: true };
+          return {
+            path: display,
+            action,
+            ...(destination === undefined ? {} : { destination }),
+            added: 0,
+            removed: 0,
+            alreadyApplied: true,
+          };
         }
         if (plan.kind === "add") {
           const written = await atomicWrite(workspace, plan.segments, plan.data, {
