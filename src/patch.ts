@@ -17,3 +17,4 @@ export { parsePatch, renamePatchPaths } from "./core/text/parse_patch.ts";
 export type { ParsedPatch, PatchHunk, PatchOperation } from "./core/text/parse_patch.ts";
 export { applyHunks } from "./core/text/apply_hunks.ts";
 export type { AppliedHunks } from "./core/text/apply_hunks.ts";
+export type { SeekTolerance } from "./core/text/seek_lines.ts";

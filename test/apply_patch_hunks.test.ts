@@ -75,7 +75,11 @@ describe("applyHunks(): the lines kept are the patch's ' ' lines, with the file'
 
   test("a hunk built without marks takes the lines its two sides share at each end as context", () => {
     const hunk = { oldLines: ["a", "b", "c"], newLines: ["a", "B", "c"], endOfFile: false };
-    expect(applyHunks("a\r\nb\r\nc\r\n", [hunk], "f.txt")).toMatchObject({ text: "a\r\nB\r\nc\r\n", added: 1, removed: 1 });
+    expect(applyHunks("a\r\nb\r\nc\r\n", [hunk], "f.txt")).toMatchObject({
+      text: "a\r\nB\r\nc\r\n",
+      added: 1,
+      removed: 1,
+    });
   });
 
   test("the counts are the patch's '+' and '-' lines", () => {
@@ -95,6 +99,12 @@ describe("applyHunks(): indentation drift", () => {
     const file = "class A:\n    def f(self):\n        return 1\n";
     const result = patched(file, "@@\n \tdef f(self):\n-\t\treturn 1\n+\t\tx = 2\n+\t\treturn x\n");
     expect(result.text).toBe("class A:\n    def f(self):\n        x = 2\n        return x\n");
+  });
+
+  test("four spaces a level in the patch, two in the file: the added lines take two", () => {
+    const file = "if (a) {\n  if (b) {\n    go();\n  }\n}\n";
+    const body = "@@\n     if (b) {\n-        go();\n+        if (c) {\n+            stop();\n+        }\n     }\n";
+    expect(patched(file, body).text).toBe("if (a) {\n  if (b) {\n    if (c) {\n      stop();\n    }\n  }\n}\n");
   });
 
   test("a line added less indented than its anchor is placed by levels", () => {
@@ -131,7 +141,13 @@ describe("applyHunks(): a hunk that does not match says what a model can act on"
         matching: 2,
         lines: [{ line: 2, text: "\tif (x) {" }, { line: 3, text: "\t\tgo();" }, { line: 4, text: "\t}" }],
       },
-      firstDifference: { line: 3, hunkLine: 2, kind: "text", patch: "\u2192\u2192go(\u00B7);", file: "\u2192\u2192go();" },
+      firstDifference: {
+        line: 3,
+        hunkLine: 2,
+        kind: "text",
+        patch: "\u2192\u2192go(\u00B7);",
+        file: "\u2192\u2192go();",
+      },
     });
     expect(error.message).toBe(
       "Cannot apply patch to 'f.txt': hunk 1 of 1 not found, its lines match nowhere in the file; nearest lines 2-4 " +
@@ -158,7 +174,13 @@ describe("applyHunks(): a patch applied already", () => {
   test("every hunk's new lines in place and its old ones gone: already applied, the text unchanged", () => {
     const once = patched(before, body);
     expect(once.text).toBe("one\nTWO\nthree\nfour\nfive\nSIX\n");
-    expect(patched(once.text, body)).toEqual({ text: once.text, added: 0, removed: 0, fuzzy: false, alreadyApplied: true });
+    expect(patched(once.text, body)).toEqual({
+      text: once.text,
+      added: 0,
+      removed: 0,
+      fuzzy: false,
+      alreadyApplied: true,
+    });
   });
 
   test("with an added-only hunk too, when its lines are in the file", () => {
@@ -171,7 +193,10 @@ describe("applyHunks(): a patch applied already", () => {
     const error = failure("one\nTWO\nthree\nfour\nfive\nsix\n", "@@\n one\n-two\n+TWO\n three\n@@\n-nine\n+NINE\n");
     expect(error.code).toBe("PATCH_HUNK_NOT_FOUND");
     expect(error.message).toMatch(/hunk 2 of 2 not found/);
-    const mixed = failure("one\nTWO\nthree\nfour\nfive\nsix\n", "@@\n one\n-two\n+TWO\n three\n@@\n five\n-six\n+SIX\n@@\n+x\n");
+    const mixed = failure(
+      "one\nTWO\nthree\nfour\nfive\nsix\n",
+      "@@\n one\n-two\n+TWO\n three\n@@\n five\n-six\n+SIX\n@@\n+x\n",
+    );
     expect(mixed).toMatchObject({ code: "PATCH_HUNK_NOT_FOUND", details: { alreadyAppliedHunks: [1] } });
     expect(mixed.message).toBe(
       "Cannot apply patch to 'f.txt': hunk 1 of 3 looks applied already (hunk 1's new lines are at line 1, its old " +

@@ -505,6 +505,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "ParsedPatch",
       "PatchHunk",
       "PatchOperation",
+      "SeekTolerance",
     ],
   },
   "./extend": {

@@ -89,9 +89,10 @@ export const APPLY_PATCH_MAX_FILES = 64;
 export const APPLY_PATCH_MAX_FILE_BYTES = 1_048_576;
 
 /**
- * apply_patch: line comparisons spent locating the hunks of one patch, all its files together (all passes,
- * exact to tolerant; about a second); past it the hunk is `PATCH_HUNK_NOT_FOUND` (a search that would cost
- * this much is a hostile or degenerate patch).
+ * apply_patch: steps spent locating the hunks of one patch, all its files together (all passes, exact to
+ * tolerant: a line comparison is one step, folding a line for a pass 16 plus one per UTF-16 unit, measured
+ * against a comparison); past it the hunk is `PATCH_HUNK_NOT_FOUND` (a search that would cost this much is a
+ * hostile or degenerate patch).
  */
 export const APPLY_PATCH_MAX_MATCH_STEPS = 33_554_432;
 

@@ -289,7 +289,10 @@ export async function replayedPlan(
   const destination = await planFile(
     { kind: "update", display: moveTo.display, segments: moveTo.segments, hunks: operation.hunks },
     context,
-  ).catch(() => undefined);
+  ).catch((failure: unknown) => {
+    if (!isWorkspaceError(failure)) throw failure; // an abort is not a replay's answer
+    return undefined;
+  });
   const identities = destination === undefined ? [] : namedPaths(destination);
   const common = { kind: "unchanged", display, action: "moved", identities, destination: moveTo.display } as const;
   if (destination?.kind === "unchanged") return common;

@@ -128,6 +128,11 @@ const schema = z.object({
  * (`details.restored`); `details.applied` lists the files left changed: all
  * of them when it cannot (the journal off, a file changed again by another
  * call), and any file someone else changed after the patch wrote it.
+ * Files are identified by what they resolve to, so one file spelled two
+ * ways (a link, a linked folder) is `PATCH_INVALID`. A file the patch finds
+ * already as it would make it (the patch sent again) is `alreadyApplied` and
+ * not written; with every file so, the result is `alreadyApplied: true` and
+ * nothing is written or journaled.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits, protected paths, the stale-write guard, name.
@@ -155,7 +160,7 @@ export function createApplyPatchTool(
     name: options.name ?? "apply_patch",
     description: options.description ??
       "Apply a patch to files inside the workspace: add, update (with hunks of context lines), move and delete files " +
-        "in one call, all or nothing: every file is checked before any changes, and a failure while writing puts back what was changed. Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
+        "in one call, all or nothing: every file is checked before any changes, and a failure while writing puts back what was changed; a patch already applied says so (alreadyApplied) and changes nothing. Format: '*** Begin Patch' / '*** Update File: path' / '@@' / ' context' / " +
         "'-old' / '+new' / '*** End Patch' (also '*** Add File:', '*** Delete File:', '*** Move to:').",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
@@ -267,7 +272,14 @@ export function createApplyPatchTool(
         const { display } = plan;
         if (plan.kind === "unchanged") {
           const { action, destination } = plan;
-          return { path: display, action, ...(destination === undefined ? {} : { destination }), added: 0, removed: 0, alreadyApplied: true };
+          return {
+            path: display,
+            action,
+            ...(destination === undefined ? {} : { destination }),
+            added: 0,
+            removed: 0,
+            alreadyApplied: true,
+          };
         }
         if (plan.kind === "add") {
           const written = await atomicWrite(workspace, plan.segments, plan.data, {

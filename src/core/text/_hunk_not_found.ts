@@ -138,7 +138,9 @@ export function hunkBudgetExceeded(label: HunkLabel): WorkspaceError {
 /** `PATCH_HUNK_NOT_FOUND` for a file some of whose hunks look applied already and others do not. */
 export function hunksPartlyApplied(label: HunkLabel, applied: readonly number[], startLine: number): WorkspaceError {
   const { display, number, total } = label;
-  const which = applied.length > 1 ? `hunks ${applied.join(", ")} of ${total} look` : `hunk ${number} of ${total} looks`;
+  const which = applied.length > 1
+    ? `hunks ${applied.join(", ")} of ${total} look`
+    : `hunk ${number} of ${total} looks`;
   return new WorkspaceError(
     "PATCH_HUNK_NOT_FOUND",
     `Cannot apply patch to '${display}': ${which} applied already (hunk ${number}'s new lines are at line ${startLine}, its old ones nowhere), but not the others: the file was changed another way`,

@@ -121,11 +121,14 @@ function indentShift(
     at++;
   }
   if (pairs.length === 0 || pairs.every((pair) => pair.patch === pair.file)) return undefined;
-  // 2. Tabs for spaces (or spaces for tabs): the width of one level on each side.
-  const restyle = pairs.some((pair) => hasMixedStyles(pair.patch, pair.file));
+  // 2. Tabs for spaces (or spaces for tabs, or 4 spaces a level for 2): the width of one level on each side.
   const fileTabs = pairs.some((pair) => pair.file.includes("\t"));
-  const patchUnit = spaceUnit(pairs.map((pair) => pair.patch));
-  const fileUnit = spaceUnit(pairs.map((pair) => pair.file));
+  const measuredPatch = spaceUnit(pairs.map((pair) => pair.patch));
+  const measuredFile = spaceUnit(pairs.map((pair) => pair.file));
+  const patchUnit = measuredPatch ?? 4;
+  const fileUnit = measuredFile ?? 4;
+  const restyle = pairs.some((pair) => hasMixedStyles(pair.patch, pair.file)) ||
+    (!fileTabs && measuredPatch !== undefined && measuredFile !== undefined && measuredPatch !== measuredFile);
   const levels = (indent: string, unit: number) =>
     [...indent].reduce((sum, char) => sum + (char === "\t" ? unit : 1), 0) / unit;
   const render = (level: number) =>
@@ -158,8 +161,8 @@ function hasMixedStyles(a: string, b: string): boolean {
   return (a.includes(" ") && b.includes("\t")) || (a.includes("\t") && b.includes(" "));
 }
 
-/** The width of one indentation level among space indents: the smallest step between them (4 when none). */
-function spaceUnit(indents: readonly string[]): number {
+/** The width of one indentation level among space indents: the smallest step between them (`undefined`: none). */
+function spaceUnit(indents: readonly string[]): number | undefined {
   const widths = [...new Set(indents.filter((indent) => !indent.includes("\t")).map((indent) => indent.length))]
     .sort((a, b) => a - b);
   let unit = 0;
@@ -167,5 +170,5 @@ function spaceUnit(indents: readonly string[]): number {
     const step = index === 0 ? width : width - widths[index - 1];
     if (step > 0 && (unit === 0 || step < unit)) unit = step;
   }
-  return unit === 0 ? 4 : unit;
+  return unit === 0 ? undefined : unit;
 }

@@ -196,7 +196,12 @@ export function applyHunksWithin(
 }
 
 /** The hunk at `start`: the file lines it covers, what replaces them, and its counts. */
-function place(ops: readonly HunkOp[], file: { lines: string[]; ends: string[] }, start: number, reindent: boolean): Placement {
+function place(
+  ops: readonly HunkOp[],
+  file: { lines: string[]; ends: string[] },
+  start: number,
+  reindent: boolean,
+): Placement {
   const length = ops.filter((op) => op.mark !== "+").length;
   return {
     start,
