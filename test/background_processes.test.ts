@@ -17,7 +17,7 @@ import { MAX_BACKGROUND_PROCESSES } from "../src/core/limits.ts";
 import { createMcpRegistry } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
-import { isAlive, sleep, waitFor } from "./helpers/process.ts";
+import { isAlive, pidsRunning, sleep, waitFor } from "./helpers/process.ts";
 import { onBun, runtime } from "./helpers/runtime.ts";
 import { callTool } from "./helpers/tool_call.ts";
 import { BACKGROUND_HOSTILE_CALLS } from "./cases/background_inputs.ts";
@@ -84,23 +84,6 @@ async function startShell(registry: ToolRegistry, command: string): Promise<stri
   expect(started).toMatchObject({ status: "running", exitCode: null, stdout: "", stderr: "" });
   expect(started.process_id).toMatch(/^p\d+$/);
   return started.process_id;
-}
-
-/** Pids of processes whose command line is exactly `argv` (Linux /proc). */
-function pidsRunning(argv: string[]): number[] {
-  const wanted = argv.join("\0");
-  const found: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0$/, "") === wanted && isAlive(Number(entry))) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
 }
 
 describe(`background processes on the ${runtime} host`, () => {

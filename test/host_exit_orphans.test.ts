@@ -8,25 +8,8 @@ import process from "node:process";
 import { describe, expect, test } from "vitest";
 import { diskFixture } from "./helpers/fixture.ts";
 import { REPO, scriptCommand } from "./helpers/paddock_command.ts";
-import { isAlive, killQuietly, waitFor } from "./helpers/process.ts";
+import { isAlive, killQuietly, pidsRunning, waitFor } from "./helpers/process.ts";
 import { runtime } from "./helpers/runtime.ts";
-
-/** Pids of processes whose command line is exactly `argv` (Linux /proc). */
-function pidsRunning(argv: string[]): number[] {
-  const wanted = argv.join("\0");
-  const found: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0$/, "") === wanted && isAlive(Number(entry))) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 type Case = {
   name: string;

@@ -1,7 +1,10 @@
 // Output that never floods and never loses the end (issue 41, item 3): a command's result keeps its start
 // and its end with the lines left out counted, and process_output pages and searches the whole output kept
 // (in memory, bounded) by the result's outputId, after the command ended too.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, test } from "vitest";
+import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { createCodingTools, ToolRegistry } from "../mod.ts";
 import {
   KEPT_OUTPUT_MAX_BYTES,
@@ -46,38 +49,42 @@ async function ok(tools: ToolRegistry, name: string, args: unknown): Promise<Bod
 const LINES = 200_000;
 
 describe(`kept output on the ${runtime} host`, () => {
-  test("a command printing 200,000 lines returns its start and end with the lines left out; regex finds one from the middle", async () => {
-    const tools = await registry();
-    const result = await ok(tools, "shell", { command: `seq 1 ${LINES}` });
-    expect(result.exitCode).toBe(0);
-    expect(result.stdoutTruncated).toBe(true);
-    expect(result.stdout.startsWith("1\n2\n3\n")).toBe(true);
-    expect(result.stdout.endsWith(`${LINES - 1}\n${LINES}\n`)).toBe(true);
-    expect(result.stdout).toMatch(/\n\[… \d+ bytes omitted …\]\n/);
-    // The lines shown and the lines left out add up to the whole output.
-    const shown = result.stdout.replace(/\n\[… \d+ bytes omitted …\]\n/, "\n").split("\n").filter(Boolean).length;
-    expect(result.stdoutOmittedLines).toBeGreaterThan(LINES - 10_000);
-    expect(Math.abs(shown + result.stdoutOmittedLines - LINES)).toBeLessThanOrEqual(1); // a line cut at each end
-    expect(result.outputId).toMatch(/^p\d+$/);
-    const found = await ok(tools, "process_output", { process_id: result.outputId, regex: "^123456$" });
-    expect(found).toMatchObject({
-      process_id: result.outputId,
-      stream: "stdout",
-      status: "exited",
-      exitCode: 0,
-      totalLines: LINES,
-      firstKeptLine: 1,
-      matches: [{ line: 123_456, text: "123456" }],
-      truncated: false,
-    });
-    const page = await ok(tools, "process_output", { process_id: result.outputId, offset: 99_999, limit: 3 });
-    expect(page).toMatchObject({
-      lines: [{ line: 99_999, text: "99999" }, { line: 100_000, text: "100000" }, { line: 100_001, text: "100001" }],
-      nextOffset: 100_002,
-    });
-    const last = await ok(tools, "process_output", { process_id: result.outputId, offset: LINES });
-    expect(last).toMatchObject({ lines: [{ line: LINES, text: String(LINES) }], nextOffset: null });
-  }, 120_000);
+  test(
+    "a command printing 200,000 lines returns its start and end with the lines left out; regex finds one from the middle",
+    async () => {
+      const tools = await registry();
+      const result = await ok(tools, "shell", { command: `seq 1 ${LINES}` });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdoutTruncated).toBe(true);
+      expect(result.stdout.startsWith("1\n2\n3\n")).toBe(true);
+      expect(result.stdout.endsWith(`${LINES - 1}\n${LINES}\n`)).toBe(true);
+      expect(result.stdout).toMatch(/\n\[… \d+ bytes omitted …\]\n/);
+      // The lines shown and the lines left out add up to the whole output.
+      const shown = result.stdout.replace(/\n\[… \d+ bytes omitted …\]\n/, "\n").split("\n").filter(Boolean).length;
+      expect(result.stdoutOmittedLines).toBeGreaterThan(LINES - 10_000);
+      expect(Math.abs(shown + result.stdoutOmittedLines - LINES)).toBeLessThanOrEqual(1); // a line cut at each end
+      expect(result.outputId).toMatch(/^p\d+$/);
+      const found = await ok(tools, "process_output", { process_id: result.outputId, regex: "^123456$" });
+      expect(found).toMatchObject({
+        process_id: result.outputId,
+        stream: "stdout",
+        status: "exited",
+        exitCode: 0,
+        totalLines: LINES,
+        firstKeptLine: 1,
+        matches: [{ line: 123_456, text: "123456" }],
+        truncated: false,
+      });
+      const page = await ok(tools, "process_output", { process_id: result.outputId, offset: 99_999, limit: 3 });
+      expect(page).toMatchObject({
+        lines: [{ line: 99_999, text: "99999" }, { line: 100_000, text: "100000" }, { line: 100_001, text: "100001" }],
+        nextOffset: 100_002,
+      });
+      const last = await ok(tools, "process_output", { process_id: result.outputId, offset: LINES });
+      expect(last).toMatchObject({ lines: [{ line: LINES, text: String(LINES) }], nextOffset: null });
+    },
+    120_000,
+  );
 
   test("a non-zero exit and a timeout keep their output too", async () => {
     const tools = await registry();
@@ -132,29 +139,67 @@ describe(`kept output on the ${runtime} host`, () => {
     await ok(tools, "process_kill", { process_id: id });
   }, 120_000);
 
-  test("a malformed or hostile pattern is INVALID_PATTERN or matches in linear time; an unknown id is PROCESS_NOT_FOUND", async () => {
-    const tools = await registry();
-    const result = await ok(tools, "shell", { command: "printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\\n'" });
-    const bad = await callTool(tools, "process_output", { process_id: result.outputId, regex: "(" });
-    expect(bad.body.error.code).toBe("TOOL_ARGUMENTS_INVALID");
-    expect(bad.body.error.message).toContain("INVALID_PATTERN");
-    // A backtracking engine takes exponential time here; RE2 does not.
-    const hostile = await ok(tools, "process_output", { process_id: result.outputId, regex: "^(a+)+$" });
-    expect(hostile.matches).toEqual([]);
-    const unknown = await callTool(tools, "process_output", { process_id: "p999", offset: 1 });
-    expect(unknown.body.error.code).toBe("PROCESS_NOT_FOUND");
-  }, 60_000);
+  test(
+    "a malformed or hostile pattern is INVALID_PATTERN or matches in linear time; an unknown id is PROCESS_NOT_FOUND",
+    async () => {
+      const tools = await registry();
+      const result = await ok(tools, "shell", {
+        command: "printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\\n'",
+      });
+      const bad = await callTool(tools, "process_output", { process_id: result.outputId, regex: "(" });
+      expect(bad.body.error.code).toBe("TOOL_ARGUMENTS_INVALID");
+      expect(bad.body.error.message).toContain("INVALID_PATTERN");
+      // A backtracking engine takes exponential time here; RE2 does not.
+      const hostile = await ok(tools, "process_output", { process_id: result.outputId, regex: "^(a+)+$" });
+      expect(hostile.matches).toEqual([]);
+      const unknown = await callTool(tools, "process_output", { process_id: "p999", offset: 1 });
+      expect(unknown.body.error.code).toBe("PROCESS_NOT_FOUND");
+    },
+    60_000,
+  );
 
   test(`at most ${MAX_KEPT_OUTPUTS} outputs are kept per workspace: the oldest is forgotten`, async () => {
     const tools = await registry();
     const ids: string[] = [];
-    for (let n = 0; n <= MAX_KEPT_OUTPUTS; n++) ids.push((await ok(tools, "shell", { command: `echo run${n}` })).outputId);
+    for (let n = 0; n <= MAX_KEPT_OUTPUTS; n++) {
+      ids.push((await ok(tools, "shell", { command: `echo run${n}` })).outputId);
+    }
     const first = await callTool(tools, "process_output", { process_id: ids[0], offset: 1 });
     expect(first.body.error.code).toBe("PROCESS_NOT_FOUND");
     expect((await ok(tools, "process_output", { process_id: ids[1], offset: 1 })).lines).toEqual([
       { line: 1, text: "run1" },
     ]);
   }, 60_000);
+});
+
+describe("kept output through MCP", () => {
+  test(
+    "the shell result's outputId is searched by process_output; the client accepts both against their output schemas",
+    async () => {
+      const fixture = await diskFixture([]);
+      fixtures.push(fixture);
+      const { server } = await createPaddockMcpServer({
+        root: fixture.workspace,
+        shell: { mode: "allow", patterns: ["seq"] },
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(clientSide);
+      await client.listTools(); // the client validates each result against the tool's advertised outputSchema
+      const ran = await client.callTool({ name: "shell", arguments: { command: `seq 1 ${LINES}` } });
+      const result = ran.structuredContent as Body;
+      expect(result).toMatchObject({ exitCode: 0, stdoutTruncated: true, outputId: expect.stringMatching(/^p\d+$/) });
+      const found = await client.callTool({
+        name: "process_output",
+        arguments: { process_id: result.outputId, regex: "^150000$" },
+      });
+      expect(found.isError).toBeFalsy();
+      expect((found.structuredContent as Body).matches).toEqual([{ line: 150_000, text: "150000" }]);
+      await client.close();
+    },
+    120_000,
+  );
 });
 
 describe("KeptStream", () => {
@@ -166,7 +211,10 @@ describe("KeptStream", () => {
     expect(page.firstKeptLine).toBeGreaterThan(800);
     // The first kept line may be the rest of a cut one; the next is whole, numbered as printed.
     expect(page.lines[1]).toEqual({ line: page.firstKeptLine + 1, text: `line ${page.firstKeptLine + 1}` });
-    expect(stream.search("^line 1000$", 10, OUTPUT_MAX_LINE_CHARS).matches).toEqual([{ line: 1_000, text: "line 1000" }]);
+    expect(stream.search("^line 1000$", 10, OUTPUT_MAX_LINE_CHARS).matches).toEqual([{
+      line: 1_000,
+      text: "line 1000",
+    }]);
     expect(stream.search("^line 5$", 10, OUTPUT_MAX_LINE_CHARS).matches).toEqual([]);
   });
 

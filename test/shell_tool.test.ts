@@ -58,6 +58,7 @@ describe("shell: execution on the host", () => {
       stderr: "err\n",
       stdoutTruncated: false,
       stderrTruncated: false,
+      outputId: expect.stringMatching(/^p\d+$/),
     });
   });
 
@@ -472,7 +473,14 @@ describe("shell: over a ShellProvider", () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: "1 passed\n" });
     await rejection(tool.execute({ command: "rm -rf /" }));
     expect(provider.requests).toEqual([
-      { command: "npm test", timeoutMs: 5_000, maxOutputBytes: 2_048, signal: controller.signal },
+      // The sink the whole output is kept through (a provider that cannot stream ignores it).
+      {
+        command: "npm test",
+        timeoutMs: 5_000,
+        maxOutputBytes: 2_048,
+        signal: controller.signal,
+        output: expect.any(Object),
+      },
     ]);
   });
 
@@ -489,6 +497,7 @@ describe("shell: over a ShellProvider", () => {
       stderr: "",
       stdoutTruncated: false,
       stderrTruncated: false,
+      outputId: expect.stringMatching(/^p\d+$/),
       timeoutMs: SHELL_TIMEOUT_MS,
     });
   });
@@ -542,6 +551,7 @@ describe("shell over a MemoryWorkspace (a workspace that is its own provider)", 
       stderr: "",
       stdoutTruncated: false,
       stderrTruncated: false,
+      outputId: expect.stringMatching(/^p\d+$/),
     });
     expect(await run("npm run lint")).toMatchObject({ exitCode: 1, stderr: "1 problem\n" });
     expect((await run("npm test; rm -rf /")).error.code).toBe("SHELL_COMMAND_DENIED");

@@ -175,7 +175,7 @@ export const PROCESS_OUTPUT_MAX_LINES = 500;
 /** process_output: lines one regex search returns at most. */
 export const PROCESS_OUTPUT_MAX_MATCHES = 200;
 
-/** shell, node_process, process_output: characters of one output line shown at most; the rest is cut with a note of its length. */
+/** process_output: characters of one kept output line shown at most (a page or a match); the rest is cut with a note of its length. */
 export const OUTPUT_MAX_LINE_CHARS = 2_000;
 
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */

@@ -301,8 +301,8 @@ export function createNodeProcessTool(
           stdout: stdout.text,
           stderr: stderr.text,
           outputId: kept.id,
-          stdoutOmittedLines: stdout.omittedLines,
-          stderrOmittedLines: stderr.omittedLines,
+          ...(output.stdoutTruncated ? { stdoutOmittedLines: stdout.omittedLines } : {}),
+          ...(output.stderrTruncated ? { stderrOmittedLines: stderr.omittedLines } : {}),
         };
       } finally {
         // A background script's files are removed when it ended.

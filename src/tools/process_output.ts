@@ -175,7 +175,13 @@ function readKept(
     totalLines: stream.totalLines,
   };
   if (request.regex !== undefined) {
-    const found = stream.search(request.regex, PROCESS_OUTPUT_MAX_MATCHES, OUTPUT_MAX_LINE_CHARS, kept.rewrite, request.offset);
+    const found = stream.search(
+      request.regex,
+      PROCESS_OUTPUT_MAX_MATCHES,
+      OUTPUT_MAX_LINE_CHARS,
+      kept.rewrite,
+      request.offset,
+    );
     return { ...head, firstKeptLine: found.firstKeptLine, matches: found.matches, truncated: found.truncated };
   }
   const page = stream.page(request.offset, request.limit, OUTPUT_MAX_LINE_CHARS, kept.rewrite);

@@ -215,7 +215,8 @@ export function createShellTool(
         `With background: true it starts and returns a process_id at once (for servers and watchers; read it with process_output). ` +
         `Limits: ${limits.defaultTimeoutMs} ms by default (timeout_ms, at most ${limits.maxTimeoutMs}); ` +
         `${limits.output} bytes of stdout and of stderr, each (the start and the end are kept; the lines left out are counted, ` +
-        `and process_output with the result's outputId and offset or regex pages and searches the whole output).` + allowed +
+        `and process_output with the result's outputId and offset or regex pages and searches the whole output).` +
+        allowed +
         ` ${reach.text}`,
     readOnly: false,
     schema,
@@ -298,8 +299,8 @@ export function createShellTool(
         stdoutTruncated: stdout.truncated,
         stderrTruncated: stderr.truncated,
         outputId: kept.id,
-        stdoutOmittedLines: shownOut.omittedLines,
-        stderrOmittedLines: shownErr.omittedLines,
+        ...(stdout.truncated ? { stdoutOmittedLines: shownOut.omittedLines } : {}),
+        ...(stderr.truncated ? { stderrOmittedLines: shownErr.omittedLines } : {}),
       };
       if (result.timedOut) {
         throw new WorkspaceError("SHELL_TIMEOUT", `Command ran longer than ${input.timeoutMs} ms and was killed`, {

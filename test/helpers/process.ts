@@ -62,3 +62,20 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error("expected a rejection");
 }
+
+/** Pids of processes whose command line is exactly `argv` (Linux /proc). */
+export function pidsRunning(argv: string[]): number[] {
+  const wanted = argv.join("\0");
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0$/, "") === wanted && isAlive(Number(entry))) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

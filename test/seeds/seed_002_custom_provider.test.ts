@@ -224,6 +224,7 @@ describe("seed 002: the shell tool on the seed's ShellProvider", () => {
       stderr: "",
       stdoutTruncated: false,
       stderrTruncated: false,
+      outputId: expect.stringMatching(/^p\d+$/),
     });
     expect(calls).toEqual(["run npm test @ /home/user/project/."]);
     expect((await shell.execute({ command: "false" })).exitCode).toBe(1);

@@ -1,16 +1,15 @@
 import type { ShellOutputSink } from "../../shell_provider.ts";
-import { OUTPUT_MAX_LINE_CHARS } from "../limits.ts";
 import { encodeUtf8 } from "../text/utf8.ts";
 import type { KeptOutput } from "./kept_output.ts";
-import { clipLine, type KeptStream } from "./kept_stream.ts";
+import type { KeptStream } from "./kept_stream.ts";
 
 /** What a foreground `shell` or `node_process` result adds about its kept output. */
 export interface KeptOutputFields {
   /** The id `process_output` pages and searches this command's whole output by (`offset`, `regex`). */
   outputId?: string;
-  /** Lines of stdout left out of `stdout` (between its start and its end); 0 when nothing was. */
+  /** Lines of stdout left out of `stdout` (between its start and its end); present when `stdoutTruncated`. */
   stdoutOmittedLines?: number;
-  /** Lines of stderr left out of `stderr`. */
+  /** Lines of stderr left out of `stderr`; present when `stderrTruncated`. */
   stderrOmittedLines?: number;
 }
 
@@ -26,7 +25,7 @@ export function keptSink(kept: KeptOutput): ShellOutputSink {
 
 /** One stream of a result, as the tool shows it. */
 export interface ShownStream {
-  /** The text (start, marker, end; long lines clipped when it was cut). */
+  /** The text (start, marker, end). */
   text: string;
   /** Lines left out between the start and the end. */
   omittedLines: number;
@@ -38,8 +37,10 @@ const MARKER = /\n\[… \d+ bytes omitted …\]\n/;
 /**
  * Finishes one stream of a foreground result from what the provider returned
  * and the whole output kept: a provider that did not stream has its returned
- * text kept instead; when the text was cut, lines longer than
- * `OUTPUT_MAX_LINE_CHARS` are clipped and the lines left out are counted.
+ * text kept instead; when the text was cut, the lines left out are counted.
+ * The text stays as the bound cut it (a line longer than the bound shows its
+ * start and its end); `process_output` pages show lines clipped at
+ * `OUTPUT_MAX_LINE_CHARS`.
  *
  * @param stream The kept stream.
  * @param text The text the provider returned (already bounded).
@@ -51,7 +52,7 @@ export function showStream(stream: KeptStream, text: string, truncated: boolean)
   if (!truncated) return { text, omittedLines: 0 };
   const shownBreaks = countBreaks(text.replace(MARKER, ""));
   const omittedLines = Math.max(0, stream.lineBreaks - shownBreaks);
-  return { text: text.split("\n").map((line) => clipLine(line, OUTPUT_MAX_LINE_CHARS)).join("\n"), omittedLines };
+  return { text, omittedLines };
 }
 
 function countBreaks(text: string): number {
