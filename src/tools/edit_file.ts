@@ -159,9 +159,13 @@ function editSchema(maxEdits: number) {
  * (`EDIT_NOT_FOUND`, `EDIT_NOT_UNIQUE` naming the lines). When it is not
  * found as given, a tolerant match (indentation, trailing spaces, runs of
  * blanks, curly quotes, dashes) is tried; only the matched range is
- * replaced. A CRLF file stays CRLF (new text included) and a UTF-8 BOM is
- * kept. The file is written through the atomic write, after checking it is
- * still the file that was read.
+ * replaced, and the replacement takes the file's indentation. A CRLF file
+ * stays CRLF (new text included); the file's encoding and BOM are kept (a
+ * character it cannot hold is refused). A replayed edit (old text gone, new
+ * text there) writes nothing and says `alreadyApplied`. With the stale-write
+ * guard, a file changed since its read is checked on the edit's region only.
+ * The file is written through the atomic write, after checking it is still
+ * the file that was read.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits and name.
