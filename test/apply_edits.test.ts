@@ -25,6 +25,7 @@ describe("applyEdits()", () => {
       text: "a x c\n",
       replacements: 1,
       fuzzy: false,
+      alreadyApplied: 0,
     });
   });
 
@@ -34,7 +35,7 @@ describe("applyEdits()", () => {
 
   test("applies edits in order, each to the result of the one before", () => {
     const result = applyEdits("one\n", [edit("one", "two"), edit("two", "three")], "f.txt");
-    expect(result).toEqual({ text: "three\n", replacements: 2, fuzzy: false });
+    expect(result).toEqual({ text: "three\n", replacements: 2, fuzzy: false, alreadyApplied: 0 });
   });
 
   test("refuses a match that is not unique, naming the lines, unless replaceAll", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { createEditTool, executeToolCall, ToolRegistry } from "../mod.ts";
+import { createEditTool, createReadTool, executeToolCall, ToolRegistry } from "../mod.ts";
 import { codeOf, errorOf } from "./helpers/codes.ts";
 import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 import { unopened } from "./helpers/unopened.ts";
@@ -71,8 +71,10 @@ for (const host of TEST_HOSTS) {
         new_string: "  const s = 'bye';\n  return s;",
       });
       expect(result.fuzzy).toBe(true);
+      expect(result.tolerance).toBe("indentation+lookalikes");
+      // The replacement takes the file's indentation (tabs), not the edit's (spaces).
       expect(await ws.readRaw("a.js")).toBe(
-        "function f() {\n  const s = 'bye';\n  return s;\n}\n// keep — “these”  \n",
+        "function f() {\n\tconst s = 'bye';\n\treturn s;\n}\n// keep — “these”  \n",
       );
     });
 
@@ -201,6 +203,66 @@ for (const host of TEST_HOSTS) {
       );
       expect(twice.code).toBe("EDIT_NOT_UNIQUE");
       expect(twice.message).toContain("matches 2 times (lines 1, 2)");
+    });
+
+    test("EDIT_NOT_FOUND's details name the nearest region, how many lines match and the first that differs", async () => {
+      const ws = await open(["a.txt=function a() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n"]);
+      const error = await errorOf(
+        createEditTool(ws.workspace).execute({
+          path: "a.txt",
+          old_string: "\tif (y) {\n\t\treturn 1;\n\t}",
+          new_string: "z",
+        }),
+      );
+      expect(error.code).toBe("EDIT_NOT_FOUND");
+      expect(error.message).toBe("Cannot edit 'a.txt': old_string was not found");
+      expect(error.hint).toContain("lines 2-4 come closest (2 of 3 lines match exactly; line 2 differs");
+      expect(error.details).toEqual({
+        nearest: {
+          startLine: 2,
+          endLine: 4,
+          matchedLines: 2,
+          oldLines: 3,
+          text: "\tif (x) {\n\t\treturn 1;\n\t}",
+          firstDifference: { line: 2, expected: "→if·(y)·{", found: "→if·(x)·{" },
+        },
+      });
+      expect(await ws.readRaw("a.txt")).toBe("function a() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n");
+      const none = await errorOf(createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "zzz", new_string: "y" }));
+      expect(none.details).toEqual({ nearest: null });
+    });
+
+    test("a replayed edit says already applied and writes nothing", async () => {
+      const ws = await open(["a.txt=one\nhello world\nthree\n"]);
+      const edit = createEditTool(ws.workspace, { staleWriteGuard: true });
+      const args = { path: "a.txt", old_string: "hello world", new_string: "hello there" };
+      await createReadTool(ws.workspace).execute({ path: "a.txt" });
+      expect((await edit.execute(args)).replacements).toBe(1);
+      const stat = await ws.workspace.host.lstat(ws.workspace.hostPath(["a.txt"]));
+      const again = await edit.execute(args);
+      expect(again).toEqual({
+        path: "a.txt",
+        replacements: 0,
+        fuzzy: false,
+        dryRun: false,
+        bytes: 22,
+        diff: "",
+        alreadyApplied: true,
+      });
+      const after = await ws.workspace.host.lstat(ws.workspace.hostPath(["a.txt"]));
+      expect([after.ino, after.mtimeMs]).toEqual([stat.ino, stat.mtimeMs]);
+      expect(await ws.readRaw("a.txt")).toBe("one\nhello there\nthree\n");
+    });
+
+    test("tab/space indentation drift matches once and the replacement takes the file's indentation", async () => {
+      const ws = await open(["a.txt=function a() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n"]);
+      const result = await createEditTool(ws.workspace).execute({
+        path: "a.txt",
+        old_string: "    if (x) {\n        return 1;\n    }",
+        new_string: "    if (x) {\n        log();\n        return 2;\n    }",
+      });
+      expect(result).toMatchObject({ fuzzy: true, tolerance: "indentation", replacements: 1 });
+      expect(await ws.readRaw("a.txt")).toBe("function a() {\n\tif (x) {\n\t\tlog();\n\t\treturn 2;\n\t}\n}\n");
     });
 
     test("refuses a binary file and leaves it alone", async () => {

@@ -112,6 +112,15 @@ export interface EditFileOutput {
   changedSinceRead?: ChangedLines[];
   /** Present and `true` when `changedSinceRead` was cut at `STALE_WRITE_MAX_SHOWN_LINES` lines. */
   changedSinceReadTruncated?: boolean;
+  /** With `fuzzy`: what the match tolerated (`indentation`, `whitespace`, `lookalikes`, joined with `+`). */
+  tolerance?: string;
+  /**
+   * Present and `true` when every edit was already in place (its `old_string` gone, its `new_string` there):
+   * nothing was written (a replayed call).
+   */
+  alreadyApplied?: boolean;
+  /** Edits of the call skipped as already in place, when others were applied. */
+  alreadyAppliedEdits?: number;
 }
 
 function editSchema(maxEdits: number) {
@@ -150,9 +159,13 @@ function editSchema(maxEdits: number) {
  * (`EDIT_NOT_FOUND`, `EDIT_NOT_UNIQUE` naming the lines). When it is not
  * found as given, a tolerant match (indentation, trailing spaces, runs of
  * blanks, curly quotes, dashes) is tried; only the matched range is
- * replaced. A CRLF file stays CRLF (new text included) and a UTF-8 BOM is
- * kept. The file is written through the atomic write, after checking it is
- * still the file that was read.
+ * replaced, and the replacement takes the file's indentation. A CRLF file
+ * stays CRLF (new text included); the file's encoding and BOM are kept (a
+ * character it cannot hold is refused). A replayed edit (old text gone, new
+ * text there) writes nothing and says `alreadyApplied`. With the stale-write
+ * guard, a file changed since its read is checked on the edit's region only.
+ * The file is written through the atomic write, after checking it is still
+ * the file that was read.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Limits and name.
@@ -283,7 +296,19 @@ export function createEditTool(
         // 3. Apply every edit in memory; any failure leaves the file untouched.
         // The file's own encoding and BOM, written back as they were; a character it cannot hold is refused.
         const { text: before, form } = decodeText(bytes, { display, action: "edit", encoding: input.encoding });
-        const { text: after, replacements, fuzzy } = applyEdits(before, input.edits, display);
+        const { text: after, replacements, fuzzy, tolerance, alreadyApplied } = applyEdits(before, input.edits, display);
+        if (alreadyApplied === input.edits.length) {
+          // A replayed edit: every old_string is gone and its new_string there. Nothing is written.
+          return {
+            path: display,
+            replacements: 0,
+            fuzzy: false,
+            dryRun: input.dryRun,
+            bytes: bytes.length,
+            diff: "",
+            alreadyApplied: true,
+          };
+        }
         // The region check: every line the edit replaces must be as read; the changes elsewhere are reported.
         const elsewhere = seenLines === undefined ? undefined : checkRegions(seenLines, before, after, "edit", display);
         const data = encodeText(after, form, { display, action: "edit" });
@@ -324,6 +349,8 @@ export function createEditTool(
         };
         if (truncated) output.diffTruncated = true;
         if (form.encoding !== "utf-8") output.encoding = form.encoding;
+        if (tolerance !== undefined) output.tolerance = tolerance;
+        if (alreadyApplied > 0) output.alreadyAppliedEdits = alreadyApplied;
         if (elsewhere !== undefined && elsewhere.changed.length > 0) {
           output.changedSinceRead = elsewhere.changed;
           if (elsewhere.truncated) output.changedSinceReadTruncated = true;

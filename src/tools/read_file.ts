@@ -88,7 +88,7 @@ export interface ReadFileOutput {
 }
 
 const schema = z.object({
-  path: z.string().describe("Workspace-relative path of a UTF-8 text file, e.g. 'src/index.ts'"),
+  path: z.string().describe("Workspace-relative path of a text file, e.g. 'src/index.ts'"),
   offset: z.number().int().min(1).optional().describe(
     "First line to read, 1-based. Give offset and/or limit to read a large file in windows",
   ),
@@ -102,7 +102,9 @@ const schema = z.object({
 
 /**
  * Creates `read_file` `{path, offset?, limit?}` → `{path, content, bytes, …}`:
- * reads a regular UTF-8 file inside the workspace, whole or a window of lines.
+ * reads a regular text file inside the workspace, whole or a window of lines,
+ * decoded losslessly (UTF-8, UTF-16 with a BOM, or legacy single-byte text by
+ * the rule of `decodeText`; `encoding` names one instead).
  *
  * The handle opened must be the object the confined walk checked (dev, ino);
  * a FIFO, socket or device is refused without blocking. Without a window, at

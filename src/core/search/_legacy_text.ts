@@ -2,7 +2,7 @@
 // rule read_file states in decode_text.ts), transcoded to UTF-8 so that the same byte search and matcher run on them.
 // UTF-8 files never come here: the checks that send a file here cost nothing on them (two bytes, or a U+FFFD
 // already found in decoded text, or a needle's windows-1252 form found in the bytes).
-import { singleByteTable } from "../text/_single_byte.ts";
+import { decodeSingleByte, singleByteTable } from "../text/_single_byte.ts";
 import { type Needle, needleOf } from "./byte_search.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -35,15 +35,7 @@ export function legacyToUtf8(bytes: Uint8Array): Uint8Array | undefined {
     return undefined;
   } catch {
     if (BEYOND_ASCII.test(lenientUtf8.decode(bytes))) return undefined;
-    const { chars } = singleByteTable("windows-1252");
-    const parts: string[] = [];
-    for (let from = 0; from < bytes.length; from += 8192) {
-      let part = "";
-      const end = Math.min(bytes.length, from + 8192);
-      for (let i = from; i < end; i++) part += chars[bytes[i]];
-      parts.push(part);
-    }
-    return encoder.encode(parts.join(""));
+    return encoder.encode(decodeSingleByte(bytes, singleByteTable("windows-1252")) as string); // every byte defined
   }
 }
 

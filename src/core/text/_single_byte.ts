@@ -54,3 +54,27 @@ export function singleByteTable(label: string): SingleByteTable {
   tables.set(label, table);
   return table;
 }
+
+/**
+ * Decodes bytes through a single-byte table, a part at a time (no string of
+ * a million one-character pieces); `undefined` at a byte the table leaves undefined.
+ *
+ * @param bytes The bytes.
+ * @param table The encoding's table.
+ * @returns The text.
+ */
+export function decodeSingleByte(bytes: Uint8Array, table: SingleByteTable): string | undefined {
+  const { chars } = table;
+  const parts: string[] = [];
+  for (let from = 0; from < bytes.length; from += 8192) {
+    let part = "";
+    const end = Math.min(bytes.length, from + 8192);
+    for (let i = from; i < end; i++) {
+      const char = chars[bytes[i]];
+      if (char === "") return undefined;
+      part += char;
+    }
+    parts.push(part);
+  }
+  return parts.join("");
+}

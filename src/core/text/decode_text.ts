@@ -1,5 +1,5 @@
 import { WorkspaceError } from "../errors.ts";
-import { singleByteTable } from "./_single_byte.ts";
+import { decodeSingleByte, singleByteTable } from "./_single_byte.ts";
 import { sniffMediaType } from "./sniff_media_type.ts";
 import { bomOf, TEXT_ENCODINGS, type TextEncodingName, type TextForm } from "./text_form.ts";
 
@@ -52,19 +52,7 @@ function tryDecode(bytes: Uint8Array, encoding: TextEncodingName): string | unde
       return undefined;
     }
   }
-  const { chars } = singleByteTable(encoding);
-  const parts: string[] = [];
-  for (let from = 0; from < bytes.length; from += 8192) {
-    let part = "";
-    const end = Math.min(bytes.length, from + 8192);
-    for (let i = from; i < end; i++) {
-      const char = chars[bytes[i]];
-      if (char === "") return undefined;
-      part += char;
-    }
-    parts.push(part);
-  }
-  return parts.join("");
+  return decodeSingleByte(bytes, singleByteTable(encoding));
 }
 
 /**
