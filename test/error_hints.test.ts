@@ -194,8 +194,8 @@ describe(`[${runtime}] the errors #43 names`, () => {
     fs.writeFileSync(fixture.abs("logo.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]));
     const registry = new ToolRegistry(createCodingTools(fixture.workspace));
     const { error } = await call(registry, "read_file", { path: "logo.png" });
-    expect(error.code).toBe("INVALID_UTF8");
-    expect(error.message).toBe("Cannot decode 'logo.png': it is not valid UTF-8");
-    expect(error.hint).toMatch(/^'logo\.png' is not UTF-8 text \(a binary file\?\): read an image or audio file with read_media_file/);
+    expect(error.code).toBe("BINARY_FILE");
+    expect(error.message).toMatch(/^Cannot read 'logo\.png': it is a binary file/);
+    expect(error.hint).toMatch(/^'logo\.png' is not text; use read_media_file/);
   });
 });

@@ -62,7 +62,13 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
     "the file is not UTF-8 text (binary?): read an image or audio file with read_media_file, get_file_info gives its size and kind",
   UNSUPPORTED_MEDIA_TYPE:
     "read_media_file reads images and audio only: read text with read_file, and use get_file_info for any other file",
-  IO_ERROR: "the filesystem failed on this call; call again once, and tell the user if it fails again",
+  // Text files.
+  BINARY_FILE:
+    "the file is not text: read an image or audio file with read_media_file, get_file_info gives its size and kind",
+  ENCODING_UNKNOWN: "pass encoding (e.g. utf-8, utf-16le, windows-1252) to read_file or edit_file to say how to read the file",
+  UNREPRESENTABLE_CHARACTER:
+    "use characters the file's encoding holds (e.g. ASCII), or rewrite the whole file as utf-8 with write_file",
+    IO_ERROR: "the filesystem failed on this call; call again once, and tell the user if it fails again",
   // File editing and moving.
   EDIT_NOT_FOUND:
     "read the file again with read_file and copy old_string exactly from it, with enough lines around it to be unique",
@@ -99,7 +105,9 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   PROCESS_NOT_FOUND: "use an id that process_list shows; a process whose last output was read is gone",
   PROCESS_NOT_RUNNING: "the process has ended: read its last output with process_output, or start it again",
   PROCESS_INPUT_UNSUPPORTED: "this shell runs commands to the end without input: pass the input in the command itself",
-  COMMAND_FAILED: "the command failed: read its stderr in the message, fix the cause, and run it again",
+  PROCESS_INPUT_BLOCKED:
+    "the process is not reading its stdin: read process_output to see what it waits for, then send again, or end it with process_kill",
+    COMMAND_FAILED: "the command failed: read its stderr in the message, fix the cause, and run it again",
   OUTPUT_TOO_LARGE: "the command printed too much: filter its output (grep, head, tail) or write it to a file and read parts",
   SHELL_COMMAND_DENIED: "this command is denied by the shell policy; do the task another way, or ask the user",
   SHELL_COMMAND_NOT_ALLOWED: "run one of the commands the allow list lets through, or ask the user to run this one",

@@ -35,11 +35,9 @@ export function decodeUtf8Strict(bytes: Uint8Array, path?: string): string {
   try {
     return strictDecoder.decode(bytes);
   } catch (cause) {
-    const what = path === undefined ? "the file" : `'${path}'`;
-    throw new WorkspaceError("INVALID_UTF8", `Cannot decode ${what}: it is not valid UTF-8`, {
+    throw new WorkspaceError("INVALID_UTF8", "Cannot decode file: it is not valid UTF-8", {
       path,
-      hint: `${what} is not UTF-8 text (a binary file?): read an image or audio file with read_media_file; ` +
-        "get_file_info gives its size and kind; only UTF-8 text is read or edited",
+      hint: "read_file returns text only; this looks like a binary file",
       cause,
     });
   }
