@@ -367,7 +367,9 @@ describe("Unicode: lone surrogates alias U+FFFD on disk", () => {
     test(`[${host.name}] write_file refuses a lone surrogate and creates nothing`, async () => {
       await withHost(host.open, ["x\uFFFD=replacement char"], async (ws, registry) => {
         const { body } = await call(registry, "write_file", { path: "x\uD800", content: "overwrite" });
-        expect(body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH" } });
+        expect(body).toEqual({
+          error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.any(String) },
+        });
         expect(await ws.readRaw("x\uFFFD")).toBe("replacement char");
       });
     });
@@ -1044,7 +1046,11 @@ describe("executeToolCall against hostile calls", () => {
       const json = JSON.stringify({ path: "big.txt", content: "x".repeat(16 * 1024 * 1024) });
       const result = await executeToolCall(registry, { id: "1", name: "write_file", arguments: json });
       expect(JSON.parse(result.content)).toEqual({
-        error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" },
+        error: {
+          code: "TOOL_ARGUMENTS_INVALID",
+          message: "CONTENT_TOO_LARGE",
+          hint: expect.stringContaining("at most 65,536 bytes"),
+        },
       });
     });
   });

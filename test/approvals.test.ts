@@ -106,7 +106,7 @@ describe("needsApproval", () => {
     });
     const result = await executeToolCall(new ToolRegistry([tool]), call({ value: "a" }));
     expect(body(result.content)).toEqual({
-      error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" },
+      error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: expect.stringContaining("a bug") },
     });
     expect(log).toEqual([]);
   });
@@ -191,7 +191,11 @@ describe("beforeToolCall", () => {
       message: "INVALID_ARGUMENTS",
       hint: "unknown property 'sneaky'",
     });
-    expect(body(badJson.content).error).toEqual({ code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_JSON" });
+    expect(body(badJson.content).error).toEqual({
+      code: "TOOL_ARGUMENTS_INVALID",
+      message: "INVALID_JSON",
+      hint: expect.stringContaining("send one JSON object"),
+    });
     expect(log).toEqual([]);
   });
 
@@ -221,8 +225,13 @@ describe("beforeToolCall", () => {
     expect(body(coded.content).error).toEqual({
       code: "TOOL_CALL_DENIED",
       message: "Cannot call 'record': the policy service is down",
+      hint: "do not retry the same call; ask the user how to proceed",
     });
-    expect(body(crashed.content).error).toEqual({ code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" });
+    expect(body(crashed.content).error).toEqual({
+      code: "INTERNAL_ERROR",
+      message: "The tool failed unexpectedly",
+      hint: expect.stringContaining("a bug"),
+    });
     expect(log).toEqual([]);
   });
 

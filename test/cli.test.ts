@@ -73,7 +73,11 @@ describe("paddock call, as a process", () => {
     const run = await paddock(["call", "read_file", '{"path":"../outside/secret.txt"}', "--root", fixture.root]);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
-      error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.stringContaining("would leave the workspace") },
+      error: {
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: "INVALID_RELATIVE_PATH",
+        hint: expect.stringContaining("would leave the workspace"),
+      },
     });
   });
 

@@ -700,7 +700,7 @@ function grepTests(host: TestHost): void {
       const result = await executeToolCall(registry, { id: "1", name: "grep", arguments: { pattern: "(a" } });
       expect(result.isError).toBe(true);
       expect(JSON.parse(result.content)).toEqual({
-        error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_PATTERN" },
+        error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_PATTERN", hint: expect.any(String) },
       });
     });
 

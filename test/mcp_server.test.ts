@@ -219,11 +219,19 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     expect(content.length).toBeGreaterThan(MCP_MAX_MESSAGE_BYTES);
     const { isError, body } = await session.call("write_file", { path: "big.txt", content });
     expect(isError).toBe(true);
-    expect(errorOf(body)).toEqual({ code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" });
+    expect(errorOf(body)).toEqual({
+      code: "TOOL_ARGUMENTS_INVALID",
+      message: "CONTENT_TOO_LARGE",
+      hint: `a call may have at most ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes: send large content in parts, over several calls`,
+    });
     expect(fs.existsSync(fixture.abs("big.txt"))).toBe(false);
     // Under the message limit, the tool's own limit answers the same way.
     const mid = await session.call("write_file", { path: "big.txt", content: "y".repeat(WRITE_FILE_MAX_BYTES + 1) });
-    expect(errorOf(mid.body)).toEqual({ code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" });
+    expect(errorOf(mid.body)).toEqual({
+      code: "TOOL_ARGUMENTS_INVALID",
+      message: "CONTENT_TOO_LARGE",
+      hint: expect.stringContaining("write the file in parts"),
+    });
     const after = await session.call("read_file", { path: "README.md" });
     expect(after.isError).toBe(false);
   });

@@ -71,7 +71,13 @@ for (const host of TEST_HOSTS) {
           path: "over",
           content: "a" + "é".repeat(WRITE_FILE_MAX_BYTES / 2),
         });
-        expect(over.body).toEqual({ error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE" } });
+        expect(over.body).toEqual({
+          error: {
+            code: "TOOL_ARGUMENTS_INVALID",
+            message: "CONTENT_TOO_LARGE",
+            hint: expect.stringContaining(`at most ${WRITE_FILE_MAX_BYTES.toLocaleString("en-US")} bytes`),
+          },
+        });
         expect(await ws.readRaw("over")).toBeNull();
       });
     });

@@ -22,7 +22,11 @@ describe("executeToolCall()", () => {
       expect(result.toolCallId).toBe("call-1");
       expect(result.toolName).toBe("write_file");
       expect(JSON.parse(result.content)).toEqual({
-        error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.stringContaining("would leave the workspace") },
+        error: {
+          code: "TOOL_ARGUMENTS_INVALID",
+          message: "INVALID_RELATIVE_PATH",
+          hint: expect.stringContaining("would leave the workspace"),
+        },
       });
       expect(fs.existsSync(path.join(parent, "outside.txt"))).toBe(false);
     } finally {

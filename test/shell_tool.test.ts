@@ -596,15 +596,16 @@ describe("the seams a remote sandbox needs are public", () => {
       error: {
         code: "SHELL_TIMEOUT",
         message: "Command ran longer than 1 ms and was killed",
+        hint: expect.stringContaining("timeout_ms"),
         details: { stdout: "partial" },
       },
     });
     const argument = new WorkspaceError("COMMAND_LINE_TOO_LONG", "too long", { details: { secret: "x" } });
     expect(toErrorBody(argument)).toEqual({
-      error: { code: "TOOL_ARGUMENTS_INVALID", message: "COMMAND_LINE_TOO_LONG" },
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: "COMMAND_LINE_TOO_LONG", hint: expect.any(String) },
     });
     expect(toErrorBody(new WorkspaceError("NOT_FOUND", "gone"))).toEqual({
-      error: { code: "NOT_FOUND", message: "gone" },
+      error: { code: "NOT_FOUND", message: "gone", hint: expect.stringContaining("list_directory") },
     });
   });
 });

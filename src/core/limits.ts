@@ -208,6 +208,19 @@ export const AGENT_MAX_STEPS = 20;
 /** list_directory: entries returned by default; the rest are counted and flagged `truncated`. 500 names fit a model's context. */
 export const LIST_DIRECTORY_MAX_ENTRIES = 500;
 
+/**
+ * A `NOT_FOUND`'s hint: entries of one folder compared with the missing name,
+ * at most. The nearest names are a help, not a search: a huge folder costs no
+ * more than this many comparisons (each bounded by the name's length).
+ */
+export const NOT_FOUND_HINT_MAX_ENTRIES = 1_000;
+
+/** A `NOT_FOUND`'s hint: folders listed at most, from the missing name's parent up, to find the first one that exists. */
+export const NOT_FOUND_HINT_MAX_FOLDERS = 3;
+
+/** A `NOT_FOUND`'s hint: nearest names offered at most. */
+export const NOT_FOUND_HINT_NAMES = 5;
+
 /** read_media_file: bytes of an image or audio file returned (as base64, a third more); a larger file is `FILE_TOO_LARGE` from its size, unread. 4 MiB keeps one reply within what MCP clients take. */
 export const READ_MEDIA_FILE_MAX_BYTES = 4_194_304;
 
@@ -428,6 +441,9 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   EGRESS_PROXY_CONNECT_TIMEOUT_MS,
   AGENT_MAX_STEPS,
   LIST_DIRECTORY_MAX_ENTRIES,
+  NOT_FOUND_HINT_MAX_ENTRIES,
+  NOT_FOUND_HINT_MAX_FOLDERS,
+  NOT_FOUND_HINT_NAMES,
   READ_MEDIA_FILE_MAX_BYTES,
   DIRECTORY_TREE_MAX_DEPTH,
   DIRECTORY_TREE_MAX_ENTRIES,

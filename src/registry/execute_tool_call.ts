@@ -1,6 +1,8 @@
+import { ERROR_HINTS } from "../core/error_hints.ts";
 import { type ErrorCode, isAbortError, WorkspaceError } from "../core/errors.ts";
 import type { AnyTool, ToolExecuteOptions } from "../tools/tool.ts";
 import { type BeforeToolCallHooks, hookList } from "./before_tool_call.ts";
+import { jsonProblem } from "./json_problem.ts";
 import type { ToolRegistry } from "./tool_registry.ts";
 
 /** A call from the model. */
@@ -33,7 +35,8 @@ export interface ToolErrorBody {
   error: {
     code: ErrorCode;
     message: string;
-    hint?: string;
+    /** What the model can do next: the throw site's own hint, or the code's from `ERROR_HINTS`. */
+    hint: string;
     /** Structured data about the failure (e.g. `SHELL_TIMEOUT`'s partial output); never on argument errors. */
     details?: Record<string, unknown>;
   };
@@ -43,33 +46,30 @@ export interface ToolErrorBody {
  * The error body for `error`: argument errors become `TOOL_ARGUMENTS_INVALID`
  * with the precise code as message; other {@link WorkspaceError}s keep their
  * code, message, hint and details; anything else is `INTERNAL_ERROR` without details
- * (no stack trace, no host path).
+ * (no stack trace, no host path). Every body has a hint: the error's own, or
+ * the one its code has in `ERROR_HINTS`.
  *
  * @example What the model sees for a failure
  * ```ts
  * import { toErrorBody, WorkspaceError } from "@paddock/tools";
  * toErrorBody(new WorkspaceError("NOT_FOUND", "Cannot read 'a.txt': it does not exist"));
- * // { error: { code: "NOT_FOUND", message: "Cannot read 'a.txt': it does not exist" } }
- * toErrorBody(new Error("ENOENT /home/me/project/a.txt")); // { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } }
+ * // { error: { code: "NOT_FOUND", message: "Cannot read 'a.txt': it does not exist", hint: "check the name: …" } }
+ * toErrorBody(new Error("ENOENT /home/me/project/a.txt")); // { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: "…" } }
  * ```
  */
 export function toErrorBody(error: unknown): ToolErrorBody {
   if (error instanceof WorkspaceError) {
+    // Every code has a hint (ERROR_HINTS); the throw site's own, when it knows more, wins.
+    const hint = error.hint ?? ERROR_HINTS[error.code] ?? ERROR_HINTS.IO_ERROR;
     if (error.isArgumentError) {
-      const body: ToolErrorBody = { error: { code: "TOOL_ARGUMENTS_INVALID", message: error.code } };
-      // Schema problems carry a hint (which property is wrong), and so do path
-      // problems a model can fix by rewriting the path (absolute, `~`, `..`).
-      if ((error.code === "INVALID_ARGUMENTS" || error.code === "INVALID_RELATIVE_PATH") && error.hint !== undefined) {
-        body.error.hint = error.hint;
-      }
-      return body;
+      // The precise code as message; its hint says how to fix the arguments (which property, the limit, the path).
+      return { error: { code: "TOOL_ARGUMENTS_INVALID", message: error.code, hint } };
     }
-    const body: ToolErrorBody = { error: { code: error.code, message: error.message } };
-    if (error.hint !== undefined) body.error.hint = error.hint;
+    const body: ToolErrorBody = { error: { code: error.code, message: error.message, hint } };
     if (error.details !== undefined) body.error.details = error.details;
     return body;
   }
-  return { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly" } };
+  return { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: ERROR_HINTS.INTERNAL_ERROR } };
 }
 
 /**
@@ -87,12 +87,18 @@ export function errorResult(call: Pick<ToolCall, "id" | "name">, error: unknown)
   return { toolCallId: call.id, toolName: call.name, isError: true, content: JSON.stringify(toErrorBody(error)) };
 }
 
+// Arguments sent as JSON text: empty text (what some models send for a tool that takes no
+// arguments) is an empty object, which the tool's schema then judges; text that does not parse
+// says what is wrong with it.
 function parseCallArguments(raw: unknown): unknown {
   if (typeof raw !== "string") return raw ?? {};
+  if (raw.trim() === "") return {};
   try {
     return JSON.parse(raw);
   } catch {
-    throw new WorkspaceError("INVALID_JSON", "Invalid arguments: not valid JSON");
+    throw new WorkspaceError("INVALID_JSON", "Invalid arguments: not valid JSON", {
+      hint: `${jsonProblem(raw)}; send one JSON object, e.g. {"path": "a.txt"}`,
+    });
   }
 }
 

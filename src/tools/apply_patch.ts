@@ -164,6 +164,7 @@ export function createApplyPatchTool(
         "'-old' / '+new' / '*** End Patch' (also '*** Add File:', '*** Delete File:', '*** Move to:').",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): ApplyPatchInput => {
       // UTF-8 never takes fewer bytes than UTF-16 units, so a huge patch fails before it is measured.

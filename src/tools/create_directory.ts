@@ -78,6 +78,7 @@ export function createDirectoryTool(
       "Create a folder inside the workspace, with any missing parent folders. An existing folder is fine.",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): CreateDirectoryInput => ({ path: args.path, segments: normalizeWorkspacePath(args.path) }),
     run: async (input, { signal }) => {

@@ -4,6 +4,8 @@ import { relativeInside, relativePathHint } from "../core/path/relative_inside.t
 import { parseArguments } from "./parse_arguments.ts";
 import { runJournaledCall } from "../core/fs/call_scope.ts";
 import type { JsonSchema, Tool, ToolExecuteOptions } from "./tool.ts";
+import { nearestNamesHint } from "../core/fs/nearest_names.ts";
+import type { Workspace } from "../core/fs/workspace.ts";
 
 /**
  * A zod 4 schema, as {@link defineTool} takes it: seen through the Standard
@@ -39,6 +41,13 @@ export interface ToolDefinition<Args, Input, Output, ArgsIn = Args> {
    * @default undefined (the generic hint)
    */
   workspaceRoots?: () => readonly string[];
+  /**
+   * The workspace the tool works in, so that a `NOT_FOUND` without a hint of
+   * its own gets the names nearest the missing one (listed through the
+   * confined walk, bounded by `NOT_FOUND_HINT_MAX_ENTRIES`).
+   * @default undefined (the code's usual hint)
+   */
+  workspace?: () => Promise<Workspace>;
 }
 
 /**
@@ -83,11 +92,21 @@ export function defineTool<Args, Input, Output, ArgsIn = Args>(
         : withRelativeHint(error, args, definition.workspaceRoots());
     }
   };
-  const run = definition.readOnly
+  const runOnce = definition.readOnly
     ? (input: Input, options: ToolExecuteOptions = {}): Promise<Output> => definition.run(input, options)
     // The changes of one call form one group of the change journal (what undo_last_change takes back).
     : (input: Input, options: ToolExecuteOptions = {}): Promise<Output> =>
       runJournaledCall(() => definition.run(input, options));
+  const run = definition.workspace === undefined ? runOnce : async (
+    input: Input,
+    options: ToolExecuteOptions = {},
+  ): Promise<Output> => {
+    try {
+      return await runOnce(input, options);
+    } catch (error) {
+      throw await withNearestNames(error, definition.workspace!, options.signal);
+    }
+  };
   return {
     name: definition.name,
     description: definition.description,
@@ -97,6 +116,33 @@ export function defineTool<Args, Input, Output, ArgsIn = Args>(
     run,
     execute: async (args, options) => await run(validate(args), options),
   };
+}
+
+/**
+ * A `NOT_FOUND` with a path and no hint of its own, with the nearest names as
+ * its hint ({@link nearestNamesHint}); any other error unchanged. Not after
+ * an abort: a cancelled call lists nothing more.
+ *
+ * @param error What the call threw.
+ * @param workspace The tool's workspace.
+ * @param signal The call's signal.
+ * @returns The error to throw.
+ */
+async function withNearestNames(
+  error: unknown,
+  workspace: () => Promise<Workspace>,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  if (!isWorkspaceError(error, "NOT_FOUND") || error.hint !== undefined || error.path === undefined) return error;
+  if (signal?.aborted) return error;
+  const hint = await workspace().then((opened) => nearestNamesHint(opened, error.path!), () => undefined);
+  if (hint === undefined) return error;
+  return new WorkspaceError("NOT_FOUND", error.message, {
+    hint,
+    path: error.path,
+    cause: error.cause,
+    details: error.details,
+  });
 }
 
 /**

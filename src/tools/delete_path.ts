@@ -105,6 +105,7 @@ export function createDeleteTool(
       }`,
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): DeletePathInput => {
       const segments = normalizeWorkspacePath(args.path);

@@ -103,6 +103,7 @@ export function createDirectoryTreeTool(
       `Show the folders and files below a workspace folder as a nested tree (name, kind, children), at most ${maxDepth} levels and ${maxEntries} entries; says when it was cut. Skips .git and what .gitignore excludes (unless include_ignored); links are shown, not followed.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): DirectoryTreeInput => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -200,6 +200,7 @@ export function createEditTool(
         "applied in order, all or nothing. dry_run shows the diff without writing.",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema: editSchema(maxEdits),
     prepare: (args): EditFileInput => {
       const single = args.old_string !== undefined || args.new_string !== undefined || args.replace_all !== undefined;

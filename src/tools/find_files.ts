@@ -98,6 +98,7 @@ export function createFindFilesTool(
       `Find files inside the workspace whose path matches a glob (e.g. '**/*.ts'). Skips .git and what .gitignore excludes (unless include_ignored); links are not followed. Returns workspace-relative paths, sorted, at most ${maxResults}.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -79,6 +79,7 @@ export function createFileInfoTool(
       "Get information about a file or folder inside the workspace: kind, size, modification and creation times, permissions. Links are followed inside the workspace only.",
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): FileInfoInput => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -194,6 +194,7 @@ export function createGrepTool(
       `Search file contents inside the workspace with a regular expression (RE2 syntax) or plain text. Returns matching lines (with optional context), matching files, or counts. Skips .git, binary files, files over ${maxFileBytes} bytes and what .gitignore excludes. At most ${maxResults} results.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): GrepInput => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

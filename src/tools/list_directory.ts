@@ -93,6 +93,7 @@ export function createListDirectoryTool(
       `List a folder inside the workspace: names sorted, with kind (file, directory, symlink, other) and file sizes. Links are shown, not followed. At most ${maxEntries} entries.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args) => ({
       segments: normalizeWorkspacePath(args.path ?? "."),

@@ -130,6 +130,7 @@ export function createMoveTool(
         (guarded ? " A file it replaces must have been read (read_file) since it last changed." : ""),
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): MovePathInput => {
       const sourceSegments = normalizeWorkspacePath(args.source);

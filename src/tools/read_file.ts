@@ -151,6 +151,7 @@ export function createReadTool(
       `Read a text file inside the workspace (UTF-8, UTF-16 or a legacy single-byte encoding, detected). Paths are relative to the workspace root. Files over ${maxBytes} bytes must be read in windows: pass offset (1-based line) and limit (lines); the result gives nextOffset.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): ReadFileInput => ({
       path: args.path,

@@ -85,6 +85,7 @@ export function createReadMediaFileTool(
       `Read an image or audio file inside the workspace (at most ${maxBytes} bytes); returns it base64 with its MIME type, which is taken from the bytes, not the name.`,
     readOnly: true,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): ReadMediaFileInput => ({
       segments: normalizeWorkspacePath(args.path),

@@ -66,6 +66,7 @@ export function createUndoLastChangeTool(
       "Undo the file changes of the last tool call that changed files (write, edit, delete, move, create folder); call again to undo the one before. Files changed since by someone else are refused unless force: true.",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): UndoLastChangeInput => ({ force: args.force ?? false }),
     run: async (input, { signal }) => {

@@ -86,7 +86,9 @@ function encodeBoundedContent(
   // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
   if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
     throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
-      hint: `write at most ${maxBytes} bytes per call`,
+      hint: `write_file takes at most ${maxBytes.toLocaleString("en-US")} bytes of UTF-8 per call: write the file in parts, ` +
+        "the first with write_file, then each next part with edit_file (old_string: the file's last lines, " +
+        "new_string: those lines followed by the part)",
     });
   }
   return encodeText(content, { encoding, bom: encoding.startsWith("utf-16") }, { display });
@@ -122,6 +124,7 @@ export function createWriteTool(
       `Create or replace a text file inside the workspace (atomic; missing folders are created). At most ${maxBytes} bytes. Written as UTF-8 unless encoding is given.`,
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
+    workspace: getWorkspace,
     schema,
     prepare: (args): WriteFileInput => ({
       path: args.path,

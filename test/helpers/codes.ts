@@ -1,5 +1,7 @@
 import { expect } from "vitest";
 import { WorkspaceError } from "../../mod.ts";
+import { ERROR_HINTS } from "../../src/core/error_hints.ts";
+import type { ErrorCode } from "../../src/core/errors.ts";
 
 /** The code a call fails with, or `null` when it succeeds; anything but a WorkspaceError is rethrown. */
 export async function codeOf(call: Promise<unknown> | (() => Promise<unknown>)): Promise<string | null> {
@@ -25,8 +27,8 @@ export async function errorOf(call: Promise<unknown>): Promise<WorkspaceError> {
 
 /**
  * The body of an argument error for a path in the hostile table: an absolute,
- * drive or `~` path also carries a hint on how to write it (any text); a row
- * that pins its hint (the `..` rows) carries exactly that one.
+ * drive or `~` path carries a hint on how to write it (any text); a row that
+ * pins its hint (the `..` rows) carries exactly that one; any other, its code's.
  */
 export function pathArgumentError(
   path: string,
@@ -35,5 +37,9 @@ export function pathArgumentError(
 ): { code: string; message: string; hint?: unknown } {
   if (hint !== undefined) return { code: "TOOL_ARGUMENTS_INVALID", message: code, hint };
   const fixable = /^[/\\]|^[A-Za-z]:|^~(?:[/\\]|$)/.test(path) && code === "INVALID_RELATIVE_PATH";
-  return { code: "TOOL_ARGUMENTS_INVALID", message: code, ...(fixable ? { hint: expect.any(String) } : {}) };
+  return {
+    code: "TOOL_ARGUMENTS_INVALID",
+    message: code,
+    hint: fixable ? expect.any(String) : ERROR_HINTS[code as ErrorCode],
+  };
 }
