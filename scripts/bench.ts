@@ -7,6 +7,7 @@
 //                                          (the built package: `npm run build` runs first; see the README for the trees)
 //   npm run bench -- --tree DIR --only tree     only those
 //   npm run bench -- --tree DIR --only tree --runtime node   only on Node
+//   npm run bench -- --only "MCP under load"   only the load figure: 50 sessions x 100 calls, HTTP beside stdio
 import { parseArgs } from "node:util";
 import { benchContainer } from "./bench/container.ts";
 import { benchCore } from "./bench/core.ts";
@@ -17,6 +18,7 @@ import { benchSearch } from "./bench/search.ts";
 import type { BenchRow } from "./bench/row.ts";
 import { benchTree, type PaddockRuntime } from "./bench/tree.ts";
 import { benchMcpFirstCall } from "./bench/mcp_first_call.ts";
+import { benchHttpLoad } from "./bench/http_load.ts";
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +78,17 @@ if (lines.length > 0) {
   print(header);
   print(widths.map((w) => "-".repeat(w)));
   for (const line of lines) print(line);
+}
+
+// The load figure prints its own table: p50 / p99 and peak RSS, HTTP beside stdio (`--only "MCP under load"`).
+if (flags.only === undefined || flags.only === "MCP under load") {
+  process.stderr.write("running MCP under load (50 sessions over HTTP, then over stdio)…\n");
+  console.log("");
+  try {
+    for (const line of await benchHttpLoad()) console.log(line);
+  } catch (error) {
+    console.log(`MCP under load: not measured: ${(error as Error).message}`);
+  }
 }
 
 // The real-tree search cases print their own table (three programs side by side), per tree.

@@ -1,6 +1,7 @@
 /**
  * The Paddock MCP server: the Paddock tools over the Model Context Protocol,
- * built on the official SDK. The `paddock mcp` command runs it over stdio.
+ * built on the official SDK. The `paddock mcp` command runs it over stdio, or
+ * over Streamable HTTP with `--http` ({@link serveHttp}).
  *
  * @example Serving a folder over stdio
  * ```ts
@@ -39,6 +40,9 @@ export type { ScannedMessage } from "./message_head_scanner.ts";
 export type { CallToolResultJson, JsonRpcMessage, ListedTool } from "./protocol_types.ts";
 export type { BoundedStdioTransportOptions, ByteSink, ByteSource } from "./stdio_transport.ts";
 export { serveStdio } from "./serve_stdio.ts";
+export { serveHttp } from "./serve_http.ts";
+export type { HttpLimits, PaddockHttpServer, ServeHttpOptions } from "./serve_http.ts";
+export type { HttpAuth } from "./http_auth.ts";
 export { createCallLimiter } from "./call_limiter.ts";
 export type { CallLimiter } from "./call_limiter.ts";
 export { VERSION } from "../version.ts";
