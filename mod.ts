@@ -174,6 +174,7 @@ export type {
 } from "./src/tools/shell.ts";
 export { createProcessOutputTool } from "./src/tools/process_output.ts";
 export type {
+  KeptOutputPage,
   ProcessOutputArguments,
   ProcessOutputInput,
   ProcessOutputOutput,
@@ -210,6 +211,10 @@ export type {
   BackgroundProcessSpec,
   BackgroundSink,
 } from "./src/core/process/background_process.ts";
+export type { StdinQueueLimits, StdinWritten } from "./src/core/process/stdin_queue.ts";
+export type { KeptExit, KeptOutput } from "./src/core/process/kept_output.ts";
+export type { KeptLine, KeptPage, KeptStream } from "./src/core/process/kept_stream.ts";
+export type { KeptOutputFields } from "./src/core/process/kept_result.ts";
 export { evaluateShellPolicy } from "./src/core/process/shell_policy.ts";
 export type { ShellPattern, ShellPolicy, ShellPolicyVerdict } from "./src/core/process/shell_policy.ts";
 

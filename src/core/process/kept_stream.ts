@@ -36,7 +36,11 @@ export class KeptStream {
   #endsWithNewline = true;
   readonly #limit: number;
 
-  /** @param limit Bytes kept. @default KEPT_OUTPUT_MAX_BYTES */
+  /**
+   * Starts an empty stream.
+   *
+   * @param limit Bytes kept. @default KEPT_OUTPUT_MAX_BYTES
+   */
   constructor(limit: number = KEPT_OUTPUT_MAX_BYTES) {
     this.#limit = limit;
   }
