@@ -77,7 +77,8 @@ export interface KeptOutputPage {
 export type ProcessOutputOutput = BackgroundOutput | KeptOutputPage;
 
 /**
- * Creates `process_output` `{process_id, wait_ms?}` → `{process_id, status,
+ * Creates `process_output` `{process_id, wait_ms?, offset?, limit?, regex?,
+ * stream?}` → `{process_id, status,
  * exitCode, signal, stdout, stderr, stdoutTruncated, stderrTruncated,
  * stdoutDroppedBytes, stderrDroppedBytes, timedOut, killed}`: what a
  * background process printed since the last call. Each stream keeps at most
@@ -86,7 +87,10 @@ export type ProcessOutputOutput = BackgroundOutput | KeptOutputPage;
  * waits until something new is printed or the process ends, at most that
  * long. Once it has ended (`status: "exited"`, with its exit code) the call
  * hands over its last output and the process is forgotten: another call is
- * `PROCESS_NOT_FOUND`.
+ * `PROCESS_NOT_FOUND`. With `offset` or `regex` it reads the whole output
+ * kept of the command instead ({@link KeptOutputPage}): a page of numbered
+ * lines from `offset`, or the lines matching `regex` (RE2, linear time), for
+ * a background process or a foreground call's `outputId`, after it ended too.
  *
  * @param workspace The workspace, or its root folder.
  * @param options The table, the wait ceiling, name and description.
@@ -99,7 +103,19 @@ export type ProcessOutputOutput = BackgroundOutput | KeptOutputPage;
  * const shell = createShellTool(workspace, { needsApproval: false });
  * const { process_id } = await shell.execute({ command: "npm run dev", background: true });
  * const output = createProcessOutputTool(workspace);
- * const { stdout, status } = await output.execute({ process_id: process_id!, wait_ms: 5_000 });
+ * const live = await output.execute({ process_id: process_id!, wait_ms: 5_000 });
+ * if ("stdout" in live) console.log(live.status, live.stdout);
+ * ```
+ *
+ * @example Searching the whole output of a foreground command
+ * ```ts
+ * import { createProcessOutputTool, createShellTool, openWorkspace } from "@paddock/tools";
+ * const workspace = await openWorkspace("./project");
+ * const shell = createShellTool(workspace, { needsApproval: false });
+ * const { outputId } = await shell.execute({ command: "npm test" });
+ * const output = createProcessOutputTool(workspace);
+ * const found = await output.execute({ process_id: outputId!, regex: "FAIL" });
+ * if ("matches" in found) for (const { line, text } of found.matches ?? []) console.log(line, text);
  * ```
  */
 export function createProcessOutputTool(
