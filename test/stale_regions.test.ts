@@ -9,7 +9,11 @@ import { TEST_HOSTS, type TestWorkspace } from "./helpers/hosts.ts";
 // Someone else rewrites the file (a new inode, as formatters that write and rename make).
 async function rewrite(workspace: Workspace, name: string, text: string): Promise<void> {
   await workspace.host.unlink(workspace.hostPath([name]));
-  const file = await workspace.host.open(workspace.hostPath([name]), { write: true, createExclusive: true, mode: 0o644 });
+  const file = await workspace.host.open(workspace.hostPath([name]), {
+    write: true,
+    createExclusive: true,
+    mode: 0o644,
+  });
   await file.write(new TextEncoder().encode(text), 0);
   await file.close();
 }

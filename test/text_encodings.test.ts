@@ -85,7 +85,8 @@ for (const host of TEST_HOSTS) {
         await writeBytes(workspace, "f.txt", row.bytes);
         const tool = toolsOf(workspace);
         await run(tool("read_file"), { path: "f.txt" });
-        const patch = `*** Begin Patch\n*** Update File: f.txt\n@@\n-${row.patch.old}\n+${row.patch.new}\n*** End Patch\n`;
+        const patch =
+          `*** Begin Patch\n*** Update File: f.txt\n@@\n-${row.patch.old}\n+${row.patch.new}\n*** End Patch\n`;
         const result = await run(tool("apply_patch"), { patch });
         expect(result.files).toEqual([{ path: "f.txt", action: "updated", added: 1, removed: 1 }]);
         expect(await readBytes(workspace, "f.txt")).toEqual(row.patch.after);
@@ -106,7 +107,8 @@ for (const host of TEST_HOSTS) {
           expect(error.message).toContain(`${row.encoding} cannot hold`);
           expect(error.message).toContain(`(${character}) on line ${line}`);
           expect(error.details).toMatchObject({ encoding: row.encoding, character, line });
-          const patch = `*** Begin Patch\n*** Update File: f.txt\n@@\n-${row.patch.old}\n+${new_string}\n*** End Patch\n`;
+          const patch =
+            `*** Begin Patch\n*** Update File: f.txt\n@@\n-${row.patch.old}\n+${new_string}\n*** End Patch\n`;
           expect((await errorOf(run(tool("apply_patch"), { patch }))).code).toBe("UNREPRESENTABLE_CHARACTER");
           expect(await readBytes(workspace, "f.txt")).toEqual(row.bytes);
           const written = await errorOf(
@@ -167,7 +169,9 @@ for (const host of TEST_HOSTS) {
         // The stale-write guard asks for a read first; without it the decode itself refuses.
         const edit = await errorOf(run(tool("edit_file"), { path: "f.bin", old_string: "a", new_string: "b" }));
         expect(edit.code).toBe("FILE_NOT_READ");
-        const unguarded = await errorOf(run(createEditTool(workspace), { path: "f.bin", old_string: "a", new_string: "b" }));
+        const unguarded = await errorOf(
+          run(createEditTool(workspace), { path: "f.bin", old_string: "a", new_string: "b" }),
+        );
         expect(unguarded.code).toBe(row.code);
         expect(unguarded.message).toBe(`Cannot edit 'f.bin': ${row.message}`);
         const patch = "*** Begin Patch\n*** Update File: f.bin\n@@\n-a\n+b\n*** End Patch\n";

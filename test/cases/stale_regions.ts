@@ -24,7 +24,10 @@ export interface StaleRegionCase {
   changed: string;
   edit: RegionEdit;
   /** Through: the file after the edit and the `changedSinceRead` the result carries (`removed`: lines read gone from there). */
-  through?: { after: string; changedSinceRead: { startLine: number; endLine: number; removed: number; text: string }[] };
+  through?: {
+    after: string;
+    changedSinceRead: { startLine: number; endLine: number; removed: number; text: string }[];
+  };
   /** Refused: `FILE_CHANGED_SINCE_READ`, with the message's tail and the region's current text. */
   refused?: { because: string; region: { startLine: number; endLine: number }; current: string };
 }
@@ -73,7 +76,11 @@ export const STALE_REGION_CASES: readonly StaleRegionCase[] = [
     read: {},
     changed: "a\nb\nc = 2\nd\ne\n",
     edit: { old_string: "b\nc", new_string: "B\nC", hunk: "-b\n-c = 2\n+B\n+C\n d\n" },
-    refused: { because: "line 3, which the EDIT replaces, changed since it was read", region: { startLine: 2, endLine: 3 }, current: "b\nc = 2\n" },
+    refused: {
+      because: "line 3, which the EDIT replaces, changed since it was read",
+      region: { startLine: 2, endLine: 3 },
+      current: "b\nc = 2\n",
+    },
   },
   {
     name: "a partial read covers only the lines shown: an edit past them in a changed file is refused",
@@ -81,7 +88,11 @@ export const STALE_REGION_CASES: readonly StaleRegionCase[] = [
     read: { offset: 1, limit: 2 },
     changed: "a\nb\nc\nd\nE\n",
     edit: { old_string: "d", new_string: "D", hunk: " c\n-d\n+D\n" },
-    refused: { because: "line 4, which the EDIT replaces, was not in what was read", region: { startLine: 4, endLine: 4 }, current: "d\n" },
+    refused: {
+      because: "line 4, which the EDIT replaces, was not in what was read",
+      region: { startLine: 4, endLine: 4 },
+      current: "d\n",
+    },
   },
   {
     name: "a partial read: an edit inside the lines shown goes through; changes past them are not the read's",

@@ -89,8 +89,9 @@ export function checkRegions(
         `Cannot ${action} '${display}': line ${line + 1}, which the ${action} replaces, ${why}`,
         {
           path: display,
-          hint:
-            `the ${action}'s region (lines ${from + 1}-${to}) is not what you read; details.current shows it now: redo the ${action} on that text, or read it again; nothing was changed`,
+          hint: `the ${action}'s region (lines ${
+            from + 1
+          }-${to}) is not what you read; details.current shows it now: redo the ${action} on that text, or read it again; nothing was changed`,
           details: {
             region: { startLine: from + 1, endLine: to },
             current: shown,

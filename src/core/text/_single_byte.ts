@@ -13,7 +13,8 @@ export interface SingleByteTable {
 // Node 20's TextDecoder("windows-1252") decodes these bytes as ISO-8859-1 (U+0080..U+009F; measured on
 // v20.20.2), while Deno, Bun and later Node follow the WHATWG index; this row, taken from that index, is used
 // only when the runtime's decoder does not give U+20AC for 0x80.
-const WINDOWS_1252_C1 = "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f" +
+const WINDOWS_1252_C1 =
+  "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f" +
   "\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
 
 const tables = new Map<string, SingleByteTable>();

@@ -99,8 +99,12 @@ export function decodeText(bytes: Uint8Array, options: DecodeOptions): DecodedTe
     if (!startsWith(bytes, mark)) continue;
     const text = tryDecode(bytes.subarray(mark.length), encoding);
     if (text === undefined) {
-      throw unknown(display, action, `it starts with a ${encoding} byte order mark but is not valid ${encoding}`,
-        `tried ${encoding}, named by its byte order mark`);
+      throw unknown(
+        display,
+        action,
+        `it starts with a ${encoding} byte order mark but is not valid ${encoding}`,
+        `tried ${encoding}, named by its byte order mark`,
+      );
     }
     return { text, form: { encoding, bom: true } };
   }
@@ -115,7 +119,9 @@ export function decodeText(bytes: Uint8Array, options: DecodeOptions): DecodedTe
   if (media !== undefined) throw binary(display, action, `it starts as ${media.mimeType} does`);
   // 5. windows-1252, unless control bytes say it is not text.
   const control = controlByteAt(bytes);
-  if (control < 0) return { text: tryDecode(bytes, "windows-1252") as string, form: { encoding: "windows-1252", bom: false } };
+  if (control < 0) {
+    return { text: tryDecode(bytes, "windows-1252") as string, form: { encoding: "windows-1252", bom: false } };
+  }
   const hex = bytes[control].toString(16).padStart(2, "0");
   throw unknown(
     display,
