@@ -122,7 +122,9 @@ describe.each(majors)("toAISDKTools() with $name", (major) => {
     });
     expect(result.text).toBe("Done.");
     expect(fs.readFileSync(path.join(fixture.root, "notes/hello.txt"), "utf8")).toBe("hi\n");
-    const refused = { error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.stringContaining("would leave the workspace") } };
+    const refused = {
+      error: { code: "TOOL_ARGUMENTS_INVALID", message: "INVALID_RELATIVE_PATH", hint: expect.any(String) },
+    };
     expect(toolResults(prompts()[2])).toEqual([
       { id: "tc1", output: { type: "json", value: { path: "notes/hello.txt", bytes: 3 } } },
       { id: "tc2", output: { type: "error-json", value: refused } },
