@@ -87,7 +87,8 @@ if (flags.only === undefined || flags.only === "MCP under load") {
   try {
     for (const line of await benchHttpLoad()) console.log(line);
   } catch (error) {
-    console.log(`MCP under load: not measured: ${(error as Error).message}`);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    console.log(`MCP under load: not measured: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}`);
   }
 }
 

@@ -342,8 +342,13 @@ export const MCP_HTTP_HEADERS_TIMEOUT_MS = 10_000;
 /** `paddock mcp --http`: milliseconds a client gets to send a whole request (headers and body); a slower one is cut with 408. */
 export const MCP_HTTP_REQUEST_TIMEOUT_MS = 30_000;
 
-/** `paddock mcp --http`: milliseconds an idle keep-alive connection stays open between requests. */
-export const MCP_HTTP_KEEP_ALIVE_MS = 5_000;
+/**
+ * `paddock mcp --http`: milliseconds an idle keep-alive connection stays open between requests. Longer than a
+ * client's own idle timeout (undici's 4 s, a proxy's 60 s), so that the client is the one to close it: at 5 s,
+ * 50 busy sessions on two cores met the race where the server closes a connection as the client sends on it
+ * ("other side closed"). Idle connections are bounded by {@link MCP_HTTP_MAX_CONNECTIONS}.
+ */
+export const MCP_HTTP_KEEP_ALIVE_MS = 65_000;
 
 /** `paddock mcp --http`: milliseconds a session may go without a request (and with none open) before it is ended like a `DELETE`: its background processes killed, its per-session folder removed. */
 export const MCP_HTTP_IDLE_SESSION_MS = 600_000;
