@@ -29,4 +29,5 @@ export { createHostShellProvider } from "./src/core/process/host_shell_provider.
 export type { HostShellProviderOptions } from "./src/core/process/host_shell_provider.ts";
 export { atomicWrite, TEMP_FILE_PREFIX } from "./src/core/fs/atomic_write.ts";
 export type { AtomicWriteOptions, AtomicWriteResult } from "./src/core/fs/atomic_write.ts";
+export type { Protection } from "./src/core/fs/protected_paths.ts";
 export type { Folder, Identity, Resolved, ResolveOptions } from "./src/core/fs/workspace.ts";

@@ -53,6 +53,8 @@ export { createCodingTools, createReadOnlyTools } from "./src/tools/coding_tools
 export type { CodingToolsOptions } from "./src/tools/coding_tools.ts";
 export { createReadTool } from "./src/tools/read_file.ts";
 export type { ReadFileArguments, ReadFileInput, ReadFileOutput, ReadToolOptions } from "./src/tools/read_file.ts";
+export type { TextEncodingName } from "./src/core/text/text_form.ts";
+export type { ChangedLines } from "./src/core/fs/region_guard.ts";
 export { createWriteTool } from "./src/tools/write_file.ts";
 export type { WriteFileArguments, WriteFileInput, WriteFileOutput, WriteToolOptions } from "./src/tools/write_file.ts";
 export { createEditTool } from "./src/tools/edit_file.ts";

@@ -22,7 +22,7 @@ export {
 } from "./core/fs/change_policy.ts";
 export type { ChangeCheckOptions, ProtectionOwner } from "./core/fs/change_policy.ts";
 export { ReadTracker, readTrackerOf } from "./core/fs/read_tracker.ts";
-export type { SeenVersion } from "./core/fs/read_tracker.ts";
+export type { SeenLines, SeenVersion, ShownText } from "./core/fs/read_tracker.ts";
 export { backgroundProcessesOf } from "./core/process/background_processes.ts";
 export type { BackgroundProcesses } from "./core/process/background_processes.ts";
 export { ARGUMENT_ERROR_CODES } from "./core/errors.ts";
