@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as path from "node:path";
+// The SDK's "./*" export maps types to "*.d.ts" (here "streamableHttp.js.d.ts", which does not exist):
+// Deno's type check is pointed at the name without ".js"; tsc and every runtime read the import itself.
+// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { MCP_HTTP_SSE_RETRY_MS } from "../core/limits.ts";

@@ -1,4 +1,8 @@
+// The SDK's "./*" export maps types to "*.d.ts" (here "streamableHttp.js.d.ts", which does not exist):
+// Deno's type check is pointed at the name without ".js"; tsc and every runtime read the import itself.
+// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_HTTP_REPLAY_BYTES } from "../core/limits.ts";
 
@@ -17,6 +21,7 @@ interface StoredEvent {
  *
  * @example
  * ```ts
+ * // @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
  * import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
  * const transport = new StreamableHTTPServerTransport({ eventStore: new ReplayEventStore() });
  * ```
