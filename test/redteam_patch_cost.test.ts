@@ -6,10 +6,30 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createApplyPatchTool } from "../mod.ts";
 import { APPLY_PATCH_MAX_BYTES, APPLY_PATCH_MAX_FILE_BYTES, APPLY_PATCH_MAX_MATCH_STEPS } from "../src/core/limits.ts";
-import { applyHunks } from "../src/core/text/apply_hunks.ts";
+import { applyHunks, applyHunksWithin } from "../src/core/text/apply_hunks.ts";
+import { parsePatch } from "../src/patch.ts";
 
-/** Far above what the linear search takes on a loaded machine, far below what the quadratic one took. */
-const BOUND_MS = 20_000;
+/**
+ * The work a patch's hunks cost, counted as the search counts it (line comparisons and the folding of a file's
+ * lines), not timed: a slow machine cannot fail these tests and a fast one cannot hide a regression. The search
+ * charges a pass's folding before it runs, so one pass of the largest file may go past the limit.
+ */
+function stepsSpent(text: string, patch: string): number {
+  const budget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS };
+  const operation = parsePatch(patch).operations[0];
+  if (operation?.kind !== "update") throw new Error("an Update expected");
+  try {
+    applyHunksWithin(text, operation.hunks, operation.path, budget);
+  } catch {
+    // Refused: what was spent until then still counts.
+  }
+  return APPLY_PATCH_MAX_MATCH_STEPS - budget.stepsLeft;
+}
+
+/** The most one call may count: the limit, and one pass's folding charged past it (16 a line, 1 a UTF-16 unit). */
+function bound(text: string): number {
+  return APPLY_PATCH_MAX_MATCH_STEPS + (text.split("\n").length * 16 + text.length);
+}
 
 let dir: string;
 beforeEach(() => {
@@ -36,9 +56,8 @@ describe("apply_patch: hostile matching cost", () => {
     const tail = "-b\n+x\n*** End Patch\n";
     const count = Math.floor((APPLY_PATCH_MAX_BYTES - head.length - tail.length) / 3);
     const patch = head + "-a\n".repeat(count) + tail;
-    const started = Date.now();
     expect(await codeOf(createApplyPatchTool(dir).execute({ patch }))).toBe("PATCH_HUNK_NOT_FOUND");
-    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(stepsSpent(text, patch)).toBeLessThanOrEqual(bound(text));
     expect(fs.readFileSync(path.join(dir, "big.txt"), "utf8")).toBe(text);
   }, 60_000);
 
@@ -47,22 +66,22 @@ describe("apply_patch: hostile matching cost", () => {
     const text = "a\na \n".repeat(100_000);
     fs.writeFileSync(path.join(dir, "big.txt"), text);
     const patch = "*** Begin Patch\n*** Update File: big.txt\n" + "@@\n-a\n-a\n+x\n".repeat(20_000) + "*** End Patch\n";
-    const started = Date.now();
     const code = await codeOf(createApplyPatchTool(dir).execute({ patch }));
-    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(stepsSpent(text, patch)).toBeLessThanOrEqual(bound(text));
     expect(code).toBe("PATCH_HUNK_NOT_FOUND"); // the comparison budget ran out; said, and nothing changed
     expect(fs.readFileSync(path.join(dir, "big.txt"), "utf8")).toBe(text);
   }, 60_000);
 
   test("a hunk of many identical lines that does match is applied at the first place, fast", () => {
     const text = "a\n".repeat(200_000) + "b\n";
-    const started = Date.now();
-    const { text: after } = applyHunks(text, [{
+    const budget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS };
+    const { text: after } = applyHunksWithin(text, [{
       oldLines: [...Array(50_000).fill("a"), "b"],
       newLines: ["x"],
       endOfFile: false,
-    }], "big.txt");
-    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    }], "big.txt", budget);
+    // Linear: one folding of the file (16 a line, 1 a unit) and a few comparisons a line, not 50,000 a line.
+    expect(APPLY_PATCH_MAX_MATCH_STEPS - budget.stepsLeft).toBeLessThanOrEqual(200_001 * 20);
     expect(after).toBe("a\n".repeat(150_000) + "x\n");
   });
 
@@ -75,9 +94,7 @@ describe("apply_patch: hostile matching cost", () => {
     for (const name of ["f1.txt", "f2.txt"]) fs.writeFileSync(path.join(dir, name), text);
     const tool = createApplyPatchTool(dir);
     const both = `*** Begin Patch\n*** Update File: f1.txt\n${hunks}*** Update File: f2.txt\n${hunks}*** End Patch\n`;
-    const started = Date.now();
     const error = await tool.execute({ patch: both }).then(() => undefined, (error: unknown) => error);
-    expect(Date.now() - started).toBeLessThan(BOUND_MS);
     expect(error).toMatchObject({
       code: "PATCH_HUNK_NOT_FOUND",
       // Past the first file's 40 hunks (about 24 million): the budget ends part way through the second's.
