@@ -137,6 +137,11 @@ export class HttpSession {
     return this.#transport.handleRequest(request, response, body);
   }
 
+  /** Whether the SDK's transport took its `initialize` (a refused one leaves a session no client can name). */
+  get initialized(): boolean {
+    return this.#transport.sessionId !== undefined;
+  }
+
   /**
    * Ends the session: the transport closes (open streams end), every
    * background process of the session is killed (its whole process group),

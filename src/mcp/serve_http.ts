@@ -53,6 +53,8 @@ export interface HttpLimits {
   maxOpenRequests: number;
   /** {@link MCP_HTTP_IDLE_SESSION_MS} */
   idleSessionMs: number;
+  /** {@link MCP_HTTP_HEADERS_TIMEOUT_MS} */
+  headersTimeoutMs: number;
 }
 
 /** A running HTTP server. */
@@ -106,6 +108,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     maxSessions: MCP_HTTP_MAX_SESSIONS,
     maxOpenRequests: MCP_HTTP_MAX_OPEN_REQUESTS,
     idleSessionMs: MCP_HTTP_IDLE_SESSION_MS,
+    headersTimeoutMs: MCP_HTTP_HEADERS_TIMEOUT_MS,
     ...options.limits,
   };
   const log = options.log ?? (() => {});
@@ -171,15 +174,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     if (id !== undefined && (session === undefined || session.principal !== auth.principal)) {
       return rpcError(response, 404, -32001, "Session not found");
     }
-    if (session !== undefined && session.open >= limits.maxOpenRequests) {
-      return rpcError(response, 429, -32000, `Too many requests open in this session (${limits.maxOpenRequests})`);
-    }
     // A DELETE ends the session before it is answered: its processes are dead and its folder gone by then.
+    // It is taken even with the session's bound of open requests reached (that is when a client needs it most).
     if (request.method === "DELETE") {
       if (session === undefined) return rpcError(response, 400, -32000, "Bad Request: no Mcp-Session-Id");
       await session.end();
       response.writeHead(200).end();
       return;
+    }
+    if (session !== undefined && session.open >= limits.maxOpenRequests) {
+      return rpcError(response, 429, -32000, `Too many requests open in this session (${limits.maxOpenRequests})`);
     }
     // 5. A POST's body, bounded, parsed here (so the bound holds whatever the SDK does).
     let body: unknown;
@@ -196,6 +200,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
       }
     }
     // 6. A new session for an `initialize` without one.
+    const fresh = session === undefined;
     if (session === undefined) {
       if (request.method !== "POST" || !isInitialize(body)) {
         return rpcError(response, 400, -32000, "Bad Request: no Mcp-Session-Id (send initialize first)");
@@ -221,16 +226,23 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
       if (sessions.has(current.id)) touch(current);
     });
     await current.handle(request, response, body);
+    // An `initialize` the SDK refused (bad Accept, Content-Type, batch) named no session: it must not hold a place.
+    if (fresh && !current.initialized) {
+      forget(current);
+      await current.end();
+    }
   };
 
-  const server = http.createServer((request, response) => {
+  // Node checks the headers and request timeouts every connectionsCheckingInterval (30 s by default): checked
+  // every second instead, a slow client is cut at the stated bound, not up to 30 s after it.
+  const server = http.createServer({ connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent) rpcError(response, 500, -32603, "Internal error");
       else response.end();
     });
   });
-  server.headersTimeout = MCP_HTTP_HEADERS_TIMEOUT_MS;
+  server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = MCP_HTTP_REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = MCP_HTTP_KEEP_ALIVE_MS;
   server.maxConnections = MCP_HTTP_MAX_CONNECTIONS;
@@ -274,7 +286,17 @@ function isInitialize(body: unknown): boolean {
   );
 }
 
+// How often Node looks for connections past the headers or request timeout.
+const CHECK_TIMEOUTS_EVERY_MS = 1_000;
+
+// A request refused before its body was read: the connection closes after the answer, rather than
+// Node reading (and dropping) whatever the client goes on sending until the request timeout.
+function closeUnread(response: http.ServerResponse): void {
+  if (response.req?.complete === false) response.setHeader("Connection", "close");
+}
+
 function reply(response: http.ServerResponse, status: number, text: string): void {
+  closeUnread(response);
   response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8" });
   response.end(`${text}\n`);
 }
@@ -285,5 +307,6 @@ function json(response: http.ServerResponse, status: number, body: unknown): voi
 }
 
 function rpcError(response: http.ServerResponse, status: number, code: number, message: string): void {
+  closeUnread(response);
   json(response, status, { jsonrpc: "2.0", error: { code, message }, id: null });
 }
