@@ -110,8 +110,9 @@ describe("serveHttp's bounds", () => {
       limits: { idleSessionMs: 50 },
     });
     try {
-      const { transport } = await httpClient(server.url, TOKEN);
-      const id = transport.sessionId!;
+      // A raw initialize: the SDK's client would open its GET stream (an open request: never idle) or, under
+      // load, find its session ended between the initialize and its initialized notification.
+      const id = String((await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE })).headers["mcp-session-id"]);
       expect(fs.readdirSync(dir.root)).toEqual([id]);
       // Polled, not timed: the bound is the server's, the test only waits for its effect.
       for (let attempt = 0; attempt < 400 && server.sessions > 0; attempt++) await new Promise((r) => setTimeout(r, 25));
