@@ -88,7 +88,9 @@ if (flags.only === undefined || flags.only === "MCP under load") {
     for (const line of await benchHttpLoad()) console.log(line);
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    console.log(`MCP under load: not measured: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}`);
+    console.log(
+      `MCP under load: not measured: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}`,
+    );
   }
 }
 

@@ -78,29 +78,29 @@ const ANSWER = "src/math.ts exports add().";
 
 try {
   const chatCompletions = (turn: number) => ({
-      id: `chatcmpl-${turn}`,
-      object: "chat.completion",
-      created: 0,
-      model: "gpt-4.1",
-      choices: [{
-        index: 0,
-        finish_reason: turn === 1 ? "tool_calls" : "stop",
-        logprobs: null,
-        message: turn === 1
-          ? {
-            role: "assistant",
-            content: null,
-            refusal: null,
-            tool_calls: [{
-              id: "call_1",
-              type: "function",
-              function: { name: "read_file", arguments: '{"path":"src/math.ts"}' },
-            }],
-          }
-          : { role: "assistant", content: ANSWER, refusal: null },
-      }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-    });
+    id: `chatcmpl-${turn}`,
+    object: "chat.completion",
+    created: 0,
+    model: "gpt-4.1",
+    choices: [{
+      index: 0,
+      finish_reason: turn === 1 ? "tool_calls" : "stop",
+      logprobs: null,
+      message: turn === 1
+        ? {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          tool_calls: [{
+            id: "call_1",
+            type: "function",
+            function: { name: "read_file", arguments: '{"path":"src/math.ts"}' },
+          }],
+        }
+        : { role: "assistant", content: ANSWER, refusal: null },
+    }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  });
   {
     const server = await fakeServer(chatCompletions);
     const { code, out } = await run("examples/openai-chat.ts", [project], {

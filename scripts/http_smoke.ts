@@ -32,7 +32,10 @@ const refused = await fetch(url, {
   headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
 });
-check(refused.status === 401 && (refused.headers.get("www-authenticate") ?? "").startsWith("Bearer"), "no token: 401 Bearer");
+check(
+  refused.status === 401 && (refused.headers.get("www-authenticate") ?? "").startsWith("Bearer"),
+  "no token: 401 Bearer",
+);
 
 // 2. A session: the tools, a write that lands in the mounted folder, a read of it, its end.
 const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -41,11 +44,22 @@ const transport = new StreamableHTTPClientTransport(new URL(url), {
 const client = new Client({ name: "paddock-http-smoke", version: "1" });
 await client.connect(transport);
 const { tools } = await client.listTools();
-check(tools.some((tool) => tool.name === "read_file") && tools.some((tool) => tool.name === "edit_file"), `${tools.length} tools listed`);
-const text = (result: unknown) => JSON.parse(((result as { content: { text: string }[] }).content)[0].text);
-const written = text(await client.callTool({ name: "write_file", arguments: { path: "smoke/hello.txt", content: "from the container\n" } }));
+check(
+  tools.some((tool) => tool.name === "read_file") && tools.some((tool) => tool.name === "edit_file"),
+  `${tools.length} tools listed`,
+);
+const text = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0].text);
+const written = text(
+  await client.callTool({
+    name: "write_file",
+    arguments: { path: "smoke/hello.txt", content: "from the container\n" },
+  }),
+);
 check(written.path === "smoke/hello.txt", "write_file answered");
-check(fs.readFileSync(path.join(workspace, "smoke", "hello.txt"), "utf8") === "from the container\n", "the bytes are in the mounted folder");
+check(
+  fs.readFileSync(path.join(workspace, "smoke", "hello.txt"), "utf8") === "from the container\n",
+  "the bytes are in the mounted folder",
+);
 const read = text(await client.callTool({ name: "read_file", arguments: { path: "smoke/hello.txt" } }));
 check(read.content === "from the container\n", "read_file reads them back");
 const escape = text(await client.callTool({ name: "read_file", arguments: { path: "../etc/passwd" } }));

@@ -15,11 +15,7 @@
  *
  * @module
  */
-export {
-  assertChangeAllowed,
-  protectedPathsInForce,
-  protectionDeclared,
-} from "./core/fs/change_policy.ts";
+export { assertChangeAllowed, protectedPathsInForce, protectionDeclared } from "./core/fs/change_policy.ts";
 export type { ChangeCheckOptions, ProtectionOwner } from "./core/fs/change_policy.ts";
 export { ReadTracker, readTrackerOf } from "./core/fs/read_tracker.ts";
 export type { SeenLines, SeenVersion, ShownText } from "./core/fs/read_tracker.ts";

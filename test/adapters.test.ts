@@ -62,6 +62,11 @@ describe("toOpenAITools()", () => {
           properties: {
             path: { type: "string", description: expect.any(String) },
             content: { type: "string", description: expect.any(String) },
+            encoding: {
+              type: "string",
+              enum: expect.arrayContaining(["utf-8", "windows-1252"]),
+              description: expect.any(String),
+            },
           },
           required: ["path", "content"],
           additionalProperties: false,

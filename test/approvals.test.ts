@@ -106,7 +106,11 @@ describe("needsApproval", () => {
     });
     const result = await executeToolCall(new ToolRegistry([tool]), call({ value: "a" }));
     expect(body(result.content)).toEqual({
-      error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: expect.stringContaining("a bug") },
+      error: {
+        code: "INTERNAL_ERROR",
+        message: "The tool failed unexpectedly",
+        hint: expect.stringContaining("a bug"),
+      },
     });
     expect(log).toEqual([]);
   });

@@ -228,7 +228,9 @@ for (const host of TEST_HOSTS) {
         },
       });
       expect(await ws.readRaw("a.txt")).toBe("function a() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n");
-      const none = await errorOf(createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "zzz", new_string: "y" }));
+      const none = await errorOf(
+        createEditTool(ws.workspace).execute({ path: "a.txt", old_string: "zzz", new_string: "y" }),
+      );
       expect(none.details).toEqual({ nearest: null });
     });
 

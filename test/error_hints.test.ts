@@ -124,9 +124,18 @@ describe(`[${runtime}] the errors #43 names`, () => {
       ['{"path": "a.txt', "the text ends before every string and object in it is closed (was it cut off?)"],
       ["{'path': 'a.txt'}", "a string is in single quotes: JSON takes double quotes"],
       ['{"path": "a.txt",}', "a comma comes right before a closing bracket: JSON has no trailing comma"],
-      ['{"path": "a\nb"}', "a string holds a raw control character (a newline or a tab): write it escaped, as \\n or \\t"],
-      ["{path: a}", "the text is not valid JSON: check the quotes, commas and escapes, and that nothing follows the object"],
-      ['{"path": "a.txt"} x', "the text is not valid JSON: check the quotes, commas and escapes, and that nothing follows the object"],
+      [
+        '{"path": "a\nb"}',
+        "a string holds a raw control character (a newline or a tab): write it escaped, as \\n or \\t",
+      ],
+      [
+        "{path: a}",
+        "the text is not valid JSON: check the quotes, commas and escapes, and that nothing follows the object",
+      ],
+      [
+        '{"path": "a.txt"} x',
+        "the text is not valid JSON: check the quotes, commas and escapes, and that nothing follows the object",
+      ],
     ];
     for (const [text, problem] of cases) {
       expect(jsonProblem(text), text).toBe(problem);
@@ -191,7 +200,10 @@ describe(`[${runtime}] the errors #43 names`, () => {
 
   test("a binary file: the message names it and the hint points to read_media_file", async () => {
     fixture = await diskFixture([]);
-    fs.writeFileSync(fixture.abs("logo.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]));
+    fs.writeFileSync(
+      fixture.abs("logo.png"),
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]),
+    );
     const registry = new ToolRegistry(createCodingTools(fixture.workspace));
     const { error } = await call(registry, "read_file", { path: "logo.png" });
     expect(error.code).toBe("BINARY_FILE");

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
-import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
@@ -89,7 +89,11 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     try {
       for (const authorization of [undefined, `Bearer ${"b".repeat(TOKEN.length)}`]) {
         const answer = await raw(sharedServer.url, {
-          headers: { ...JSON_HEADERS, "mcp-session-id": transport.sessionId!, ...(authorization ? { authorization } : {}) },
+          headers: {
+            ...JSON_HEADERS,
+            "mcp-session-id": transport.sessionId!,
+            ...(authorization ? { authorization } : {}),
+          },
           body: writeCall("unauthorized.txt"),
         });
         expect(answer.status).toBe(401);
@@ -122,7 +126,10 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
         { host: `localhost:${Number(port) + 1}` },
       ];
       for (const extra of attempts) {
-        const answer = await raw(sharedServer.url, { headers: { ...headers, ...extra }, body: writeCall("foreign.txt") });
+        const answer = await raw(sharedServer.url, {
+          headers: { ...headers, ...extra },
+          body: writeCall("foreign.txt"),
+        });
         expect(answer.status, JSON.stringify(extra)).toBe(403);
         const opened = await raw(sharedServer.url, {
           headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, ...extra },
@@ -150,7 +157,10 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       const headers = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-session-id": transport.sessionId! };
       // A write_file call padded past the bound: a valid call, if it were read.
       const call = JSON.parse(writeCall("oversized.txt"));
-      const padded = JSON.stringify({ ...call, params: { ...call.params, _meta: { pad: "x".repeat(MCP_HTTP_MAX_BODY_BYTES) } } });
+      const padded = JSON.stringify({
+        ...call,
+        params: { ...call.params, _meta: { pad: "x".repeat(MCP_HTTP_MAX_BODY_BYTES) } },
+      });
       // Declared by its Content-Length, then sent chunked (no length): both refused.
       const declared = await raw(sharedServer.url, { headers, body: padded });
       expect(declared.status).toBe(413);
@@ -163,7 +173,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       expect([413, "ECONNRESET", "EPIPE"]).toContain(chunked.status);
       expect(fs.existsSync(path.join(shared.root, "oversized.txt"))).toBe(false);
       // The session lives on.
-      expect(await callJson(client, "write_file", { path: "after.txt", content: "ok" })).toMatchObject({ path: "after.txt" });
+      expect(await callJson(client, "write_file", { path: "after.txt", content: "ok" })).toMatchObject({
+        path: "after.txt",
+      });
     } finally {
       await transport.terminateSession();
       await client.close();
@@ -175,7 +187,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     const b = await httpClient(perSessionServer.url, TOKEN);
     const [aId, bId] = [a.transport.sessionId!, b.transport.sessionId!];
     try {
-      expect(await callJson(a.client, "write_file", { path: "secret.txt", content: "A's\n" })).toMatchObject({ path: "secret.txt" });
+      expect(await callJson(a.client, "write_file", { path: "secret.txt", content: "A's\n" })).toMatchObject({
+        path: "secret.txt",
+      });
       const folders = fs.readdirSync(perSession.root).sort();
       expect(folders).toEqual([aId, bId].sort());
       expect(fs.readFileSync(path.join(perSession.root, aId, "secret.txt"), "utf8")).toBe("A's\n");
@@ -212,7 +226,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       expect((await callJson(b.client, "undo_last_change", {})).error.code).toBe("NOTHING_TO_UNDO");
       expect(fs.readFileSync(path.join(shared.root, "a-change.txt"), "utf8")).toBe("A wrote this\n");
       // Read stamps: A read the file, B did not; B may not write over it.
-      expect((await callJson(b.client, "edit_file", { path: "a-change.txt", old_string: "A", new_string: "B" })).error.code)
+      expect(
+        (await callJson(b.client, "edit_file", { path: "a-change.txt", old_string: "A", new_string: "B" })).error.code,
+      )
         .toBe("FILE_NOT_READ");
       // Processes: A's background script is not B's to list or kill.
       const started = await callJson(a.client, "node_process", {
@@ -226,12 +242,16 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
         .toBe("PROCESS_NOT_FOUND");
       expect((await callJson(b.client, "process_list", {})).processes).toEqual([]);
       expect(processesWith(marker).length).toBeGreaterThan(0);
-      expect((await callJson(a.client, "process_list", {})).processes).toMatchObject([{ process_id: started.process_id }]);
+      expect((await callJson(a.client, "process_list", {})).processes).toMatchObject([{
+        process_id: started.process_id,
+      }]);
       // A's DELETE is answered once A's processes are dead.
       await a.transport.terminateSession();
       expect(processesWith(marker)).toEqual([]);
       // B's session is untouched.
-      expect(await callJson(b.client, "read_file", { path: "a-change.txt" })).toMatchObject({ content: "A wrote this\n" });
+      expect(await callJson(b.client, "read_file", { path: "a-change.txt" })).toMatchObject({
+        content: "A wrote this\n",
+      });
     } finally {
       await a.client.close();
       await b.transport.terminateSession();
@@ -275,6 +295,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     expect((await raw(sharedServer.url, { method: "DELETE", headers: unknown })).status).toBe(404);
     expect((await raw(sharedServer.url, { method: "PUT", headers })).status).toBe(405);
     // The readiness probe needs no token and tells nothing.
-    expect(await raw(sharedServer.url.replace(/\/mcp$/, "/healthz"), { method: "GET" })).toMatchObject({ status: 200, body: "ok\n" });
+    expect(await raw(sharedServer.url.replace(/\/mcp$/, "/healthz"), { method: "GET" })).toMatchObject({
+      status: 200,
+      body: "ok\n",
+    });
   });
 });

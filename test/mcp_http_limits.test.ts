@@ -115,7 +115,9 @@ describe("serveHttp's bounds", () => {
       const id = String((await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE })).headers["mcp-session-id"]);
       expect(fs.readdirSync(dir.root)).toEqual([id]);
       // Polled, not timed: the bound is the server's, the test only waits for its effect.
-      for (let attempt = 0; attempt < 400 && server.sessions > 0; attempt++) await new Promise((r) => setTimeout(r, 25));
+      for (let attempt = 0; attempt < 400 && server.sessions > 0; attempt++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
       expect(server.sessions).toBe(0);
       expect(fs.readdirSync(dir.root)).toEqual([]);
       const late = await raw(server.url, {
@@ -161,13 +163,24 @@ describe("paddock mcp --http's flags", () => {
     expect(() => httpAuthOf(flags({ "token-file": ["/nonexistent/paddock-token"] }), {})).toThrow(/cannot be read/);
     expect(() => httpAuthOf(flags({ "oauth-issuer": ["https://a.example"] }), {})).toThrow(/go together/);
     expect(() => httpAuthOf(flags({ "insecure-no-auth": ["true"], "token-file": ["t"] }), {})).toThrow(/choose one/);
-    expect(httpAuthOf(flags({ "oauth-issuer": ["https://a.example"], "oauth-audience": ["https://p.example/mcp"] }), {}))
+    expect(
+      httpAuthOf(flags({ "oauth-issuer": ["https://a.example"], "oauth-audience": ["https://p.example/mcp"] }), {}),
+    )
       .toEqual({ kind: "oauth", issuer: "https://a.example", audience: "https://p.example/mcp" });
   });
 
   test("the Host and Origin allow list: the address listened on, loopback names at its port, and what is added", () => {
     const list = originAllowList("127.0.0.1", 8080, ["mcp.example.com"], ["https://app.example.com"]);
-    for (const host of ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080", "mcp.example.com", "mcp.example.com:8080"]) {
+    for (
+      const host of [
+        "127.0.0.1:8080",
+        "localhost:8080",
+        "LOCALHOST:8080",
+        "[::1]:8080",
+        "mcp.example.com",
+        "mcp.example.com:8080",
+      ]
+    ) {
       expect(checkOrigin(list, host, undefined), host).toBeUndefined();
     }
     for (const host of [undefined, "127.0.0.1", "127.0.0.1:8081", "evil.example:8080", "localhost.evil.example:8080"]) {
@@ -175,10 +188,14 @@ describe("paddock mcp --http's flags", () => {
     }
     expect(checkOrigin(list, "localhost:8080", "http://localhost:8080")).toBeUndefined();
     expect(checkOrigin(list, "localhost:8080", "https://app.example.com")).toBeUndefined();
-    for (const origin of ["null", "http://localhost:8081", "https://localhost:8080", "http://evil.example", "file://"]) {
+    for (
+      const origin of ["null", "http://localhost:8081", "https://localhost:8080", "http://evil.example", "file://"]
+    ) {
       expect(checkOrigin(list, "localhost:8080", origin), origin).toBe("this Origin is not allowed");
     }
     // A LAN address listened on is not this machine's loopback: localhost is not added.
-    expect(checkOrigin(originAllowList("10.1.2.3", 80), "localhost:80", undefined)).toBe("this Host is not served here");
+    expect(checkOrigin(originAllowList("10.1.2.3", 80), "localhost:80", undefined)).toBe(
+      "this Host is not served here",
+    );
   });
 });

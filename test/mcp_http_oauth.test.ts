@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { diskFixture, type DiskFixture } from "./helpers/fixture.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime } from "./helpers/runtime.ts";
@@ -48,7 +48,9 @@ afterAll(() => new Promise<void>((resolve) => issuerServer.close(() => resolve()
 function token(claims: Record<string, unknown> = {}, keys: Keys = issuerKeys, kid = "k1"): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const body = { iss: issuer, aud: AUDIENCE, sub: "alice", iat: now, exp: now + 3600, ...claims };
-  for (const [key, value] of Object.entries(body)) if (value === undefined) delete (body as Record<string, unknown>)[key];
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) delete (body as Record<string, unknown>)[key];
+  }
   return new SignJWT(body).setProtectedHeader({ alg: "ES256", kid }).sign(keys.privateKey);
 }
 
@@ -75,7 +77,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http with OAuth under %s", (server
 
   test("an expired, wrong-audience, wrong-issuer, foreign-signed, unsigned or exp-less token is answered 401, and runs nothing", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const unsigned = (await token()).split(".").slice(0, 2).join(".").replace(/^[^.]+/, btoa('{"alg":"none"}').replace(/=+$/, "")) + ".";
+    const unsigned =
+      (await token()).split(".").slice(0, 2).join(".").replace(/^[^.]+/, btoa('{"alg":"none"}').replace(/=+$/, "")) +
+      ".";
     const refused: [string, string][] = [
       ["expired", await token({ exp: now - 60, iat: now - 3600 })],
       ["wrong audience", await token({ aud: "https://other.test/mcp" })],
@@ -109,7 +113,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http with OAuth under %s", (server
       });
       expect(expired.headers["www-authenticate"]).toContain("expired");
       // The good token's call runs.
-      expect(await callJson(good.client, "write_file", { path: "good.txt", content: "ok" })).toMatchObject({ path: "good.txt" });
+      expect(await callJson(good.client, "write_file", { path: "good.txt", content: "ok" })).toMatchObject({
+        path: "good.txt",
+      });
       expect(fs.readdirSync(fixture.root)).toEqual(["good.txt"]);
     } finally {
       await good.transport.terminateSession();

@@ -28,7 +28,13 @@ const INITIALIZE = JSON.stringify(init(1));
  * pausing `pauseMs` between them) until the server closes the connection or `maxBytes` are written.
  * Resolves with the bytes written after `head` and what the server answered.
  */
-function drip(url: string, head: string, chunk: string, pauseMs: number, maxBytes: number): Promise<{ bytes: number; answer: string }> {
+function drip(
+  url: string,
+  head: string,
+  chunk: string,
+  pauseMs: number,
+  maxBytes: number,
+): Promise<{ bytes: number; answer: string }> {
   return new Promise((resolve) => {
     const socket = net.connect(Number(new URL(url).port), "127.0.0.1");
     let bytes = 0;

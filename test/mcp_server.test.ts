@@ -222,7 +222,9 @@ describe.each(SERVER_RUNTIMES)("paddock mcp with the server under %s", (serverRu
     expect(errorOf(body)).toEqual({
       code: "TOOL_ARGUMENTS_INVALID",
       message: "CONTENT_TOO_LARGE",
-      hint: `a call may have at most ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes: send large content in parts, over several calls`,
+      hint: `a call may have at most ${
+        MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")
+      } bytes: send large content in parts, over several calls`,
     });
     expect(fs.existsSync(fixture.abs("big.txt"))).toBe(false);
     // Under the message limit, the tool's own limit answers the same way.

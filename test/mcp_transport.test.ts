@@ -151,7 +151,11 @@ describe("BoundedStdioTransport", () => {
     const [call, other, ...rest] = written.map((line) => JSON.parse(line));
     expect(call).toMatchObject({ id: 5, result: { isError: true } });
     expect(JSON.parse(call.result.content[0].text)).toEqual({
-      error: { code: "TOOL_ARGUMENTS_INVALID", message: "CONTENT_TOO_LARGE", hint: expect.stringContaining("in parts") },
+      error: {
+        code: "TOOL_ARGUMENTS_INVALID",
+        message: "CONTENT_TOO_LARGE",
+        hint: expect.stringContaining("in parts"),
+      },
     });
     expect(other).toMatchObject({ id: 6, error: { code: -32600 } });
     expect(rest).toEqual([]);

@@ -40,7 +40,12 @@ for (const host of TEST_HOSTS) {
       const tw = await host.open(REPLAY_TREE);
       try {
         const registry = pathToolRegistry(tw.workspace);
-        for (const [name, args] of [["read_file", { path: "in-file/" }], ["move_path", { source: "in-file/", destination: "x" }]] as const) {
+        for (
+          const [name, args] of [["read_file", { path: "in-file/" }], ["move_path", {
+            source: "in-file/",
+            destination: "x",
+          }]] as const
+        ) {
           const { body } = await callTool(registry, name, args);
           expect(body.error.code).toBe("NOT_A_DIRECTORY");
           expect(body.error.message).toContain("the path ends in '/'");

@@ -21,7 +21,9 @@ afterEach(async () => {
 });
 
 async function expectIntact(tw: TestWorkspace, before: string[]): Promise<void> {
-  for (const [file, bytes] of Object.entries(PROTECTED_LINK_ORIGINALS)) expect(await tw.readRaw(file), file).toBe(bytes);
+  for (const [file, bytes] of Object.entries(PROTECTED_LINK_ORIGINALS)) {
+    expect(await tw.readRaw(file), file).toBe(bytes);
+  }
   for (const name of PROTECTED_LINK_ABSENT) expect(await tw.readRaw(name), name).toBeNull();
   expect(await tw.listAll()).toEqual(before);
   expect(await tw.leftovers()).toEqual([]);
@@ -51,13 +53,17 @@ for (const host of TEST_HOSTS) {
 
     test("the files beside them stay writable, and the messages say why", async () => {
       const tw = opened = await host.open([...PROTECTED_LINK_TREE]);
-      const protectedTools = new ToolRegistry(createCodingTools(tw.workspace, { shell: ALLOW, staleWriteGuard: false }));
-      for (const [name, args] of [
-        ["write_file", { path: "cfg/other.json", content: "{}" }],
-        ["write_file", { path: "lib/b.txt", content: "changed" }],
-        ["move_path", { source: "lib/b.txt", destination: "lib/c.txt" }],
-        ["delete_path", { path: "lib", recursive: true }],
-      ] as const) {
+      const protectedTools = new ToolRegistry(
+        createCodingTools(tw.workspace, { shell: ALLOW, staleWriteGuard: false }),
+      );
+      for (
+        const [name, args] of [
+          ["write_file", { path: "cfg/other.json", content: "{}" }],
+          ["write_file", { path: "lib/b.txt", content: "changed" }],
+          ["move_path", { source: "lib/b.txt", destination: "lib/c.txt" }],
+          ["delete_path", { path: "lib", recursive: true }],
+        ] as const
+      ) {
         const result = await executeToolCall(protectedTools, { id: "1", name, arguments: args });
         expect(result.isError, `${name} ${JSON.stringify(args)}: ${result.content}`).toBe(false);
       }

@@ -75,11 +75,16 @@ describe("apply_patch: hostile matching cost", () => {
   test("a hunk of many identical lines that does match is applied at the first place, fast", () => {
     const text = "a\n".repeat(200_000) + "b\n";
     const budget = { stepsLeft: APPLY_PATCH_MAX_MATCH_STEPS };
-    const { text: after } = applyHunksWithin(text, [{
-      oldLines: [...Array(50_000).fill("a"), "b"],
-      newLines: ["x"],
-      endOfFile: false,
-    }], "big.txt", budget);
+    const { text: after } = applyHunksWithin(
+      text,
+      [{
+        oldLines: [...Array(50_000).fill("a"), "b"],
+        newLines: ["x"],
+        endOfFile: false,
+      }],
+      "big.txt",
+      budget,
+    );
     // Linear: one folding of the file (16 a line, 1 a unit) and a few comparisons a line, not 50,000 a line.
     expect(APPLY_PATCH_MAX_MATCH_STEPS - budget.stepsLeft).toBeLessThanOrEqual(200_001 * 20);
     expect(after).toBe("a\n".repeat(150_000) + "x\n");

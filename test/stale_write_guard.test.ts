@@ -117,43 +117,54 @@ for (const host of TEST_HOSTS) {
     });
 
     test("move_path {overwrite: true} and delete_path refuse a file never read, or changed since, as write_file does", async () => {
-      await withCodingTools(["a.txt=a\n", "b.txt=b\n", "c.txt=c\n", "d/e.txt=e\n", "l => c.txt"], async (tw, registry) => {
-        const before = await tw.listAll();
-        // Never read: the file replaced by a move, and the file deleted.
-        for (const [name, args] of [
-          ["move_path", { source: "b.txt", destination: "a.txt", overwrite: true }],
-          ["delete_path", { path: "a.txt" }],
-        ] as const) {
-          const { body } = await callTool(registry, name, args);
-          expect(body.error?.code, name).toBe("FILE_NOT_READ");
-          expect(body.error.hint, name).toContain("read 'a.txt'");
-        }
-        // Read, then changed by someone else.
-        await callTool(registry, "read_file", { path: "a.txt" });
-        writeBehind(tw, "a.txt", "a, changed by a person\n");
-        for (const [name, args] of [
-          ["move_path", { source: "b.txt", destination: "a.txt", overwrite: true }],
-          ["delete_path", { path: "a.txt" }],
-        ] as const) {
-          expect((await callTool(registry, name, args)).body.error?.code, name).toBe("FILE_CHANGED_SINCE_READ");
-        }
-        expect(await tw.listAll()).toEqual(before);
-        expect(await tw.readRaw("a.txt")).toBe("a, changed by a person\n");
-        expect(await tw.readRaw("b.txt")).toBe("b\n");
-        // What moves needs no read; a link and a folder are not checked (no text of their own; files not each read).
-        expect((await callTool(registry, "move_path", { source: "c.txt", destination: "c2.txt" })).isError).toBe(false);
-        expect((await callTool(registry, "delete_path", { path: "l" })).isError).toBe(false);
-        expect((await callTool(registry, "delete_path", { path: "d", recursive: true })).isError).toBe(false);
-        // Read again: the replace goes through; what was seen of the moved file follows it to its new name.
-        await callTool(registry, "read_file", { path: "a.txt" });
-        await callTool(registry, "read_file", { path: "b.txt" });
-        expect((await callTool(registry, "move_path", { source: "b.txt", destination: "a.txt", overwrite: true })).body)
-          .toMatchObject({ overwritten: true });
-        expect((await callTool(registry, "edit_file", { path: "a.txt", old_string: "b", new_string: "B" })).isError)
-          .toBe(false);
-        expect((await callTool(registry, "delete_path", { path: "a.txt" })).isError).toBe(false);
-        expect(await tw.listAll()).toEqual(["c2.txt"]);
-      });
+      await withCodingTools(
+        ["a.txt=a\n", "b.txt=b\n", "c.txt=c\n", "d/e.txt=e\n", "l => c.txt"],
+        async (tw, registry) => {
+          const before = await tw.listAll();
+          // Never read: the file replaced by a move, and the file deleted.
+          for (
+            const [name, args] of [
+              ["move_path", { source: "b.txt", destination: "a.txt", overwrite: true }],
+              ["delete_path", { path: "a.txt" }],
+            ] as const
+          ) {
+            const { body } = await callTool(registry, name, args);
+            expect(body.error?.code, name).toBe("FILE_NOT_READ");
+            expect(body.error.hint, name).toContain("read 'a.txt'");
+          }
+          // Read, then changed by someone else.
+          await callTool(registry, "read_file", { path: "a.txt" });
+          writeBehind(tw, "a.txt", "a, changed by a person\n");
+          for (
+            const [name, args] of [
+              ["move_path", { source: "b.txt", destination: "a.txt", overwrite: true }],
+              ["delete_path", { path: "a.txt" }],
+            ] as const
+          ) {
+            expect((await callTool(registry, name, args)).body.error?.code, name).toBe("FILE_CHANGED_SINCE_READ");
+          }
+          expect(await tw.listAll()).toEqual(before);
+          expect(await tw.readRaw("a.txt")).toBe("a, changed by a person\n");
+          expect(await tw.readRaw("b.txt")).toBe("b\n");
+          // What moves needs no read; a link and a folder are not checked (no text of their own; files not each read).
+          expect((await callTool(registry, "move_path", { source: "c.txt", destination: "c2.txt" })).isError).toBe(
+            false,
+          );
+          expect((await callTool(registry, "delete_path", { path: "l" })).isError).toBe(false);
+          expect((await callTool(registry, "delete_path", { path: "d", recursive: true })).isError).toBe(false);
+          // Read again: the replace goes through; what was seen of the moved file follows it to its new name.
+          await callTool(registry, "read_file", { path: "a.txt" });
+          await callTool(registry, "read_file", { path: "b.txt" });
+          expect(
+            (await callTool(registry, "move_path", { source: "b.txt", destination: "a.txt", overwrite: true })).body,
+          )
+            .toMatchObject({ overwritten: true });
+          expect((await callTool(registry, "edit_file", { path: "a.txt", old_string: "b", new_string: "B" })).isError)
+            .toBe(false);
+          expect((await callTool(registry, "delete_path", { path: "a.txt" })).isError).toBe(false);
+          expect(await tw.listAll()).toEqual(["c2.txt"]);
+        },
+      );
     });
 
     test("a multi-file patch with one stale file changes nothing", async () => {

@@ -48,10 +48,14 @@ function peakRssKb(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
-const text = (result: unknown): string => ((result as { content: { text: string }[] }).content)[0].text;
+const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0].text;
 
 /** One session's work: seed its files, then `calls` mixed calls, each answer checked for its own marker only. */
-async function sessionWork(client: Client, calls: number, latencies: number[]): Promise<{ lost: number; crossed: number }> {
+async function sessionWork(
+  client: Client,
+  calls: number,
+  latencies: number[],
+): Promise<{ lost: number; crossed: number }> {
   const marker = `session-${randomUUID()}`;
   let lost = 0;
   let crossed = 0;
@@ -149,9 +153,11 @@ async function overHttp(sessions: number, calls: number): Promise<LoadFigure> {
     });
     const clients = await Promise.all(Array.from({ length: sessions }, async () => {
       const client = new Client({ name: "paddock-load", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       return client;
     }));
     const run = await runAll(clients, calls);
@@ -181,20 +187,22 @@ async function overStdio(sessions: number, calls: number): Promise<LoadFigure> {
     const clients: Client[] = [];
     // Started a few at a time: fifty module loads at once on two cores would time out the handshake.
     for (let at = 0; at < sessions; at += 5) {
-      clients.push(...await Promise.all(Array.from({ length: Math.min(5, sessions - at) }, async (_, i) => {
-        const root = path.join(dir, `s${at + i}`);
-        fs.mkdirSync(root);
-        const transport = new StdioClientTransport({
-          command: process.execPath,
-          args: ["--import", "tsx", path.join(REPO, "cli.ts"), "mcp", "--root", root, "--node-process", "off"],
-          cwd: REPO,
-          stderr: "ignore",
-        });
-        transports.push(transport);
-        const client = new Client({ name: "paddock-load", version: "1" });
-        await client.connect(transport);
-        return client;
-      })));
+      clients.push(
+        ...await Promise.all(Array.from({ length: Math.min(5, sessions - at) }, async (_, i) => {
+          const root = path.join(dir, `s${at + i}`);
+          fs.mkdirSync(root);
+          const transport = new StdioClientTransport({
+            command: process.execPath,
+            args: ["--import", "tsx", path.join(REPO, "cli.ts"), "mcp", "--root", root, "--node-process", "off"],
+            cwd: REPO,
+            stderr: "ignore",
+          });
+          transports.push(transport);
+          const client = new Client({ name: "paddock-load", version: "1" });
+          await client.connect(transport);
+          return client;
+        })),
+      );
     }
     const run = await runAll(clients, calls);
     const peak = transports.reduce((sum, transport) => sum + peakRssKb(transport.pid!), 0);

@@ -104,9 +104,13 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   // No default: `cd / && paddock mcp` must not serve the whole disk.
   const rootArgs = flags.get("root") ?? [];
   if (http && flags.has("root-per-session")) {
-    if (rootArgs.length > 0) throw new UsageError("--root-per-session gives each session its folder: no --root beside it");
+    if (rootArgs.length > 0) {
+      throw new UsageError("--root-per-session gives each session its folder: no --root beside it");
+    }
   } else if (flags.has("keep")) throw new UsageError("--keep goes with --root-per-session");
-  else if (rootArgs.length === 0) throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
+  else if (rootArgs.length === 0) {
+    throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
+  }
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
   // The first --root is the default (bare paths); each further one is addressed as NAME:path.
   const workspaces: Awaited<ReturnType<typeof openRoot>>[] = [];

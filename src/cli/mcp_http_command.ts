@@ -36,7 +36,9 @@ export async function serveHttpCommand(
     try {
       dir = fs.realpathSync(perSessionDir);
     } catch (error) {
-      throw new UsageError(`--root-per-session '${perSessionDir}' cannot be opened (${(error as { code?: string }).code})`);
+      throw new UsageError(
+        `--root-per-session '${perSessionDir}' cannot be opened (${(error as { code?: string }).code})`,
+      );
     }
     if (!fs.statSync(dir).isDirectory()) throw new UsageError(`--root-per-session '${perSessionDir}' is not a folder`);
     rootPerSession = { dir, keep: flags.has("keep") };
@@ -56,11 +58,17 @@ export async function serveHttpCommand(
       log,
     });
   } catch (error) {
-    if (error instanceof Error && /^refusing|EADDRINUSE|EACCES/.test(error.message)) throw new UsageError(error.message);
+    if (error instanceof Error && /^refusing|EADDRINUSE|EACCES/.test(error.message)) {
+      throw new UsageError(error.message);
+    }
     throw error;
   }
   if (auth.kind === "none") log("warning: --insecure-no-auth: any process on this machine can call the tools");
-  log(`listening on ${running.url} (${auth.kind === "oauth" ? "OAuth access tokens" : auth.kind === "token" ? "bearer token" : "no token"})`);
+  log(
+    `listening on ${running.url} (${
+      auth.kind === "oauth" ? "OAuth access tokens" : auth.kind === "token" ? "bearer token" : "no token"
+    })`,
+  );
   // A stop signal ends every session, then the server; a second one exits at once.
   await new Promise<void>((resolve) => {
     let stopping = false;

@@ -53,7 +53,10 @@ export function parseHttpAddress(value: string): HttpAddress {
  * @returns The authentication.
  * @throws {UsageError} For none, a mix, a missing half of OAuth, an unreadable or short token.
  */
-export function httpAuthOf(flags: Map<string, string[]>, env: Record<string, string | undefined> = process.env): HttpAuth {
+export function httpAuthOf(
+  flags: Map<string, string[]>,
+  env: Record<string, string | undefined> = process.env,
+): HttpAuth {
   const issuer = flags.get("oauth-issuer")?.[0];
   const audience = flags.get("oauth-audience")?.[0];
   const jwks = flags.get("oauth-jwks")?.[0];

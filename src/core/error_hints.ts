@@ -14,11 +14,12 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   INVALID_ARGUMENTS:
     "send one JSON object with exactly the properties the tool's input schema lists, each of its type; fix the one named and call again",
   INVALID_JSON:
-    "send the arguments as one JSON object, e.g. {\"path\": \"a.txt\"}: double quotes around names and strings, no trailing comma, a newline inside a string written \\n",
+    'send the arguments as one JSON object, e.g. {"path": "a.txt"}: double quotes around names and strings, no trailing comma, a newline inside a string written \\n',
   INVALID_RELATIVE_PATH:
     "give the path relative to the workspace root, with '/' between names, e.g. 'src/index.ts': no leading '/', drive, '~' or '..'",
   PATH_TOO_LONG: "use a shorter path: at most 4,096 bytes in all and 255 bytes per name",
-  CONTENT_TOO_LARGE: "send less per call: split the text into parts under the tool's limit and send them in several calls",
+  CONTENT_TOO_LARGE:
+    "send less per call: split the text into parts under the tool's limit and send them in several calls",
   SOURCE_TOO_LARGE:
     "write the script to a file with write_file and run a short node_process source that require()s it, or split it",
   TOO_MANY_ARGUMENTS: "pass at most 32 arguments; put the rest in a file the script reads",
@@ -55,7 +56,8 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   NOT_A_DIRECTORY: "this is a file, not a folder: use read_file for it, or name its parent folder",
   ALREADY_EXISTS: "the name is taken: choose another name, or delete or move the existing entry first",
   DIRECTORY_NOT_EMPTY: "the folder is not empty: pass recursive: true to delete it with everything inside",
-  PERMISSION_DENIED: "the operating system refuses access to this path; use another path or ask the user to grant access",
+  PERMISSION_DENIED:
+    "the operating system refuses access to this path; use another path or ask the user to grant access",
   FILE_TOO_LARGE:
     "read it in parts: read_file with offset and limit (lines), or grep for the lines you need; get_file_info gives its size",
   INVALID_UTF8:
@@ -65,10 +67,11 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   // Text files.
   BINARY_FILE:
     "the file is not text: read an image or audio file with read_media_file, get_file_info gives its size and kind",
-  ENCODING_UNKNOWN: "pass encoding (e.g. utf-8, utf-16le, windows-1252) to read_file or edit_file to say how to read the file",
+  ENCODING_UNKNOWN:
+    "pass encoding (e.g. utf-8, utf-16le, windows-1252) to read_file or edit_file to say how to read the file",
   UNREPRESENTABLE_CHARACTER:
     "use characters the file's encoding holds (e.g. ASCII), or rewrite the whole file as utf-8 with write_file",
-    IO_ERROR: "the filesystem failed on this call; call again once, and tell the user if it fails again",
+  IO_ERROR: "the filesystem failed on this call; call again once, and tell the user if it fails again",
   // File editing and moving.
   EDIT_NOT_FOUND:
     "read the file again with read_file and copy old_string exactly from it, with enough lines around it to be unique",
@@ -80,7 +83,8 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
     "write the patch as '*** Begin Patch', then '*** Update File: path' / '*** Add File: path' / '*** Delete File: path' sections, then '*** End Patch'",
   PATCH_HUNK_NOT_FOUND:
     "read the file again and copy the hunk's context and '-' lines exactly from it, or use edit_file for this change",
-  PATCH_FILE_EXISTS: "the file exists: change it with '*** Update File:' instead of '*** Add File:', or pick another name",
+  PATCH_FILE_EXISTS:
+    "the file exists: change it with '*** Update File:' instead of '*** Add File:', or pick another name",
   // Stale-write guard.
   FILE_CHANGED_SINCE_READ: "the file changed since you read it: read it again with read_file, then make the change",
   FILE_NOT_READ: "read the file with read_file first, then make the change",
@@ -96,7 +100,7 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   NODE_PROCESS_TIMEOUT:
     "the script ran past its time limit and was stopped: make it do less per call, or run it with background: true and read it with process_output",
   NODE_PROCESS_PERMISSIONS_UNAVAILABLE:
-    "this runtime cannot confine the script to the workspace; run it without permissions: \"workspace\" only if the user agrees",
+    'this runtime cannot confine the script to the workspace; run it without permissions: "workspace" only if the user agrees',
   SPAWN_FAILED: "the program could not be started: check its name, or ask the user whether it is installed",
   SHELL_TIMEOUT:
     "the command ran past its time limit and was killed: pass a larger timeout_ms, or run it with background: true and read it with process_output",
@@ -107,8 +111,9 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   PROCESS_INPUT_UNSUPPORTED: "this shell runs commands to the end without input: pass the input in the command itself",
   PROCESS_INPUT_BLOCKED:
     "the process is not reading its stdin: read process_output to see what it waits for, then send again, or end it with process_kill",
-    COMMAND_FAILED: "the command failed: read its stderr in the message, fix the cause, and run it again",
-  OUTPUT_TOO_LARGE: "the command printed too much: filter its output (grep, head, tail) or write it to a file and read parts",
+  COMMAND_FAILED: "the command failed: read its stderr in the message, fix the cause, and run it again",
+  OUTPUT_TOO_LARGE:
+    "the command printed too much: filter its output (grep, head, tail) or write it to a file and read parts",
   SHELL_COMMAND_DENIED: "this command is denied by the shell policy; do the task another way, or ask the user",
   SHELL_COMMAND_NOT_ALLOWED: "run one of the commands the allow list lets through, or ask the user to run this one",
   GIT_REPOSITORY_UNSAFE:

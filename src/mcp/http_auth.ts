@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createRemoteJWKSet, errors as joseErrors, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { MCP_HTTP_MIN_TOKEN_CHARS } from "../core/limits.ts";
 
 /** How requests prove who sends them. */

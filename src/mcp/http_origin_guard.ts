@@ -68,7 +68,11 @@ export function originAllowList(
  * @param origin The request's `Origin` header.
  * @returns The reason (for the 403's body), or `undefined`.
  */
-export function checkOrigin(list: OriginAllowList, host: string | undefined, origin: string | undefined): string | undefined {
+export function checkOrigin(
+  list: OriginAllowList,
+  host: string | undefined,
+  origin: string | undefined,
+): string | undefined {
   if (host === undefined || !list.hosts.has(host.toLowerCase())) return "this Host is not served here";
   if (origin !== undefined && !list.origins.has(origin.toLowerCase())) return "this Origin is not allowed";
   return undefined;

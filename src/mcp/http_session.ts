@@ -82,7 +82,11 @@ export class HttpSession {
    * @param onEnd Called once the session has ended.
    * @returns The session, connected; its first request (`initialize`) is still to be handled.
    */
-  static async open(plan: HttpSessionPlan, principal: string, onEnd: (session: HttpSession) => void): Promise<HttpSession> {
+  static async open(
+    plan: HttpSessionPlan,
+    principal: string,
+    onEnd: (session: HttpSession) => void,
+  ): Promise<HttpSession> {
     const id = randomUUID();
     let folder: string | undefined;
     if (plan.perSession !== undefined) {

@@ -34,7 +34,11 @@ export function oversizedMessageReply(line: OversizedLine, maxMessageBytes: numb
     const error = new WorkspaceError(
       "CONTENT_TOO_LARGE",
       `The call has ${line.bytes} bytes, more than the ${maxMessageBytes} a message may have`,
-      { hint: `a call may have at most ${maxMessageBytes.toLocaleString("en-US")} bytes: send large content in parts, over several calls` },
+      {
+        hint: `a call may have at most ${
+          maxMessageBytes.toLocaleString("en-US")
+        } bytes: send large content in parts, over several calls`,
+      },
     );
     const result = toCallToolResult(errorResult({ id: String(line.id), name: "" }, error));
     return { jsonrpc: "2.0", id: line.id, result } as JsonRpcMessage;

@@ -69,7 +69,9 @@ export function toErrorBody(error: unknown): ToolErrorBody {
     if (error.details !== undefined) body.error.details = error.details;
     return body;
   }
-  return { error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: ERROR_HINTS.INTERNAL_ERROR } };
+  return {
+    error: { code: "INTERNAL_ERROR", message: "The tool failed unexpectedly", hint: ERROR_HINTS.INTERNAL_ERROR },
+  };
 }
 
 /**

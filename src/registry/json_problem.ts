@@ -36,8 +36,9 @@ export function jsonProblem(text: string): string {
     }
     if (c === " " || c === "\n" || c === "\r" || c === "\t") continue;
     if (c === '"') inString = true;
-    else if (c === "'" && /[{[,:]/.test(lastSignificant)) return "a string is in single quotes: JSON takes double quotes";
-    else if (c === "{" || c === "[") depth++;
+    else if (c === "'" && /[{[,:]/.test(lastSignificant)) {
+      return "a string is in single quotes: JSON takes double quotes";
+    } else if (c === "{" || c === "[") depth++;
     else if (c === "}" || c === "]") {
       if (lastSignificant === ",") return "a comma comes right before a closing bracket: JSON has no trailing comma";
       depth--;

@@ -297,7 +297,11 @@ export function createEditTool(
         // 3. Apply every edit in memory; any failure leaves the file untouched.
         // The file's own encoding and BOM, written back as they were; a character it cannot hold is refused.
         const { text: before, form } = decodeText(bytes, { display, action: "edit", encoding: input.encoding });
-        const { text: after, replacements, fuzzy, tolerance, alreadyApplied } = applyEdits(before, input.edits, display);
+        const { text: after, replacements, fuzzy, tolerance, alreadyApplied } = applyEdits(
+          before,
+          input.edits,
+          display,
+        );
         if (alreadyApplied === input.edits.length) {
           // A replayed edit: every old_string is gone and its new_string there. Nothing is written.
           return {

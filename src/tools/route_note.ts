@@ -7,7 +7,14 @@ export const PATHS_ROUTE_NOTE =
   "Confinement here is the fallback path walk (route: paths), which is not race-free: another process swapping a folder for a link during a call can get around it.";
 
 // Tools that name no workspace path: the route does not bear on them.
-const NOT_FILE_TOOLS = new Set(["shell", "node_process", "process_output", "process_input", "process_kill", "process_list"]);
+const NOT_FILE_TOOLS = new Set([
+  "shell",
+  "node_process",
+  "process_output",
+  "process_input",
+  "process_kill",
+  "process_list",
+]);
 
 /**
  * Says in each file tool's description when its workspace walks paths (the

@@ -86,7 +86,10 @@ function encodeBoundedContent(
   // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
   if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
     throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
-      hint: `write_file takes at most ${maxBytes.toLocaleString("en-US")} bytes of UTF-8 per call: write the file in parts, ` +
+      hint:
+        `write_file takes at most ${
+          maxBytes.toLocaleString("en-US")
+        } bytes of UTF-8 per call: write the file in parts, ` +
         "the first with write_file, then each next part with edit_file (old_string: the file's last lines, " +
         "new_string: those lines followed by the part)",
     });

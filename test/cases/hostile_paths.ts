@@ -27,11 +27,26 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "NUL byte", path: "a\0b", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX parent", path: "../outside/secret.txt", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
   { name: "POSIX parent in the middle", path: "a/../../x", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
-  { name: "POSIX parent after a folder that exists", path: "d/../f", code: "INVALID_RELATIVE_PATH", hint: without("f") },
-  { name: "parent inside the root (#43)", path: "src/../run.sh", code: "INVALID_RELATIVE_PATH", hint: without("run.sh") },
+  {
+    name: "POSIX parent after a folder that exists",
+    path: "d/../f",
+    code: "INVALID_RELATIVE_PATH",
+    hint: without("f"),
+  },
+  {
+    name: "parent inside the root (#43)",
+    path: "src/../run.sh",
+    code: "INVALID_RELATIVE_PATH",
+    hint: without("run.sh"),
+  },
   { name: "parent after two folders", path: "a/b/../c/./d", code: "INVALID_RELATIVE_PATH", hint: without("a/c/d") },
   { name: "parent back to the root", path: "d/..", code: "INVALID_RELATIVE_PATH", hint: without(".") },
-  { name: "parent through a link (never resolved)", path: "link/../f", code: "INVALID_RELATIVE_PATH", hint: without("f") },
+  {
+    name: "parent through a link (never resolved)",
+    path: "link/../f",
+    code: "INVALID_RELATIVE_PATH",
+    hint: without("f"),
+  },
   {
     name: "parent whose rest the grammar refuses too (no suggestion)",
     path: "d/../CON",
@@ -41,7 +56,12 @@ export const HOSTILE_PATHS: readonly HostilePathCase[] = [
   { name: "lone parent", path: "..", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
   { name: "Windows parent", path: "..\\outside\\secret.txt", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
   { name: "mixed separators parent", path: "a\\..\\../x", code: "INVALID_RELATIVE_PATH", hint: ABOVE },
-  { name: "Windows parent inside the root", path: "src\\..\\run.sh", code: "INVALID_RELATIVE_PATH", hint: without("run.sh") },
+  {
+    name: "Windows parent inside the root",
+    path: "src\\..\\run.sh",
+    code: "INVALID_RELATIVE_PATH",
+    hint: without("run.sh"),
+  },
   { name: "POSIX absolute", path: "/etc/passwd", code: "INVALID_RELATIVE_PATH" },
   { name: "POSIX absolute root", path: "/", code: "INVALID_RELATIVE_PATH" },
   {

@@ -167,8 +167,16 @@ export const PROTECTED_TOOL_CHANGES: readonly ProtectedChangeCase[] = [
   { name: "move .git away", tool: "move_path", args: { source: ".git", destination: "g2" } },
   { name: "delete package.json", tool: "delete_path", args: { path: "package.json" } },
   { name: "delete .git", tool: "delete_path", args: { path: ".git", recursive: true } },
-  { name: "delete the folder holding a nested package.json", tool: "delete_path", args: { path: "sub", recursive: true } },
-  { name: "move the folder holding a nested package.json", tool: "move_path", args: { source: "sub", destination: "sub2" } },
+  {
+    name: "delete the folder holding a nested package.json",
+    tool: "delete_path",
+    args: { path: "sub", recursive: true },
+  },
+  {
+    name: "move the folder holding a nested package.json",
+    tool: "move_path",
+    args: { source: "sub", destination: "sub2" },
+  },
   { name: "create .git/hooks", tool: "create_directory", args: { path: ".git/hooks" } },
   { name: "create .husky", tool: "create_directory", args: { path: ".husky" } },
   { name: "a defineTool tool writes package.json", tool: "save_report", args: { path: "package.json", text: EVIL } },
@@ -204,7 +212,14 @@ export const PROTECTED_LINK_ORIGINALS: Readonly<Record<string, string>> = {
   "gitdir/config": "[core]\n\tbare = false\n",
   "cfg/deno.real": "{}",
 };
-export const PROTECTED_LINK_ABSENT: readonly string[] = ["later", "gitdir/hooks", "cfg3", "g2", "lib/p.json", "lib/sub"];
+export const PROTECTED_LINK_ABSENT: readonly string[] = [
+  "later",
+  "gitdir/hooks",
+  "cfg3",
+  "g2",
+  "lib/p.json",
+  "lib/sub",
+];
 
 const patch = (body: string) => `*** Begin Patch\n${body}*** End Patch\n`;
 
@@ -238,7 +253,11 @@ export const PROTECTED_LINK_CHANGES: readonly ProtectedChangeCase[] = [
   { name: "create the hooks folder through .git", tool: "create_directory", args: { path: "gitdir/hooks" } },
   { name: "move the git folder away", tool: "move_path", args: { source: "gitdir", destination: "g2" } },
   { name: "delete the git folder", tool: "delete_path", args: { path: "gitdir", recursive: true } },
-  { name: "move the folder holding a protected link", tool: "move_path", args: { source: "sub", destination: "lib/sub" } },
+  {
+    name: "move the folder holding a protected link",
+    tool: "move_path",
+    args: { source: "sub", destination: "lib/sub" },
+  },
   { name: "delete the folder holding a protected link", tool: "delete_path", args: { path: "sub", recursive: true } },
   {
     name: "make what a dangling protected link leads to",

@@ -32,7 +32,11 @@ export function startHttpServer(
   env: Record<string, string> = {},
 ): Promise<HttpServerProcess> {
   const { command, args: argv } = paddockCommand(on, ["mcp", "--http", "127.0.0.1:0", ...args]);
-  const child = spawn(command, argv, { cwd: REPO, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(command, argv, {
+    cwd: REPO,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let err = "";
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -75,7 +79,8 @@ export async function httpClient(
   return { client, transport };
 }
 
-/** The JSON body of a tool call's result. */
+/** The JSON body of a tool call's result (any: each test reads the fields of the tool it called). */
+// deno-lint-ignore no-explicit-any
 export async function callJson(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
   const result = await client.callTool({ name, arguments: args });
   return JSON.parse((result.content as { text: string }[])[0].text);
@@ -95,10 +100,10 @@ export function raw(
     // A server answering 413 mid-body may reset the connection after its answer.
     request.on("error", reject);
     if (options.body !== undefined) {
-      if (options.chunked) for (let at = 0; at < options.body.length; at += 65_536) request.write(options.body.slice(at, at + 65_536));
-      else request.write(options.body);
+      if (options.chunked) {
+        for (let at = 0; at < options.body.length; at += 65_536) request.write(options.body.slice(at, at + 65_536));
+      } else request.write(options.body);
     }
     request.end();
   });
 }
-

@@ -115,9 +115,7 @@ export async function declarationsReaching(workspace: Workspace): Promise<Reachi
       declarations.delete(declaration);
       continue;
     }
-    const opened = owner === workspace
-      ? workspace
-      : "open" in owner
+    const opened = owner === workspace ? workspace : "open" in owner
       ? await owner.open().catch(() => undefined) // a root that does not open protects nothing yet
       : owner;
     if (opened === undefined) continue;

@@ -140,7 +140,13 @@ export function assertNotProtected(
     const kind = protectedPattern(entry, protection.patterns) !== undefined
       ? `the protected path '${named}'`
       : `'${named}', where a protected name that is a symbolic link leads`;
-    refuse(entry.length > segments.length ? `it holds ${kind}` : entry.length === segments.length ? `it is ${kind}` : `it is inside ${kind}`);
+    refuse(
+      entry.length > segments.length
+        ? `it holds ${kind}`
+        : entry.length === segments.length
+        ? `it is ${kind}`
+        : `it is inside ${kind}`,
+    );
   }
 }
 

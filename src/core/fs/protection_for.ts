@@ -13,7 +13,7 @@
  */
 import { declarationsReaching } from "./change_policy.ts";
 import { type ProtectedLayout, protectedLayout } from "./protected_layout.ts";
-import { type Protection, protectedPattern } from "./protected_paths.ts";
+import { protectedPattern, type Protection } from "./protected_paths.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**

@@ -42,10 +42,16 @@ function toleranceOf(needle: string, matched: string): string[] {
   }
   const ascii = (line: string) => [...line].map((char) => LOOKALIKES[char] ?? char).join("");
   const blanks = (line: string) => line.trim().replace(/[ \t\u00a0\u2007\u202f]+/g, " ");
-  if (a.some((line, i) => b[i] !== undefined && blanks(line) !== blanks(b[i]) && blanks(ascii(line)) === blanks(ascii(b[i])))) {
+  if (
+    a.some((line, i) =>
+      b[i] !== undefined && blanks(line) !== blanks(b[i]) && blanks(ascii(line)) === blanks(ascii(b[i]))
+    )
+  ) {
     found.push("lookalikes");
   }
-  if (a.some((line, i) => b[i] !== undefined && line.trimStart() !== b[i].trimStart() && blanks(line) === blanks(b[i]))) {
+  if (
+    a.some((line, i) => b[i] !== undefined && line.trimStart() !== b[i].trimStart() && blanks(line) === blanks(b[i]))
+  ) {
     found.push("whitespace");
   }
   return found;
@@ -175,7 +181,9 @@ export function applyEdits(
         if (kinds.includes("indentation")) {
           own = reindent(needle, matched, replacement);
           // A needle that starts mid-line keeps its first line as given (the file's indentation stays before it).
-          if (lineStart < range.start) own = replacement.split("\n")[0] + own.slice(own.indexOf("\n") < 0 ? own.length : own.indexOf("\n"));
+          if (lineStart < range.start) {
+            own = replacement.split("\n")[0] + own.slice(own.indexOf("\n") < 0 ? own.length : own.indexOf("\n"));
+          }
         }
       }
       parts.push(text.slice(from, range.start), own);
@@ -196,12 +204,14 @@ function notFound(text: string, needle: string, label: string, index: number, di
   const where = nearest === undefined
     ? "no line of it is in the file"
     : `lines ${nearest.startLine}-${nearest.endLine} come closest (${nearest.matchedLines} of ${nearest.oldLines} lines match exactly` +
-      (nearest.firstDifference === undefined ? ")" : `; line ${nearest.firstDifference.line} differs, see details.nearest)`);
+      (nearest.firstDifference === undefined
+        ? ")"
+        : `; line ${nearest.firstDifference.line} differs, see details.nearest)`);
   return new WorkspaceError("EDIT_NOT_FOUND", `Cannot edit '${display}': ${label} was not found`, {
     path: display,
-    hint: `${where}; copy old_string from the file's current text, including whitespace; read the file again if it changed` +
+    hint:
+      `${where}; copy old_string from the file's current text, including whitespace; read the file again if it changed` +
       (index > 0 ? " (earlier edits in this call are applied first)" : ""),
     details: nearest === undefined ? { nearest: null } : { nearest },
   });
 }
-
