@@ -132,7 +132,7 @@ describe("serveHttp's bounds", () => {
   });
 
   test("it refuses to listen off loopback without allowRemote, and without a token off loopback at all", async () => {
-    const base = { roots: [], server: {} };
+    const base = { roots: ["."], server: {} };
     await expect(serveHttp({ ...base, host: "0.0.0.0", auth: { kind: "token", token: TOKEN } })).rejects.toThrow(
       /not a loopback address/,
     );
@@ -140,6 +140,12 @@ describe("serveHttp's bounds", () => {
       /without a token/,
     );
     await expect(serveHttp({ ...base, auth: { kind: "token", token: "short" } })).rejects.toThrow(/32 at least/);
+  });
+
+  test("it refuses to start with no folder to serve (every initialize would fail)", async () => {
+    await expect(serveHttp({ roots: [], server: {}, auth: { kind: "token", token: TOKEN } })).rejects.toThrow(
+      /serve no folder/,
+    );
   });
 });
 

@@ -88,6 +88,8 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http with OAuth under %s", (server
       ["another key, unknown kid", await token({}, otherKeys, "k2")],
       ["alg none", unsigned],
       ["no exp", await token({ exp: undefined })],
+      ["no sub", await token({ sub: undefined })],
+      ["an empty sub", await token({ sub: "" })],
       ["not a JWT", "a".repeat(40)],
     ];
     // A session opened with a good token; each bad token's call in it is refused before it runs.

@@ -44,7 +44,7 @@ export type Authenticator = (header: string | undefined) => Promise<AuthOutcome>
  * The check for `auth`.
  *
  * @param auth How requests authenticate.
- * @returns The check; each request's principal is `"token"` for the shared token, the JWT's `sub` for OAuth.
+ * @returns The check; each request's principal is `"token"` for the shared token, the JWT's `sub` for OAuth (a token without one is refused).
  * @throws {Error} For a shared token shorter than {@link MCP_HTTP_MIN_TOKEN_CHARS}.
  *
  * @example A shared token
@@ -114,9 +114,13 @@ function jwtAuthenticator(auth: { issuer: string; audience: string; jwksUrl?: st
         issuer: auth.issuer,
         audience: auth.audience,
         algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
-        requiredClaims: ["exp"],
+        requiredClaims: ["exp", "sub"],
       });
-      return { ok: true, principal: typeof payload.sub === "string" ? `sub:${payload.sub}` : "oauth" };
+      // A session belongs to its token's subject: a token naming none would share one with every other such token.
+      if (typeof payload.sub !== "string" || payload.sub === "") {
+        return invalid("the token's 'sub' claim is not accepted");
+      }
+      return { ok: true, principal: `sub:${payload.sub}` };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return invalid(joseReason(error));
       return invalid("the issuer's keys cannot be fetched");

@@ -100,6 +100,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
   if (!isLoopback(host) && options.allowRemote !== true) {
     throw new Error(`refusing to listen on ${host}: not a loopback address (pass --allow-remote)`);
   }
+  if (options.rootPerSession === undefined && options.roots.length === 0) {
+    throw new Error("refusing to serve no folder: give at least one root, or rootPerSession");
+  }
   if (options.auth.kind === "none" && !isLoopback(host)) {
     throw new Error(`refusing to serve ${host} without a token: --insecure-no-auth is for loopback only`);
   }
