@@ -45,6 +45,16 @@ function processesWith(marker: string): number[] {
   return pids;
 }
 
+/** The pids with `marker`, once there are some: a background start answers before its process has exec'd (polled, at most 400 times). */
+async function runningWith(marker: string): Promise<number[]> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const pids = processesWith(marker);
+    if (pids.length > 0) return pids;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return [];
+}
+
 describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) => {
   let shared: DiskFixture;
   let perSession: DiskFixture;
@@ -237,7 +247,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
         background: true,
       });
       expect(started).toMatchObject({ process_id: expect.stringMatching(/^p\d+$/) });
-      expect(processesWith(marker).length).toBeGreaterThan(0);
+      expect((await runningWith(marker)).length).toBeGreaterThan(0);
       expect((await callJson(b.client, "process_kill", { process_id: started.process_id })).error.code)
         .toBe("PROCESS_NOT_FOUND");
       expect((await callJson(b.client, "process_list", {})).processes).toEqual([]);
@@ -275,7 +285,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
           background: true,
         });
         expect(started).toMatchObject({ process_id: "p1" });
-        expect(processesWith(marker).length).toBeGreaterThan(0);
+        expect((await runningWith(marker)).length).toBeGreaterThan(0);
         expect(fs.readdirSync(dir.root)).toHaveLength(1);
         expect(await server.stop()).toBe(0);
         expect(processesWith(marker)).toEqual([]);
