@@ -132,7 +132,7 @@ describe("paddock mcp --http against a hostile client", () => {
   });
 
   test("a request refused before its body is read (401, 403, 404) has its connection closed, not its endless body read", async () => {
-    const server = await serveHttp({ roots: [], server: { readOnly: true }, auth: { kind: "token", token: TOKEN } });
+    const server = await serveHttp({ roots: ["."], server: { readOnly: true }, auth: { kind: "token", token: TOKEN } });
     try {
       const host = new URL(server.url).host;
       const chunk = `10000\r\n${"x".repeat(0x10000)}\r\n`;
@@ -158,7 +158,7 @@ describe("paddock mcp --http against a hostile client", () => {
 
   test("headers dribbled one byte at a time are cut at the headers timeout, not at Node's 30 s check", async () => {
     const server = await serveHttp({
-      roots: [],
+      roots: ["."], // no session is opened: a folder only because one must be served
       server: { readOnly: true },
       auth: { kind: "token", token: TOKEN },
       limits: { headersTimeoutMs: 500 },
