@@ -99,6 +99,8 @@ export interface StartedShellCommand {
   killGraceMs?: number;
   /** Releases what the start set up (a sandbox's files); called once it ended. @default none */
   cleanup?: () => Promise<void>;
+  /** How long its output pipes may stay open after it ended (see `SandboxedCommand.drainGraceMs`). @default 500 (`PIPE_DRAIN_GRACE_MS`) */
+  drainGraceMs?: number;
 }
 
 /**

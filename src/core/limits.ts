@@ -181,6 +181,9 @@ export const OUTPUT_MAX_LINE_CHARS = 2_000;
 /** Milliseconds a finished command's output pipes may stay open before they are closed anyway: a process that left the group (setsid) and holds them must not hang the call. */
 export const PIPE_DRAIN_GRACE_MS = 500;
 
+/** Milliseconds a bubblewrap-sandboxed command's output pipes may stay open after bwrap exited: the processes in its PID namespace are being killed with it, and the call waits for them (up to this) rather than returning while they still run. */
+export const SANDBOX_DRAIN_GRACE_MS = 5_000;
+
 /** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 
@@ -437,6 +440,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   PROCESS_OUTPUT_MAX_MATCHES,
   OUTPUT_MAX_LINE_CHARS,
   PIPE_DRAIN_GRACE_MS,
+  SANDBOX_DRAIN_GRACE_MS,
   SANDBOX_PROBE_TIMEOUT_MS,
   SANDBOX_MASK_MAX_PATHS,
   PROTECTED_SCAN_MAX_ENTRIES,

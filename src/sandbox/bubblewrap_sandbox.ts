@@ -39,6 +39,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Sandbox, SandboxedCommand, SandboxWrapRequest } from "../core/process/command_sandbox.ts";
 import { WorkspaceError } from "../core/errors.ts";
+import { SANDBOX_DRAIN_GRACE_MS } from "../core/limits.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import type { BubblewrapSandboxOptions, SandboxNetwork } from "./bubblewrap_sandbox_options.ts";
@@ -235,9 +236,11 @@ export class BubblewrapSandbox implements Sandbox {
       argv = verifiedArgv(argv, dir.replace(/\/+$/, ""), [...checked.pinned, ...checked.readOnly].filter(below));
     }
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
+    // `--new-session` puts the command out of reach of its group's kill; it ends when bwrap does
+    // (`--die-with-parent`, then its PID namespace), a moment later: the runner waits for its pipes to close.
     if (this.network === "none") {
       args.push(...SEALED_MOUNTS, "--", ...argv);
-      return { argv: args, env };
+      return { argv: args, env, drainGraceMs: SANDBOX_DRAIN_GRACE_MS };
     }
     const setup = await this.startNetwork();
     const socket = `${SANDBOX_PROXY_DIR}/proxy.sock`;
@@ -271,7 +274,7 @@ export class BubblewrapSandbox implements Sandbox {
     args.push(...argv);
     Object.assign(env, proxyEnvironment(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`));
     if (kind === "deno") env["NO_COLOR"] = "1";
-    return { argv: args, env };
+    return { argv: args, env, drainGraceMs: SANDBOX_DRAIN_GRACE_MS };
   }
 
   /** `setpriv … --` to start bwrap as `owner`, probed once per owner. */

@@ -106,6 +106,7 @@ export class SandboxShell implements ShellProvider {
     try {
       return await runShellCommand(this.host, { argv: command.argv, cwd, env: command.env }, request, {
         killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+        ...(command.drainGraceMs === undefined ? {} : { drainGraceMs: command.drainGraceMs }),
       });
     } finally {
       await command.cleanup?.();
@@ -125,7 +126,12 @@ export class SandboxShell implements ShellProvider {
     const { command: wrapped, cwd } = await this.wrap(resolveShellExec(command, options));
     try {
       const child = await this.host.spawn({ argv: wrapped.argv, cwd, env: wrapped.env, stdin: "pipe" });
-      return { child, killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS, cleanup: wrapped.cleanup };
+      return {
+        child,
+        killGraceMs: this.options.killGraceMs ?? SHELL_KILL_GRACE_MS,
+        cleanup: wrapped.cleanup,
+        ...(wrapped.drainGraceMs === undefined ? {} : { drainGraceMs: wrapped.drainGraceMs }),
+      };
     } catch (error) {
       await wrapped.cleanup?.();
       throw mapSpawnError(error, "the command");

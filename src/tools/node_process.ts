@@ -257,6 +257,7 @@ export function createNodeProcessTool(
             handedOver = true;
             return backgroundChild(child, sink, {
               killGraceMs: 0,
+              ...(command.drainGraceMs === undefined ? {} : { drainGraceMs: command.drainGraceMs }),
               cleanup: async () => {
                 await command.cleanup?.();
                 await removeScripts();
@@ -276,6 +277,7 @@ export function createNodeProcessTool(
           env: command.env,
           timeoutMs: limits.timeoutMs,
           maxOutputBytes: limits.output,
+          ...(command.drainGraceMs === undefined ? {} : { drainGraceMs: command.drainGraceMs }),
           signal,
           output: keptSink(kept),
         }).catch((error: unknown) => {

@@ -80,6 +80,7 @@ export async function startShellInBackground(
     return backgroundChild(started.child, sink, {
       killGraceMs: started.killGraceMs ?? SHELL_KILL_GRACE_MS,
       ...(started.cleanup === undefined ? {} : { cleanup: started.cleanup }),
+      ...(started.drainGraceMs === undefined ? {} : { drainGraceMs: started.drainGraceMs }),
     });
   });
   return startedResult(proc);

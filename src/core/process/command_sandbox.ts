@@ -41,6 +41,12 @@ export interface SandboxedCommand {
   env: Record<string, string>;
   /** Releases what `wrap` set up for this one command, if anything; call it after the process ended. */
   cleanup?: () => Promise<void>;
+  /**
+   * How long its output pipes may stay open after the spawned process ended,
+   * for a sandbox whose processes all end with it but not at once (bubblewrap:
+   * a PID namespace killed when bwrap ends). @default PIPE_DRAIN_GRACE_MS
+   */
+  drainGraceMs?: number;
 }
 
 /**

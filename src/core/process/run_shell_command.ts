@@ -17,6 +17,8 @@ export interface RunShellCommandOptions {
   killGraceMs: number;
   /** What a `SPAWN_FAILED` says. @default the host's error code alone */
   spawnFailure?: SpawnFailureWording;
+  /** How long the output pipes may stay open after the leader exited. @default PIPE_DRAIN_GRACE_MS */
+  drainGraceMs?: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runShellCommand(
     maxOutputBytes: request.maxOutputBytes,
     truncation: "head-and-tail",
     killGraceMs: options.killGraceMs,
+    ...(options.drainGraceMs === undefined ? {} : { drainGraceMs: options.drainGraceMs }),
     signal: request.signal,
     output: request.output,
   }).catch((error: unknown) => {
