@@ -2,6 +2,7 @@
 import { WorkspaceError } from "../errors.ts";
 import { APPLY_PATCH_MAX_MATCH_STEPS } from "../limits.ts";
 import { normalizeLine } from "./seek_lines.ts";
+import { NEAREST_MAX_OCCURRENCES, nearestWindow, visibleWhitespace } from "./nearest_window.ts";
 
 /** Which hunk of which file, for messages. */
 export interface HunkLabel {
@@ -13,16 +14,9 @@ export interface HunkLabel {
 
 /** Lines of the file shown around a near match in a `PATCH_HUNK_NOT_FOUND` error. */
 const NEAREST_SHOWN_LINES = 12;
-/** A line that occurs more often than this in the file gives no clue where a hunk was meant to go. */
-const NEAREST_MAX_OCCURRENCES = 64;
 
 const RESEND =
   "read '{path}' again and resend the whole patch with context and '-' lines exactly as the file has them (nothing was changed)";
-
-/** A line with its spaces as `·` and its tabs as `→`, so indentation and trailing blanks can be read. */
-export function visibleWhitespace(line: string): string {
-  return line.replace(/ /g, "\u00B7").replace(/\t/g, "\u2192");
-}
 
 /**
  * `PATCH_HUNK_NOT_FOUND` for lines that match nowhere at or after `from`: the nearest region of the file (its
@@ -42,7 +36,7 @@ export function hunkNotFound(
     (where === "" ? " in the file" : ` ${where}`);
   const hint = RESEND.replace("{path}", display);
   const base = { path: display, hunk: number, ...(from > 0 ? { searchedFromLine: from + 1 } : {}) };
-  const near = nearest(lines, pattern);
+  const near = nearestWindow(lines, pattern, { key: normalizeLine, common: "ignore", inside: true });
   if (near === undefined) {
     const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
     const detail = lines.length === 0
@@ -60,13 +54,13 @@ export function hunkNotFound(
   const range = `${near.start + 1}-${near.start + shown}`;
   const listing = nearLines.map((entry) => `${entry.line}: ${entry.text}`).join("\n");
   const difference = firstDifference(lines, pattern, near.start);
-  const nearest_ = { startLine: near.start + 1, matching: near.matching, lines: nearLines };
+  const nearest_ = { startLine: near.start + 1, matching: near.votes, lines: nearLines };
   const details = {
     ...base,
     nearest: nearest_,
     ...(difference === undefined ? {} : { firstDifference: difference }),
   };
-  if (difference === undefined || (near.matching === pattern.length && near.start < from)) {
+  if (difference === undefined || (near.votes === pattern.length && near.start < from)) {
     // Every line is there, above where the search began: the hunks are not in the file's order.
     return new WorkspaceError(
       "PATCH_HUNK_NOT_FOUND",
@@ -77,7 +71,7 @@ export function hunkNotFound(
   const found = difference.file === null ? "the file ends there" : `the file has '${difference.file}'`;
   return new WorkspaceError(
     "PATCH_HUNK_NOT_FOUND",
-    `${head}; nearest lines ${range} (${near.matching} of ${pattern.length} lines match), first difference at line ${difference.line} (${difference.kind}): the patch has '${difference.patch}', ${found}:\n${listing}`,
+    `${head}; nearest lines ${range} (${near.votes} of ${pattern.length} lines match), first difference at line ${difference.line} (${difference.kind}): the patch has '${difference.patch}', ${found}:\n${listing}`,
     { path: display, hint, details },
   );
 }
@@ -151,36 +145,4 @@ export function hunksPartlyApplied(label: HunkLabel, applied: readonly number[],
       details: { path: display, hunk: number, alreadyAppliedHunks: applied },
     },
   );
-}
-
-/** The window of the file most like `pattern` (lines equal after trimming), found by voting. */
-function nearest(
-  lines: readonly string[],
-  pattern: readonly string[],
-): { start: number; matching: number } | undefined {
-  const positions = new Map<string, number[]>();
-  const wanted = new Set(pattern.map(normalizeLine).filter((line) => line !== ""));
-  for (const [index, line] of lines.entries()) {
-    const key = normalizeLine(line);
-    if (!wanted.has(key)) continue;
-    const list = positions.get(key) ?? [];
-    if (list.length <= NEAREST_MAX_OCCURRENCES) list.push(index);
-    positions.set(key, list);
-  }
-  const votes = new Map<number, number>();
-  for (const [offset, line] of pattern.entries()) {
-    const list = positions.get(normalizeLine(line));
-    if (list === undefined || list.length > NEAREST_MAX_OCCURRENCES) continue;
-    for (const index of list) {
-      const start = Math.max(0, Math.min(index - offset, lines.length - pattern.length));
-      votes.set(start, (votes.get(start) ?? 0) + 1);
-    }
-  }
-  let best: { start: number; matching: number } | undefined;
-  for (const [start, count] of votes) {
-    if (best === undefined || count > best.matching || (count === best.matching && start < best.start)) {
-      best = { start, matching: count };
-    }
-  }
-  return best;
 }

@@ -1,4 +1,5 @@
 import { LOOKALIKES } from "./tolerant_match.ts";
+import { nearestWindow, visibleWhitespace } from "./nearest_window.ts";
 
 /** Where an `old_string` that matched nowhere comes closest, for `EDIT_NOT_FOUND`'s details. */
 export interface NearestRegion {
@@ -16,9 +17,8 @@ export interface NearestRegion {
   text: string;
 }
 
-// Lines of the region shown; occurrences of one line value followed (a `}` on every tenth line casts no more votes).
+// Lines of the region shown.
 const SHOWN_LINES = 40;
-const MAX_OCCURRENCES = 64;
 
 // A line compared loosely: blanks trimmed and folded, look-alikes made ASCII.
 function loose(line: string): string {
@@ -27,11 +27,6 @@ function loose(line: string): string {
     out += LOOKALIKES[char] ?? char;
   }
   return out;
-}
-
-/** A line with its whitespace visible. */
-export function visibleWhitespace(line: string): string {
-  return line.replaceAll("\t", "→").replaceAll(" ", "·").replaceAll("\r", "␍");
 }
 
 /**
@@ -48,26 +43,9 @@ export function nearestRegion(text: string, needle: string): NearestRegion | und
   const lines = text.split("\n");
   const wanted = needle.split("\n");
   if (wanted.length > 1 && wanted[wanted.length - 1] === "") wanted.pop();
-  const where = new Map<string, number[]>();
-  for (const [index, line] of lines.entries()) {
-    const key = loose(line);
-    if (key === "") continue;
-    const at = where.get(key);
-    if (at === undefined) where.set(key, [index]);
-    else if (at.length < MAX_OCCURRENCES) at.push(index);
-  }
-  const votes = new Map<number, number>();
-  let best = -1;
-  let bestVotes = 0;
-  for (const [j, line] of wanted.entries()) {
-    for (const index of where.get(loose(line)) ?? []) {
-      const start = index - j;
-      const count = (votes.get(start) ?? 0) + 1;
-      votes.set(start, count);
-      if (count > bestVotes || (count === bestVotes && start < best)) [best, bestVotes] = [start, count];
-    }
-  }
-  if (bestVotes === 0) return undefined;
+  const window = nearestWindow(lines, wanted, { key: loose, common: "first", inside: false });
+  if (window === undefined) return undefined;
+  const best = window.start;
   const from = Math.max(0, best);
   const to = Math.min(lines.length, best + wanted.length);
   let matchedLines = 0;
