@@ -1,4 +1,16 @@
 import type { ErrorCode } from "./errors.ts";
+import {
+  MAX_PATH_BYTES,
+  MAX_SEGMENT_BYTES,
+  MAX_WALK_DEPTH,
+  NODE_PROCESS_MAX_ARGUMENT_BYTES,
+  NODE_PROCESS_MAX_ARGUMENTS_TOTAL_BYTES,
+} from "./limits.ts";
+
+// A limit as the hints write it: 4096 as "4,096".
+function shown(limit: number): string {
+  return String(limit).replace(/\B(?=(\d{3})+$)/g, ",");
+}
 
 /**
  * What a model can do next, for every {@link ErrorCode}: the hint a tool
@@ -17,14 +29,20 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
     'send the arguments as one JSON object, e.g. {"path": "a.txt"}: double quotes around names and strings, no trailing comma, a newline inside a string written \\n',
   INVALID_RELATIVE_PATH:
     "give the path relative to the workspace root, with '/' between names, e.g. 'src/index.ts': no leading '/', drive, '~' or '..'",
-  PATH_TOO_LONG: "use a shorter path: at most 4,096 bytes in all and 255 bytes per name",
+  PATH_TOO_LONG: `use a shorter path: at most ${shown(MAX_PATH_BYTES)} bytes in all and ${
+    shown(MAX_SEGMENT_BYTES)
+  } bytes per name`,
   CONTENT_TOO_LARGE:
     "send less per call: split the text into parts under the tool's limit and send them in several calls",
   SOURCE_TOO_LARGE:
     "write the script to a file with write_file and run a short node_process source that require()s it, or split it",
   TOO_MANY_ARGUMENTS: "pass at most 32 arguments; put the rest in a file the script reads",
-  ARGUMENT_TOO_LARGE: "keep each argument under 2,048 bytes; put longer data in a file and pass its path",
-  ARGUMENTS_TOO_LARGE: "keep all arguments under 8,192 bytes together; put the data in a file and pass its path",
+  ARGUMENT_TOO_LARGE: `keep each argument under ${
+    shown(NODE_PROCESS_MAX_ARGUMENT_BYTES)
+  } bytes; put longer data in a file and pass its path`,
+  ARGUMENTS_TOO_LARGE: `keep all arguments under ${
+    shown(NODE_PROCESS_MAX_ARGUMENTS_TOTAL_BYTES)
+  } bytes together; put the data in a file and pass its path`,
   COMMAND_LINE_TOO_LONG: "shorten the command: write a long script to a file with write_file and run that file",
   INVALID_PATTERN:
     "fix the pattern: a glob relative to the workspace (no leading '/', no '..'), or a regular expression without back-references or look-around; literal: true searches the text as written",
@@ -46,7 +64,7 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   PATH_ESCAPES_WORKSPACE:
     "a link on this path leads outside the workspace, which no tool can reach; use a path that stays inside",
   PATH_CHANGED: "the path changed while the call ran (something else is changing it); call again",
-  PATH_TOO_DEEP: "use a path with fewer folder levels (at most 256 below the root)",
+  PATH_TOO_DEEP: `use a path with fewer folder levels (at most ${MAX_WALK_DEPTH} below the root)`,
   SYMLINK_LOOP: "the links on this path form a loop; use the path of the real file or folder instead",
   DANGLING_SYMLINK:
     "a link on this path points to nothing and is never followed; name its target's real path, or delete the link with delete_path",
