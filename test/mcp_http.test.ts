@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
+import { INITIALIZE, JSON_HEADERS, writeFileCall } from "./helpers/mcp_raw.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
 
@@ -16,20 +17,7 @@ const orderlyStop = runtime !== "deno";
 
 const TOKEN = "a".repeat(20) + randomUUID().replaceAll("-", "");
 
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
-const writeCall = (file: string) =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name: "write_file", arguments: { path: file, content: "ran\n" } },
-  });
+const writeCall = (file: string): string => writeFileCall(2, file, "ran\n");
 
 /** The pids whose command line holds `marker` (the processes a background call started). */
 function processesWith(marker: string): number[] {
