@@ -336,13 +336,8 @@ describe("background processes through MCP", () => {
       const fixture = await diskFixture([]);
       fixtures.push(fixture);
       const seconds = String(5_000_000 + Math.floor(Math.random() * 1_000_000));
-      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, [
-        "--root",
-        fixture.root,
-        "--shell",
-        "allow:sleep",
-        "--unsandboxed",
-      ]);
+      const args = ["--root", fixture.root, "--shell", "allow:sleep", "--unsandboxed"];
+      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, args);
       call("start", "shell", { command: `sleep ${seconds}`, background: true });
       const started = await reply("start");
       expect(started.result.isError, stderr() + JSON.stringify(started)).toBeFalsy();

@@ -168,13 +168,8 @@ describe("paddock mcp: the call slots", () => {
     async (serverRuntime) => {
       const fixture = await diskFixture([]);
       fixtures.push(fixture);
-      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, [
-        "--root",
-        fixture.root,
-        "--shell",
-        "allow:sleep",
-        "--unsandboxed",
-      ]);
+      const args = ["--root", fixture.root, "--shell", "allow:sleep", "--unsandboxed"];
+      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, args);
       call("start", "shell", { command: "sleep 600", background: true });
       const started = await reply("start");
       expect(started.result.isError, stderr() + JSON.stringify(started)).toBeFalsy();
