@@ -2,9 +2,8 @@
 // `background: true`, and process_output / process_input / process_kill /
 // process_list over one table per workspace. Timing-tolerant: every wait is a
 // poll with a generous deadline (the machine is loaded).
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   createCodingTools,
   createProcessTools,
@@ -16,23 +15,19 @@ import {
 import { MAX_BACKGROUND_PROCESSES } from "../src/core/limits.ts";
 import { createMcpRegistry } from "../src/mcp/mod.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
-import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
+import { fixturesClosedAfterEach } from "./helpers/fixtures_after_each.ts";
+import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { isAlive, pidsRunning, sleep, waitFor } from "./helpers/process.ts";
 import { onBun, runtime } from "./helpers/runtime.ts";
-import { callTool } from "./helpers/tool_call.ts";
+import { startStdioServer } from "./helpers/stdio_server.ts";
+import { callFailure as failure, callOk as ok } from "./helpers/tool_call.ts";
 import { BACKGROUND_HOSTILE_CALLS } from "./cases/background_inputs.ts";
 
 // Bun has no permission model: node_process runs there only with permissions: "inherit".
 const PERMISSIONS = onBun ? { permissions: "inherit" as const } : {};
 const DEADLINE_MS = 20_000;
 
-const fixtures: DiskFixture[] = [];
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.workspace.close(); // kills whatever a failed test left running
-    fixture.cleanup();
-  }
-});
+const fixtures = fixturesClosedAfterEach();
 
 async function diskRegistry(
   shell: Parameters<typeof createShellTool>[1] = {},
@@ -48,18 +43,6 @@ async function diskRegistry(
 
 // deno-lint-ignore no-explicit-any
 type Body = any;
-
-async function ok(registry: ToolRegistry, name: string, args: unknown): Promise<Body> {
-  const { isError, body } = await callTool(registry, name, args);
-  expect(isError, JSON.stringify(body)).toBe(false);
-  return body;
-}
-
-async function failure(registry: ToolRegistry, name: string, args: unknown): Promise<Body> {
-  const { isError, body } = await callTool(registry, name, args);
-  expect(isError, JSON.stringify(body)).toBe(true);
-  return body.error;
-}
 
 /** Reads process_output until `until` holds for the stdout gathered (or it exited); returns all of it. */
 async function readUntil(
@@ -353,45 +336,14 @@ describe("background processes through MCP", () => {
       const fixture = await diskFixture([]);
       fixtures.push(fixture);
       const seconds = String(5_000_000 + Math.floor(Math.random() * 1_000_000));
-      const { command, args } = paddockCommand(serverRuntime, [
-        "mcp",
-        "--root",
-        fixture.root,
-        "--shell",
-        "allow:sleep",
-        "--unsandboxed",
-      ]);
-      const child = spawn(command, args, { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
-      child.stdin.on("error", () => {});
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-      const send = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
-      const reply = async (id: string): Promise<Body> => {
-        await waitFor(() => out.split("\n").some((line) => line.includes(`"id":"${id}"`)), 60_000);
-        return JSON.parse(out.split("\n").find((line) => line.includes(`"id":"${id}"`))!);
-      };
-      send({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      });
-      await reply("init");
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({
-        jsonrpc: "2.0",
-        id: "start",
-        method: "tools/call",
-        params: { name: "shell", arguments: { command: `sleep ${seconds}`, background: true } },
-      });
+      const args = ["--root", fixture.root, "--shell", "allow:sleep", "--unsandboxed"];
+      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, args);
+      call("start", "shell", { command: `sleep ${seconds}`, background: true });
       const started = await reply("start");
-      expect(started.result.isError, err + JSON.stringify(started)).toBeFalsy();
+      expect(started.result.isError, stderr() + JSON.stringify(started)).toBeFalsy();
       expect(started.result.structuredContent).toMatchObject({ status: "running" });
       await waitFor(() => pidsRunning(["sleep", seconds]).length > 0, DEADLINE_MS);
-      send({ jsonrpc: "2.0", id: "list", method: "tools/call", params: { name: "process_list", arguments: {} } });
+      call("list", "process_list", {});
       const listed = await reply("list");
       expect(listed.result.structuredContent.processes).toEqual([
         expect.objectContaining({ tool: "shell", command: `sleep ${seconds}`, status: "running" }),

@@ -1,9 +1,7 @@
 // Output that never floods and never loses the end (issue 41, item 3): a command's result keeps its start
 // and its end with the lines left out counted, and process_output pages and searches the whole output kept
 // (in memory, bounded) by the result's outputId, after the command ended too.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import { createCodingTools, ToolRegistry } from "../mod.ts";
 import {
@@ -14,20 +12,16 @@ import {
 } from "../src/core/limits.ts";
 import { KeptStream } from "../src/core/process/kept_stream.ts";
 import { encodeUtf8 } from "../src/core/text/utf8.ts";
-import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
+import { diskFixture } from "./helpers/fixture.ts";
+import { fixturesClosedAfterEach } from "./helpers/fixtures_after_each.ts";
+import { inMemoryClient } from "./helpers/in_memory_client.ts";
 import { onBun, runtime } from "./helpers/runtime.ts";
-import { callTool } from "./helpers/tool_call.ts";
+import { callOk as ok, callTool } from "./helpers/tool_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Body = any;
 
-const fixtures: DiskFixture[] = [];
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.workspace.close();
-    fixture.cleanup();
-  }
-});
+const fixtures = fixturesClosedAfterEach();
 
 async function registry(): Promise<ToolRegistry> {
   const fixture = await diskFixture([]);
@@ -38,12 +32,6 @@ async function registry(): Promise<ToolRegistry> {
       nodeProcess: { timeoutMs: 20_000, ...(onBun ? { permissions: "inherit" as const } : {}) },
     }),
   );
-}
-
-async function ok(tools: ToolRegistry, name: string, args: unknown): Promise<Body> {
-  const { isError, body } = await callTool(tools, name, args);
-  expect(isError, JSON.stringify(body).slice(0, 2_000)).toBe(false);
-  return body;
 }
 
 const LINES = 200_000;
@@ -182,10 +170,7 @@ describe("kept output through MCP", () => {
         root: fixture.workspace,
         shell: { mode: "allow", patterns: ["seq"] },
       });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: "t", version: "1" });
-      await client.connect(clientSide);
+      const client = await inMemoryClient(server);
       await client.listTools(); // the client validates each result against the tool's advertised outputSchema
       const ran = await client.callTool({ name: "shell", arguments: { command: `seq 1 ${LINES}` } });
       const result = ran.structuredContent as Body;

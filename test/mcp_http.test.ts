@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
+import { bearerHeaders, INITIALIZE, JSON_HEADERS, writeFileCall } from "./helpers/mcp_raw.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
 
@@ -16,20 +17,7 @@ const orderlyStop = runtime !== "deno";
 
 const TOKEN = "a".repeat(20) + randomUUID().replaceAll("-", "");
 
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
-const writeCall = (file: string) =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name: "write_file", arguments: { path: file, content: "ran\n" } },
-  });
+const writeCall = (file: string): string => writeFileCall(2, file, "ran\n");
 
 /** The pids whose command line holds `marker` (the processes a background call started). */
 function processesWith(marker: string): number[] {
@@ -111,7 +99,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       expect(fs.existsSync(path.join(shared.root, "unauthorized.txt"))).toBe(false);
       // The same call with the token runs (so the refusals above were the token's).
       const answer = await raw(sharedServer.url, {
-        headers: { ...JSON_HEADERS, "mcp-session-id": transport.sessionId!, authorization: `Bearer ${TOKEN}` },
+        headers: { ...bearerHeaders(TOKEN), "mcp-session-id": transport.sessionId! },
         body: writeCall("authorized.txt"),
       });
       expect(answer.status).toBe(200);
@@ -126,7 +114,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
     const { client, transport } = await httpClient(sharedServer.url, TOKEN);
     const port = new URL(sharedServer.url).port;
     try {
-      const headers = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-session-id": transport.sessionId! };
+      const headers = { ...bearerHeaders(TOKEN), "mcp-session-id": transport.sessionId! };
       const attempts: Record<string, string>[] = [
         { origin: "https://evil.example" },
         { origin: `http://evil.example:${port}` },
@@ -142,7 +130,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
         });
         expect(answer.status, JSON.stringify(extra)).toBe(403);
         const opened = await raw(sharedServer.url, {
-          headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, ...extra },
+          headers: { ...bearerHeaders(TOKEN), ...extra },
           body: INITIALIZE,
         });
         expect(opened.status).toBe(403);
@@ -164,7 +152,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
   test(`a body over MCP_HTTP_MAX_BODY_BYTES (${MCP_HTTP_MAX_BODY_BYTES}) is answered 413, and runs nothing`, async () => {
     const { client, transport } = await httpClient(sharedServer.url, TOKEN);
     try {
-      const headers = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-session-id": transport.sessionId! };
+      const headers = { ...bearerHeaders(TOKEN), "mcp-session-id": transport.sessionId! };
       // A write_file call padded past the bound: a valid call, if it were read.
       const call = JSON.parse(writeCall("oversized.txt"));
       const padded = JSON.stringify({
@@ -214,7 +202,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
       expect(fs.readdirSync(perSession.root)).toEqual([bId]);
       // The ended session is gone for good: its id is answered 404.
       const gone = await raw(perSessionServer.url, {
-        headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}`, "mcp-session-id": aId },
+        headers: { ...bearerHeaders(TOKEN), "mcp-session-id": aId },
         body: writeCall("late.txt"),
       });
       expect(gone.status).toBe(404);

@@ -4,37 +4,21 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { serveHttp } from "../src/mcp/mod.ts";
+import { serveHttp, type ServeHttpOptions } from "../src/mcp/mod.ts";
 import { httpAuthOf, parseHttpAddress } from "../src/cli/mcp_http_flags.ts";
 import { checkOrigin, originAllowList } from "../src/mcp/http_origin_guard.ts";
 import { UsageError } from "../src/cli/usage_error.ts";
-import { diskFixture } from "./helpers/fixture.ts";
+import type { DiskFixture } from "./helpers/fixture.ts";
 import { httpClient, raw } from "./helpers/http_server.ts";
+import { bearerHeaders, INITIALIZE, openRawSession, writeFileCall } from "./helpers/mcp_raw.ts";
+import { perSessionOptions, withServedFolder } from "./helpers/served_folder.ts";
 
 const TOKEN = "t".repeat(8) + randomUUID().replaceAll("-", "");
-const JSON_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  authorization: `Bearer ${TOKEN}`,
-};
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
+const JSON_HEADERS = bearerHeaders(TOKEN);
 
 describe("serveHttp's bounds", () => {
   test("one initialize past maxSessions is answered 503 and opens no folder; a DELETE frees a place", async () => {
-    const dir = await diskFixture([]);
-    const server = await serveHttp({
-      roots: [],
-      rootPerSession: { dir: dir.root, keep: false },
-      server: { readOnly: true },
-      auth: { kind: "token", token: TOKEN },
-      limits: { maxSessions: 2 },
-    });
-    try {
+    await withServedFolder((dir) => perSessionOptions(dir, TOKEN, { maxSessions: 2 }), async (server, dir) => {
       const a = await httpClient(server.url, TOKEN);
       const b = await httpClient(server.url, TOKEN);
       const third = await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE });
@@ -46,27 +30,20 @@ describe("serveHttp's bounds", () => {
       expect(server.sessions).toBe(2);
       await b.transport.terminateSession();
       await c.transport.terminateSession();
-    } finally {
-      await server.close();
-      await dir.cleanup();
-    }
+    });
   });
 
   test("a request past maxOpenRequests of one session is answered 429 and runs nothing; the session goes on", async () => {
-    const dir = await diskFixture([]);
-    const server = await serveHttp({
+    const options = (dir: DiskFixture): ServeHttpOptions => ({
       roots: [dir.root],
       server: {},
       auth: { kind: "token", token: TOKEN },
       limits: { maxOpenRequests: 1 },
     });
-    try {
+    await withServedFolder(options, async (server, dir) => {
       // Raw requests only (the SDK's client opens a GET stream of its own): initialize, then the GET stream.
-      const init = await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE });
-      const id = String(init.headers["mcp-session-id"]);
-      const session = { ...JSON_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
-      const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-      expect((await raw(server.url, { headers: session, body: initialized })).status).toBe(202);
+      const { headers: session, initialized } = await openRawSession(server.url, JSON_HEADERS);
+      expect(initialized).toBe(202);
       // The session's SSE stream (GET) stays open: it is the one request the bound allows.
       const stream = new AbortController();
       const opened = await fetch(server.url, {
@@ -74,13 +51,7 @@ describe("serveHttp's bounds", () => {
         signal: stream.signal,
       });
       expect(opened.status).toBe(200);
-      const call = (file: string) =>
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: 9,
-          method: "tools/call",
-          params: { name: "write_file", arguments: { path: file, content: "x" } },
-        });
+      const call = (file: string) => writeFileCall(9, file, "x");
       const refused = await raw(server.url, { headers: session, body: call("over.txt") });
       expect(refused.status).toBe(429);
       expect(fs.existsSync(path.join(dir.root, "over.txt"))).toBe(false);
@@ -94,22 +65,11 @@ describe("serveHttp's bounds", () => {
       expect(status).toBe(200);
       expect(fs.readFileSync(path.join(dir.root, "after.txt"), "utf8")).toBe("x");
       expect((await raw(server.url, { method: "DELETE", headers: session })).status).toBe(200);
-    } finally {
-      await server.close();
-      await dir.cleanup();
-    }
+    });
   });
 
   test("a session with no request for idleSessionMs is ended: its folder removed, its id answered 404", async () => {
-    const dir = await diskFixture([]);
-    const server = await serveHttp({
-      roots: [],
-      rootPerSession: { dir: dir.root, keep: false },
-      server: { readOnly: true },
-      auth: { kind: "token", token: TOKEN },
-      limits: { idleSessionMs: 50 },
-    });
-    try {
+    await withServedFolder((dir) => perSessionOptions(dir, TOKEN, { idleSessionMs: 50 }), async (server, dir) => {
       // A raw initialize: the SDK's client would open its GET stream (an open request: never idle) or, under
       // load, find its session ended between the initialize and its initialized notification.
       const id = String((await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE })).headers["mcp-session-id"]);
@@ -125,10 +85,7 @@ describe("serveHttp's bounds", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
       });
       expect(late.status).toBe(404);
-    } finally {
-      await server.close();
-      await dir.cleanup();
-    }
+    });
   });
 
   test("it refuses to listen off loopback without allowRemote, and without a token off loopback at all", async () => {

@@ -9,17 +9,12 @@ import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
+import { INITIALIZE, JSON_HEADERS, writeFileCall } from "./helpers/mcp_raw.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime } from "./helpers/runtime.ts";
 
 const AUDIENCE = "https://paddock.test/mcp";
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
+const writeCall = (file: string): string => writeFileCall(randomUUID(), file, "ran\n");
 
 type Keys = Awaited<ReturnType<typeof generateKeyPair>>;
 let issuerKeys: Keys;
@@ -156,12 +151,3 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http with OAuth under %s", (server
     }
   });
 });
-
-function writeCall(file: string): string {
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id: randomUUID(),
-    method: "tools/call",
-    params: { name: "write_file", arguments: { path: file, content: "ran\n" } },
-  });
-}

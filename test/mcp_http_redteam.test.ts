@@ -6,22 +6,12 @@ import * as net from "node:net";
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { serveHttp } from "../src/mcp/mod.ts";
-import { diskFixture } from "./helpers/fixture.ts";
 import { raw } from "./helpers/http_server.ts";
+import { bearerHeaders, INITIALIZE, initializeRequest as init, openRawSession } from "./helpers/mcp_raw.ts";
+import { perSessionOptions, withServedFolder } from "./helpers/served_folder.ts";
 
 const TOKEN = "r".repeat(8) + randomUUID().replaceAll("-", "");
-const JSON_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  authorization: `Bearer ${TOKEN}`,
-};
-const init = (id: number) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
-const INITIALIZE = JSON.stringify(init(1));
+const JSON_HEADERS = bearerHeaders(TOKEN);
 
 /**
  * Opens a raw connection to `url`'s port, writes `head`, then `chunk` (after each write has drained,
@@ -61,15 +51,7 @@ function drip(
 
 describe("paddock mcp --http against a hostile client", () => {
   test("an initialize the SDK refuses (bad Accept, Content-Type, two initializes) holds no session place and leaves no folder", async () => {
-    const dir = await diskFixture([]);
-    const server = await serveHttp({
-      roots: [],
-      rootPerSession: { dir: dir.root, keep: false },
-      server: { readOnly: true },
-      auth: { kind: "token", token: TOKEN },
-      limits: { maxSessions: 1 },
-    });
-    try {
+    await withServedFolder((dir) => perSessionOptions(dir, TOKEN, { maxSessions: 1 }), async (server, dir) => {
       const refusals: [Record<string, string>, string, number][] = [
         [{ ...JSON_HEADERS, accept: "application/json" }, INITIALIZE, 406],
         [{ ...JSON_HEADERS, "content-type": "text/plain" }, INITIALIZE, 415],
@@ -94,27 +76,13 @@ describe("paddock mcp --http against a hostile client", () => {
       expect((await raw(server.url, { method: "DELETE", headers: { ...JSON_HEADERS, "mcp-session-id": id } })).status)
         .toBe(200);
       expect(fs.readdirSync(dir.root)).toEqual([]);
-    } finally {
-      await server.close();
-      await dir.cleanup();
-    }
+    });
   });
 
   test("a DELETE is taken with the session's bound of open requests reached: the session ends, its folder goes", async () => {
-    const dir = await diskFixture([]);
-    const server = await serveHttp({
-      roots: [],
-      rootPerSession: { dir: dir.root, keep: false },
-      server: { readOnly: true },
-      auth: { kind: "token", token: TOKEN },
-      limits: { maxOpenRequests: 1 },
-    });
-    try {
-      const opened = await raw(server.url, { headers: JSON_HEADERS, body: INITIALIZE });
-      const id = String(opened.headers["mcp-session-id"]);
-      const session = { ...JSON_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
-      const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-      expect((await raw(server.url, { headers: session, body: initialized })).status).toBe(202);
+    await withServedFolder((dir) => perSessionOptions(dir, TOKEN, { maxOpenRequests: 1 }), async (server, dir) => {
+      const { headers: session, initialized } = await openRawSession(server.url, JSON_HEADERS);
+      expect(initialized).toBe(202);
       // The SSE stream is the one open request the bound allows; a call past it is 429.
       const stream = await fetch(server.url, { headers: { ...session, accept: "text/event-stream" } });
       expect(stream.status).toBe(200);
@@ -125,10 +93,7 @@ describe("paddock mcp --http against a hostile client", () => {
       expect(server.sessions).toBe(0);
       expect(fs.readdirSync(dir.root)).toEqual([]);
       await stream.body?.cancel().catch(() => {});
-    } finally {
-      await server.close();
-      await dir.cleanup();
-    }
+    });
   });
 
   test("a request refused before its body is read (401, 403, 404) has its connection closed, not its endless body read", async () => {

@@ -15,6 +15,8 @@ import { SYMLINK_CASES, SYMLINK_TREE } from "./cases/symlink_fixtures.ts";
 import { PATH_TOOLS } from "./cases/tool_replay.ts";
 import { pathArgumentError } from "./helpers/codes.ts";
 import { type DiskFixture, diskFixture, leftovers, OUTSIDE_SECRET } from "./helpers/fixture.ts";
+import { gatedTool } from "./helpers/gated_tool.ts";
+import { inMemoryClient } from "./helpers/in_memory_client.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import type { RuntimeName } from "./helpers/runtime.ts";
 import { sandboxSkipReason } from "./helpers/sandbox.ts";
@@ -515,19 +517,7 @@ describe("backpressure", () => {
   test("pauses the input while too many calls wait, resumes it as they drain, and answers every call", async () => {
     const fixture = await diskFixture([]);
     try {
-      let release: () => void = () => {};
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const slow = defineTool({
-        name: "slow",
-        description: "Waits for the gate",
-        readOnly: true,
-        schema: z.object({ n: z.number() }).strict(),
-        prepare: (args) => args,
-        run: async (input) => {
-          await gate;
-          return { n: input.n };
-        },
-      });
+      const { tool: slow, release } = gatedTool("slow");
       const events: string[] = [];
       const { server } = await createPaddockMcpServer({
         root: fixture.workspace,
@@ -536,10 +526,7 @@ describe("backpressure", () => {
         maxQueuedCalls: 4,
         flowControl: { pause: () => events.push("pause"), resume: () => events.push("resume") },
       });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: "t", version: "1" });
-      await client.connect(clientSide);
+      const client = await inMemoryClient(server);
       const calls = Array.from({ length: 20 }, (_, n) => client.callTool({ name: "slow", arguments: { n } }));
       await expect.poll(() => events.length).toBeGreaterThan(0);
       expect(events).toEqual(["pause"]);

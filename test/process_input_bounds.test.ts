@@ -1,12 +1,8 @@
 // process_input to a process that never reads its stdin (issue 39, item 8): every call returns, with a
 // stable code; the bytes queued for it stay under the limits; and through `paddock mcp` the server keeps
 // answering (process_kill and process_list have slots of their own).
-import { spawn } from "node:child_process";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, describe, expect, test } from "vitest";
-import * as z from "zod";
-import { createCodingTools, createProcessTools, defineTool, ToolRegistry } from "../mod.ts";
+import { describe, expect, test } from "vitest";
+import { createCodingTools, createProcessTools, ToolRegistry } from "../mod.ts";
 import { createPaddockMcpServer } from "../src/mcp/mod.ts";
 import {
   MCP_MAX_CONCURRENT_CALLS,
@@ -16,22 +12,19 @@ import {
 } from "../src/core/limits.ts";
 import { BackgroundProcesses } from "../src/core/process/background_processes.ts";
 import type { BackgroundControl } from "../src/core/process/background_process.ts";
-import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
-import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
-import { waitFor } from "./helpers/process.ts";
+import { diskFixture } from "./helpers/fixture.ts";
+import { fixturesClosedAfterEach } from "./helpers/fixtures_after_each.ts";
+import { gatedTool } from "./helpers/gated_tool.ts";
+import { inMemoryClient } from "./helpers/in_memory_client.ts";
+import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime } from "./helpers/runtime.ts";
+import { startStdioServer } from "./helpers/stdio_server.ts";
 import { callTool } from "./helpers/tool_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Body = any;
 
-const fixtures: DiskFixture[] = [];
-afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    await fixture.workspace.close();
-    fixture.cleanup();
-  }
-});
+const fixtures = fixturesClosedAfterEach();
 
 const TEXT = "x".repeat(PROCESS_INPUT_MAX_BYTES);
 
@@ -152,24 +145,9 @@ describe("paddock mcp: the call slots", () => {
     async () => {
       const fixture = await diskFixture([]);
       fixtures.push(fixture);
-      let release: () => void = () => {};
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const held = defineTool({
-        name: "held",
-        description: "Waits for the gate",
-        readOnly: true,
-        schema: z.object({ n: z.number() }).strict(),
-        prepare: (args) => args,
-        run: async (input) => {
-          await gate;
-          return { n: input.n };
-        },
-      });
+      const { tool: held, release } = gatedTool("held");
       const { server } = await createPaddockMcpServer({ root: fixture.workspace, tools: [held] });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: "t", version: "1" });
-      await client.connect(clientSide);
+      const client = await inMemoryClient(server);
       const holding = Array.from(
         { length: MCP_MAX_CONCURRENT_CALLS + 2 },
         (_, n) => client.callTool({ name: "held", arguments: { n } }),
@@ -190,47 +168,11 @@ describe("paddock mcp: the call slots", () => {
     async (serverRuntime) => {
       const fixture = await diskFixture([]);
       fixtures.push(fixture);
-      const { command, args } = paddockCommand(serverRuntime, [
-        "mcp",
-        "--root",
-        fixture.root,
-        "--shell",
-        "allow:sleep",
-        "--unsandboxed",
-      ]);
-      const child = spawn(command, args, { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
-      child.stdin.on("error", () => {});
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-      const send = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
-      const replies = new Map<string, Body>();
-      const reply = async (id: string): Promise<Body> => {
-        await waitFor(() => {
-          for (const line of out.split("\n")) {
-            if (line.includes(`"id":"${id}"`)) replies.set(id, JSON.parse(line));
-          }
-          return replies.has(id);
-        }, 60_000).catch((error) => {
-          throw new Error(`no reply to ${id}: ${err}`, { cause: error });
-        });
-        return replies.get(id);
-      };
-      const call = (id: string, name: string, args: unknown) =>
-        send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-      send({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      });
-      await reply("init");
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const args = ["--root", fixture.root, "--shell", "allow:sleep", "--unsandboxed"];
+      const { call, reply, stderr, child, exited } = await startStdioServer(serverRuntime, args);
       call("start", "shell", { command: "sleep 600", background: true });
       const started = await reply("start");
-      expect(started.result.isError, err + JSON.stringify(started)).toBeFalsy();
+      expect(started.result.isError, stderr() + JSON.stringify(started)).toBeFalsy();
       const id = started.result.structuredContent.process_id;
       for (let n = 0; n < 20; n++) call(`in${n}`, "process_input", { process_id: id, text: TEXT });
       call("list", "process_list", {});

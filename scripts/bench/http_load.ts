@@ -122,6 +122,25 @@ async function runAll(
   };
 }
 
+/** The figure of one transport's run: its latencies' p50 and p99, its peak RSS (`peakKb`, summed over its processes). */
+function figureOf(
+  transport: string,
+  sessions: number,
+  run: { latencies: number[]; lost: number; crossed: number },
+  peakKb: number,
+): LoadFigure {
+  return {
+    transport,
+    sessions,
+    calls: run.latencies.length,
+    p50Ms: percentile(run.latencies, 0.5),
+    p99Ms: percentile(run.latencies, 0.99),
+    peakRssMb: peakKb / 1024,
+    lost: run.lost,
+    crossed: run.crossed,
+  };
+}
+
 async function overHttp(sessions: number, calls: number): Promise<LoadFigure> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paddock-http-load-"));
   const token = randomUUID().replaceAll("-", "");
@@ -163,16 +182,7 @@ async function overHttp(sessions: number, calls: number): Promise<LoadFigure> {
     const run = await runAll(clients, calls);
     const peak = peakRssKb(child.pid!);
     await Promise.all(clients.map((client) => client.close()));
-    return {
-      transport: "HTTP (1 server)",
-      sessions,
-      calls: run.latencies.length,
-      p50Ms: percentile(run.latencies, 0.5),
-      p99Ms: percentile(run.latencies, 0.99),
-      peakRssMb: peak / 1024,
-      lost: run.lost,
-      crossed: run.crossed,
-    };
+    return figureOf("HTTP (1 server)", sessions, run, peak);
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("close", resolve));
@@ -207,16 +217,7 @@ async function overStdio(sessions: number, calls: number): Promise<LoadFigure> {
     const run = await runAll(clients, calls);
     const peak = transports.reduce((sum, transport) => sum + peakRssKb(transport.pid!), 0);
     await Promise.all(clients.map((client) => client.close()));
-    return {
-      transport: `stdio (${sessions} processes)`,
-      sessions,
-      calls: run.latencies.length,
-      p50Ms: percentile(run.latencies, 0.5),
-      p99Ms: percentile(run.latencies, 0.99),
-      peakRssMb: peak / 1024,
-      lost: run.lost,
-      crossed: run.crossed,
-    };
+    return figureOf(`stdio (${sessions} processes)`, sessions, run, peak);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -34,3 +34,19 @@ export async function callTool(
   const result = await executeToolCall(registry, { id: "c1", name, arguments: args });
   return { isError: result.isError, body: JSON.parse(result.content) };
 }
+
+/** Runs one call that must succeed (`isError` false, the body in the message otherwise); returns its body. */
+// deno-lint-ignore no-explicit-any
+export async function callOk(registry: ToolRegistry, name: string, args: unknown): Promise<any> {
+  const { isError, body } = await callTool(registry, name, args);
+  expect(isError, JSON.stringify(body).slice(0, 2_000)).toBe(false);
+  return body;
+}
+
+/** Runs one call that must fail (`isError` true); returns its body's `error`. */
+// deno-lint-ignore no-explicit-any
+export async function callFailure(registry: ToolRegistry, name: string, args: unknown): Promise<any> {
+  const { isError, body } = await callTool(registry, name, args);
+  expect(isError, JSON.stringify(body).slice(0, 2_000)).toBe(true);
+  return body.error;
+}
