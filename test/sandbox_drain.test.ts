@@ -32,7 +32,10 @@ class DrainingSandbox implements Sandbox {
 }
 
 // Prints "early", leaves a process outside the group holding stdout that prints "late" after LATE_MS.
-const LATE_WRITER = `setsid sh -c 'sleep ${LATE_MS / 1000}; echo late' & echo early`;
+// The shell waits (on a fifo) until that process is in its own session: a shell that exited first
+// would have its group killed with the writer still in it, and "late" would never come.
+const LATE_WRITER = `mkfifo .in-session; setsid sh -c 'echo > .in-session; sleep ${LATE_MS / 1000}; echo late' & ` +
+  `read _ < .in-session; echo early`;
 
 describe("a sandbox's drain grace", () => {
   let fx: DiskFixture | undefined;
