@@ -67,8 +67,13 @@ interface Probe {
   /** The shell that opens the seccomp program for bwrap, then execs the rest. */
   launcher: readonly string[];
   bwrap: string;
-  /** Arguments shared by every command: namespaces, the filesystem view. */
-  base: string[];
+  /**
+   * Arguments shared by every command: namespaces, the filesystem view, the masks over what other users may not
+   * read. The masks need a walk of the shown host folders (about half a second), made at the first command rather
+   * than in `check()`: a server that probes at start-up is not held up by it (`paddock mcp` answered `initialize`
+   * ~750 ms later with it there).
+   */
+  base: () => Promise<string[]>;
 }
 
 interface NetworkSetup {
@@ -177,11 +182,11 @@ export class BubblewrapSandbox implements Sandbox {
         "grant the runtime permission to run bwrap (Deno: --allow-run)",
       );
     }
-    // Once per sandbox: the shown host entries other users may not read, hidden in every command.
-    const masks = maskArguments(await unreadableEntries(this.host, shownRoots(this.options)));
-    const base = baseArguments(`${help.stdout}${help.stderr}`.includes("--disable-userns"), this.options, masks);
+    const disableUserns = `${help.stdout}${help.stderr}`.includes("--disable-userns");
     const launcher = seccompLauncher();
-    const probe = await run(this.host, [...launcher, bwrap, ...base, "--", "/bin/sh", "-c", ":"]).catch(() => null);
+    // Whether a sandbox can be made here does not depend on the masks: the probe runs without them.
+    const unmasked = baseArguments(disableUserns, this.options, []);
+    const probe = await run(this.host, [...launcher, bwrap, ...unmasked, "--", "/bin/sh", "-c", ":"]).catch(() => null);
     if (probe === null || probe.code !== 0) {
       throw unavailable(
         `bwrap cannot create the sandbox (${reasonOf(probe?.stderr ?? "")})`,
@@ -189,6 +194,16 @@ export class BubblewrapSandbox implements Sandbox {
           "or an AppArmor rule restricting unprivileged user namespaces",
       );
     }
+    // Once per sandbox, before its first command: the shown host entries other users may not read, hidden in
+    // every command. A failed walk is tried again at the next command.
+    let masked: Promise<string[]> | undefined;
+    const base = () =>
+      masked ??= unreadableEntries(this.host, shownRoots(this.options))
+        .then((entries) => baseArguments(disableUserns, this.options, maskArguments(entries)))
+        .catch((error: unknown) => {
+          masked = undefined;
+          throw error;
+        });
     return { launcher, bwrap, base };
   }
 
@@ -225,7 +240,7 @@ export class BubblewrapSandbox implements Sandbox {
       );
     }
     const prefix = owner === undefined ? [] : await this.ownerPrefix(probe, owner);
-    const args = [...probe.launcher, ...prefix, probe.bwrap, ...probe.base];
+    const args = [...probe.launcher, ...prefix, probe.bwrap, ...await probe.base()];
     for (const dir of request.writable) args.push("--bind", dir, dir);
     // Protected paths: pinned and read-only binds, checked again inside before the command runs.
     const checked = checkProtectedPaths(request);
@@ -282,7 +297,7 @@ export class BubblewrapSandbox implements Sandbox {
     const key = `${owner.uid}:${owner.gid}`;
     let prefix = this.ownerProbes.get(key);
     if (prefix === undefined) {
-      prefix = probeAsOwner(this.host, probe.launcher, [probe.bwrap, ...probe.base], owner);
+      prefix = probe.base().then((base) => probeAsOwner(this.host, probe.launcher, [probe.bwrap, ...base], owner));
       this.ownerProbes.set(key, prefix);
       prefix.catch(() => this.ownerProbes.delete(key));
     }

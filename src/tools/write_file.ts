@@ -83,8 +83,9 @@ function encodeBoundedContent(
   encoding: TextEncodingName,
   display: string,
 ): Uint8Array {
-  // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast.
-  if (content.length > maxBytes || utf8ByteLength(content) > maxBytes) {
+  // UTF-8 never takes fewer bytes than UTF-16 units, so a long string fails fast; nor more than three per
+  // unit, so a string of up to a third of the bound is not counted at all.
+  if (content.length > maxBytes || (content.length * 3 > maxBytes && utf8ByteLength(content) > maxBytes)) {
     throw new WorkspaceError("CONTENT_TOO_LARGE", `Content is larger than ${maxBytes} bytes of UTF-8`, {
       hint:
         `write_file takes at most ${
