@@ -96,8 +96,9 @@ describe("a sandbox's drain grace", () => {
           }' ${marker}`,
           maxOutputBytes: 65_536,
         });
+        // Both shells running (a third, for a moment, is one of them forked before it execs sleep).
         for (let waited = 0; pidsRunning(sleeper).length < 2 && waited < 10_000; waited += 25) await sleep(25);
-        expect(pidsRunning(sleeper)).toHaveLength(2);
+        expect(pidsRunning(sleeper).length).toBeGreaterThanOrEqual(2);
         await table.get(started.process_id).kill();
         expect(pidsRunning(sleeper)).toEqual([]);
       } finally {
