@@ -17,7 +17,7 @@ import {
 } from "../src/sandbox/_seccomp_filter.ts";
 import { runProcess } from "../src/core/process/run_process.ts";
 import { createAutoHost } from "../src/hosts/auto.ts";
-import { runAgentAs } from "./helpers/agent_as_user.ts";
+import { agentAsUserSkipReason, runAgentAs } from "./helpers/agent_as_user.ts";
 import { diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { engineSkipReason, SANDBOX_IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
 
@@ -166,7 +166,7 @@ describe.skipIf(keyctlSkip !== undefined)(`bubblewrap: the agent's keyring is ou
     }, SLOW);
   }
 
-  const agentSkip = !asRoot ? "not root" : !hasProgram("setpriv") ? "setpriv is not installed (util-linux)" : undefined;
+  const agentSkip = agentAsUserSkipReason(asRoot, hasProgram("setpriv"));
   test.skipIf(agentSkip !== undefined)(
     `an agent running as uid ${OWNER} with a session keyring: every keyring call fails with EPERM${note(agentSkip)}`,
     async () => {

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
 import type { Sandbox } from "../src/core/process/command_sandbox.ts";
-import { runAgentAs } from "./helpers/agent_as_user.ts";
+import { agentAsUserSkipReason, runAgentAs } from "./helpers/agent_as_user.ts";
 import { type DiskFixture, diskFixture, hasProgram } from "./helpers/fixture.ts";
 import { judgeHostWalk, parseWalk, shown, walkerCommand, type WalkReport, walkSkips } from "./helpers/readable_walk.ts";
 import { engineSkipReason, SANDBOX_IMAGE, sandboxSkipReason } from "./helpers/sandbox.ts";
@@ -104,7 +104,7 @@ describe.skipIf(sandboxSkipReason !== undefined)(
       }, SLOW);
     }
 
-    const agentSkip = !asRoot ? notRoot : !hasProgram("setpriv") ? "setpriv is not installed (util-linux)" : undefined;
+    const agentSkip = agentAsUserSkipReason(asRoot, hasProgram("setpriv"));
     test.skipIf(agentSkip !== undefined)(
       `an agent running as uid ${OWNER} (setpriv, Bun over the library): every visible path walked, no mismatch${
         note(agentSkip)
