@@ -42,6 +42,7 @@ import { WorkspaceError } from "../core/errors.ts";
 import { SANDBOX_DRAIN_GRACE_MS } from "../core/limits.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
+import { onceUnlessFailed } from "../core/once_unless_failed.ts";
 import type { BubblewrapSandboxOptions, SandboxNetwork } from "./bubblewrap_sandbox_options.ts";
 import { proxyEnvironment } from "./credential_broker.ts";
 import { checkProtectedPaths, protectedBinds, verifiedArgv } from "./protected_binds.ts";
@@ -104,7 +105,8 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly network: SandboxNetwork;
   private readonly ownedProxy: EgressProxy | undefined;
   private readonly host: Host;
-  private probe: Promise<Probe> | undefined;
+  /** Probes once and shares the result; a failed probe is tried again next time. */
+  private readonly ready = onceUnlessFailed(() => this.runProbe());
   // The probes of bwrap started as a workspace's owner (a root caller), by `uid:gid`.
   private readonly ownerProbes = new Map<string, Promise<string[]>>();
   private networkSetup: Promise<NetworkSetup> | undefined;
@@ -152,15 +154,6 @@ export class BubblewrapSandbox implements Sandbox {
     await this.ready();
   }
 
-  /** Probes once and shares the result; a failed probe is tried again next time. */
-  private ready(): Promise<Probe> {
-    this.probe ??= this.runProbe().catch((error: unknown) => {
-      this.probe = undefined;
-      throw error;
-    });
-    return this.probe;
-  }
-
   /** Finds bwrap and checks that a namespace can be made here. */
   private async runProbe(): Promise<Probe> {
     if (process.platform !== "linux") {
@@ -196,14 +189,13 @@ export class BubblewrapSandbox implements Sandbox {
     }
     // Once per sandbox, before its first command: the shown host entries other users may not read, hidden in
     // every command. A failed walk is tried again at the next command.
-    let masked: Promise<string[]> | undefined;
-    const base = () =>
-      masked ??= unreadableEntries(this.host, shownRoots(this.options))
-        .then((entries) => baseArguments(disableUserns, this.options, maskArguments(entries)))
-        .catch((error: unknown) => {
-          masked = undefined;
-          throw error;
-        });
+    const base = onceUnlessFailed(async () =>
+      baseArguments(
+        disableUserns,
+        this.options,
+        maskArguments(await unreadableEntries(this.host, shownRoots(this.options))),
+      )
+    );
     return { launcher, bwrap, base };
   }
 
