@@ -61,20 +61,26 @@ export async function runAgentAs(
 }
 
 /**
+ * Why another user cannot reach `file` (a folder above it not searchable by others, as under a 0700
+ * `mktemp -d` clone), or undefined when every folder above it is.
+ */
+export function unreachableByOthers(file: string): string | undefined {
+  for (let dir = path.dirname(fs.realpathSync(file));; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      return `another user cannot reach ${
+        path.basename(file)
+      } (${dir} is not searchable by others): clone under a 0755 folder`;
+    }
+    if (dir === path.dirname(dir)) return undefined;
+  }
+}
+
+/**
  * Why an agent cannot be run as another uid here, or undefined when it can: not root, no `setpriv`, or a
- * checkout another user cannot reach (Bun and the helper live in it; a clone under a 0700 `mktemp -d`
- * folder is one).
+ * checkout another user cannot reach (Bun and the helper live in it).
  */
 export function agentAsUserSkipReason(asRoot: boolean, hasSetpriv: boolean): string | undefined {
   if (!asRoot) return "not root";
   if (!hasSetpriv) return "setpriv is not installed (util-linux)";
-  for (const file of [path.resolve("test/helpers/sandbox_as_user.ts"), fs.realpathSync("node_modules/.bin/bun")]) {
-    for (let dir = path.dirname(file);; dir = path.dirname(dir)) {
-      if ((fs.statSync(dir).mode & 0o001) === 0) {
-        return `another user cannot reach the checkout (${dir} is not searchable by others): clone it under a 0755 folder`;
-      }
-      if (dir === path.dirname(dir)) break;
-    }
-  }
-  return undefined;
+  return unreachableByOthers("test/helpers/sandbox_as_user.ts") ?? unreachableByOthers("node_modules/.bin/bun");
 }

@@ -125,13 +125,19 @@ export function shown(entry: { path: string; folder: boolean }): string {
 /**
  * A bubblewrap walk judged on the host: `mismatches` opened inside though `nobody` may not read them on
  * the host; `own` are not the host's: on bwrap's own root and `/tmp` (tmpfs), such as the folders bwrap
- * makes to hold a bind (the fixture's parent), or missing on the host.
+ * makes to hold a bind (the fixture's parent), or missing on the host; or among `shownOnPurpose` (what the
+ * sandbox binds whatever its host modes: the runtime).
  */
-export function judgeHostWalk(report: WalkReport): { mismatches: string[]; own: string[] } {
+export function judgeHostWalk(
+  report: WalkReport,
+  shownOnPurpose: readonly string[] = [],
+): { mismatches: string[]; own: string[] } {
   const ownDevs = new Set([report.rootDev, report.tmpDev]);
   const verdicts = report.candidates.map((entry) => ({
     entry,
-    nobody: ownDevs.has(entry.dev) ? undefined : nobodyCanRead(entry.path, entry.folder),
+    nobody: ownDevs.has(entry.dev) || shownOnPurpose.includes(entry.path)
+      ? undefined
+      : nobodyCanRead(entry.path, entry.folder),
   }));
   return {
     mismatches: verdicts.filter((v) => v.nobody === false).map((v) => shown(v.entry)),
