@@ -162,6 +162,28 @@ describe.each(hosts)("host contract: %s", (_name, create) => {
     await folder.close();
   });
 
+  // The exit reaper's listeners go in before the child exists (a loaded host can run the child, and the child its
+  // own, before the line after the spawn runs), stay while it runs, and go once it ended or failed to start.
+  test.skipIf(process.platform === "win32")(
+    "a spawn holds the exit reaper's listeners from before the child runs until it ended, and a failed one leaves none",
+    async () => {
+      const host = create();
+      const before = process.listenerCount("SIGTERM");
+      const started = host.spawn({ argv: ["/bin/sh", "-c", "read line"], cwd: dir, env: {}, stdin: "pipe" });
+      // Synchronously, before the spawn's promise settles: the child is already running on Node and Bun.
+      expect(process.listenerCount("SIGTERM")).toBe(before + 1);
+      const child = await started;
+      expect(process.listenerCount("SIGTERM")).toBe(before + 1);
+      await child.stdin!.close();
+      await child.exited;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(process.listenerCount("SIGTERM")).toBe(before);
+      expect(await code(host.spawn({ argv: [at("no-such-program")], cwd: dir, env: {} }))).toBe("ENOENT");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(process.listenerCount("SIGTERM")).toBe(before);
+    },
+  );
+
   test("execPath is the running runtime's own executable", () => {
     const expected = runtime === "deno"
       ? (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath()

@@ -74,20 +74,60 @@ function uninstall(): void {
   for (const signal of SIGNALS) process.off(signal, onSignal[signal]);
 }
 
+/** A place for one child's group, taken before the child is spawned. */
+export type ReapSlot = {
+  /** The child started: kill `kill`'s group when the host process ends, until `exited` settles. */
+  track(kill: () => void, exited: Promise<unknown>): void;
+  /** The spawn failed: nothing to kill. */
+  release(): void;
+};
+
+const NO_SLOT: ReapSlot = { track: () => {}, release: () => {} };
+let pending = 0;
+
+function settle(): void {
+  if (alive.size === 0 && pending === 0) uninstall();
+}
+
 /**
- * Kills `kill`'s group when the host process ends, until `exited` settles.
+ * Takes a slot before a child is spawned, so the signal listeners are in place
+ * before the child exists: a signal that arrives while the spawn is under way
+ * (its handler runs once the synchronous spawn code has tracked the child)
+ * still ends the child's group. Without this, a loaded host could run the
+ * child, and the child its own children, before the listeners were added.
  *
- * @param kill Sends SIGKILL to the child's whole group (synchronous).
- * @param exited Settles when the child's leader has exited.
+ * @example
+ * ```ts ignore
+ * const slot = reserveReap();
+ * const child = spawn(...); // detached
+ * if (child.pid === undefined) slot.release();
+ * else slot.track(() => process.kill(-child.pid, "SIGKILL"), exited);
+ * ```
  */
-export function reapOnExit(kill: () => void, exited: Promise<unknown>): void {
+export function reserveReap(): ReapSlot {
   // Windows has no process groups to kill at exit, and no such signals.
-  if (process.platform === "win32") return;
-  alive.add(kill);
+  if (process.platform === "win32") return NO_SLOT;
+  pending++;
   install();
-  const done = (): void => {
-    alive.delete(kill);
-    if (alive.size === 0) uninstall();
+  let open = true;
+  const close = (): boolean => {
+    if (!open) return false;
+    open = false;
+    pending--;
+    return true;
   };
-  exited.then(done, done);
+  return {
+    track(kill, exited) {
+      if (!close()) return;
+      alive.add(kill);
+      const done = (): void => {
+        alive.delete(kill);
+        settle();
+      };
+      exited.then(done, done);
+    },
+    release() {
+      if (close()) settle();
+    },
+  };
 }

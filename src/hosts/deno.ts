@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { reapOnExit } from "./_exit_reaper.ts";
+import { reserveReap } from "./_exit_reaper.ts";
 import {
   type ByteReader,
   type ByteWriter,
@@ -191,25 +191,34 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
 function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
   return call("spawn", () => {
     const [program, ...args] = request.argv;
-    const child = new api.Command(program, {
-      args,
-      cwd: request.cwd,
-      env: request.env,
-      clearEnv: true,
-      stdin: request.stdin === "pipe" ? "piped" : "null",
-      stdout: "piped",
-      stderr: "piped",
-      // Own process group (and session), so the whole tree can be killed;
-      // Deno's own signal option kills only the direct child.
-      detached: true,
-    }).spawn();
+    const isWindows = api.build.os === "windows";
+    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit). The listeners
+    // go in before the spawn: on a loaded host the child (and its children) can run before the next line does.
+    const reap = reserveReap();
+    let child: ReturnType<InstanceType<DenoApi["Command"]>["spawn"]>;
+    try {
+      child = new api.Command(program, {
+        args,
+        cwd: request.cwd,
+        env: request.env,
+        clearEnv: true,
+        stdin: request.stdin === "pipe" ? "piped" : "null",
+        stdout: "piped",
+        stderr: "piped",
+        // Own process group (and session), so the whole tree can be killed;
+        // Deno's own signal option kills only the direct child.
+        detached: true,
+      }).spawn();
+    } catch (error) {
+      reap.release();
+      throw error;
+    }
     const exited: Promise<ExitStatus> = child.status.then((status) => ({
       code: status.signal === null ? status.code : null,
       signal: status.signal,
     }));
-    const isWindows = api.build.os === "windows";
-    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit).
-    if (!isWindows) reapOnExit(() => api.kill(-child.pid, "SIGKILL"), exited);
+    const pid = child.pid;
+    reap.track(() => api.kill(-pid, "SIGKILL"), exited);
     return Promise.resolve<HostChild>({
       pid: child.pid,
       stdout: readerOf(child.stdout),

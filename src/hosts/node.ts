@@ -17,7 +17,7 @@ import {
   type ScriptLaunchRequest,
   type SpawnRequest,
 } from "../host.ts";
-import { reapOnExit } from "./_exit_reaper.ts";
+import { reserveReap } from "./_exit_reaper.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
 import { nodeSearchThreads, warmNodeSearchThreads } from "./_search_threads.ts";
@@ -142,23 +142,32 @@ function nodeScriptLaunch(request: ScriptLaunchRequest): ScriptLaunch {
 function spawnNode(request: SpawnRequest): Promise<HostChild> {
   return new Promise((resolve, reject) => {
     const [program, ...args] = request.argv;
-    const child = spawnChild(program, args, {
-      cwd: request.cwd,
-      env: request.env,
-      // Own process group (and session), so the whole tree can be killed.
-      detached: true,
-      stdio: [request.stdin === "pipe" ? "pipe" : "ignore", "pipe", "pipe"],
-      windowsHide: true,
-      shell: false,
-    });
+    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit). The listeners
+    // go in before the spawn: on a loaded host the child (and its children) can run before the next line does.
+    const reap = reserveReap();
+    let child: ReturnType<typeof spawnChild>;
+    try {
+      child = spawnChild(program, args, {
+        cwd: request.cwd,
+        env: request.env,
+        // Own process group (and session), so the whole tree can be killed.
+        detached: true,
+        stdio: [request.stdin === "pipe" ? "pipe" : "ignore", "pipe", "pipe"],
+        windowsHide: true,
+        shell: false,
+      });
+    } catch (error) {
+      reap.release();
+      throw error;
+    }
     const exited = new Promise<ExitStatus>((resolveExit) => {
       child.once("exit", (code, signal) => resolveExit({ code, signal }));
     });
     child.once("error", (error) => reject(mapError(error, "spawn")));
-    // Detached, it would outlive this process: its group ends with it (SIGTERM, SIGINT, exit). Known as soon
-    // as the pid is, before the "spawn" event (Bun runs the child before it fires).
+    // Tracked as soon as the pid is known, before the "spawn" event (Bun runs the child before it fires).
     const started = child.pid;
-    if (!isWindows && started !== undefined) reapOnExit(() => process.kill(-started, "SIGKILL"), exited);
+    if (started === undefined) reap.release();
+    else reap.track(() => process.kill(-started, "SIGKILL"), exited);
     child.once("spawn", () => {
       const pid = child.pid as number;
       resolve({
