@@ -5,7 +5,7 @@ export const HELP: Readonly<Record<string, string>> = Object.freeze({
   "": `paddock ${VERSION}: coding tools for AI agents, confined to one workspace folder
 
 Usage:
-  paddock mcp --root DIR [--root DIR]... [--read-only] [--node-process on|off] [--node-process-timeout MS] [--stale-write-guard on|off] [--warm-up on|off] [--shell off|ask|allow:PATTERN]... [--unsandboxed]
+  paddock mcp --root DIR [--root DIR]... [--read-only] [--node-process on|off] [--node-process-timeout MS] [--stale-write-guard on|off] [--warm-up on|off] [--shell off|ask|allow:PATTERN]... [--unsandboxed] [--private PATTERN]...
   paddock mcp --http [HOST:]PORT (--token-file FILE | --oauth-issuer URL --oauth-audience AUD) (--root DIR | --root-per-session DIR) [options]
   paddock call TOOL JSON [--root DIR] [--read-only]
   paddock demo
@@ -47,6 +47,9 @@ Options:
                           MCP elicitation (refused with APPROVAL_UNAVAILABLE when the client cannot ask);
                           allow:PATTERN runs matching commands only (repeat for more patterns).
                           Commands run in the OS sandbox (bubblewrap)
+  --private PATTERN       A path no file tool reads, lists, searches or changes (PATH_PRIVATE), in every
+                          root: a name or glob (.env, .env.*) at any depth, or FOLDER/** (secrets/**);
+                          repeat for more. Commands (shell, node_process) are not held by it
   --unsandboxed           Where no OS sandbox works (not Linux, no bwrap, no user namespaces):
                           offer node_process anyway, confined only by the runtime's permissions
                           (it can follow links out of the workspace, reach the network on Node and

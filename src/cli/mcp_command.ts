@@ -21,6 +21,7 @@ const FLAGS = {
   "warm-up": { value: true },
   shell: { value: true, repeat: true },
   unsandboxed: { value: false },
+  private: { value: true, repeat: true },
   "allow-broad-root": { value: false },
   ...HTTP_FLAGS,
 } as const;
@@ -112,12 +113,14 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError("--root is required: the folder to serve, e.g. --root ./project");
   }
   const log = (line: string): void => io.stderr(`paddock mcp: ${line}\n`);
+  // `--private PATTERN`: in every root (a private name is private however it is reached, nested roots too).
+  const privatePaths = parsePrivatePatterns(flags.get("private") ?? []);
   // The first --root is the default (bare paths); each further one is addressed as NAME:path.
   const workspaces: Awaited<ReturnType<typeof openRoot>>[] = [];
   for (const root of rootArgs) {
     // One client per process: synchronous filesystem calls cut each call's latency (see createNodeHost({ syncFileCalls })).
     // Over HTTP many sessions share the process: no call may block the others.
-    const opened = await openRoot(root, { syncFs: !http });
+    const opened = await openRoot(root, { syncFs: !http, privatePaths });
     const broad = broadRootReason(opened.root);
     if (broad !== undefined) {
       if (!flags.has("allow-broad-root")) {
@@ -144,6 +147,9 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const sandboxUnavailable = sandbox === undefined ? undefined : await probe(sandbox);
   const choice = chooseProcessTools({ ...requested, sandboxUnavailable });
   for (const note of choice.notes) log(note);
+  if (privatePaths.length > 0 && (choice.nodeProcess || choice.shell.mode !== "off")) {
+    log("--private holds for the file tools only: a shell or node_process command can still read private paths");
+  }
   const options = {
     root: workspace,
     roots: moreRoots,
@@ -164,6 +170,25 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   // The session is over: nothing else may keep the process alive.
   process.exitCode = 0;
   return 0;
+}
+
+/**
+ * Checks the `--private` values: each a name or glob (`.env`, `.env.*`) or `FOLDER/**`, no other `/`.
+ *
+ * @param values Every `--private` value, in order.
+ * @returns The patterns.
+ * @throws {UsageError} For an empty value, or one holding `/` other than a final `/**`.
+ */
+export function parsePrivatePatterns(values: readonly string[]): string[] {
+  for (const value of values) {
+    const name = value.endsWith("/**") ? value.slice(0, -3) : value;
+    if (name.length === 0 || name.includes("/") || name.includes("\\") || name.includes("\0")) {
+      throw new UsageError(
+        `bad value '${value}' for --private: expected a name or glob (.env, .env.*) or FOLDER/** (secrets/**)`,
+      );
+    }
+  }
+  return [...values];
 }
 
 // `--node-process-timeout MS`: a whole number of milliseconds, 1 to SHELL_MAX_TIMEOUT_MS.

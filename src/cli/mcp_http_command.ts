@@ -28,6 +28,8 @@ export async function serveHttpCommand(
   // Each session opens its own workspace over each folder (its own tool state): the paths are what is kept.
   const opened = (root === undefined ? [] : [root, ...roots]) as Workspace[];
   const rootPaths = opened.map((workspace) => workspace.root);
+  // Checked by mcpCommand (parsePrivatePatterns); with --root-per-session there is no opened root to take them from.
+  const privatePaths = [...(flags.get("private") ?? [])];
   await Promise.all(opened.map((workspace) => workspace.close()));
   const perSessionDir = flags.get("root-per-session")?.[0];
   let rootPerSession: { dir: string; keep: boolean } | undefined;
@@ -48,6 +50,7 @@ export async function serveHttpCommand(
     running = await serveHttp({
       server,
       roots: rootPaths,
+      privatePaths,
       ...(rootPerSession === undefined ? {} : { rootPerSession }),
       host: address.host,
       port: address.port,

@@ -108,6 +108,8 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   FILE_NOT_READ: "read the file with read_file first, then make the change",
   PROTECTED_PATH:
     "this path is protected (it makes allowed commands run code): leave it as it is, or ask the user to change it",
+  PATH_PRIVATE:
+    "the workspace's owner made this path private: no tool reads, lists or changes it; work without it or ask the user for what you need",
   // Checkpoints.
   CHANGED_SINCE_CHECKPOINT:
     "someone else changed the file since the tool did; read it to see its state, and ask the user before replacing it",

@@ -68,6 +68,8 @@ export type ErrorCode =
   | "FILE_NOT_READ"
   // A write tool refused to change a file that makes allowed commands run code (protected_paths.ts).
   | "PROTECTED_PATH"
+  // A path the workspace's owner made private (private_paths.ts): never read, listed or changed.
+  | "PATH_PRIVATE"
   // Checkpoints (restore, undo_last_change): a file changed by someone else since the
   // change journaled, a change the journal cannot undo, a checkpoint of another
   // workspace, nothing left to undo.

@@ -24,6 +24,8 @@ export interface HttpSessionPlan {
   perSession?: { dir: string; keep: boolean };
   /** The host the sessions' workspaces use. */
   host: Host;
+  /** What no tool reads, lists or changes in any of a session's roots (`WorkspaceOptions.privatePaths`). @default [] */
+  privatePaths?: readonly string[];
 }
 
 /**
@@ -97,7 +99,7 @@ export class HttpSession {
     const warmUp = new AbortController();
     try {
       for (const root of folder === undefined ? plan.roots : [folder]) {
-        workspaces.push(await openWorkspace(root, { host: plan.host }));
+        workspaces.push(await openWorkspace(root, { host: plan.host, privatePaths: plan.privatePaths ?? [] }));
       }
       const { server } = await createPaddockMcpServer({
         ...plan.server,

@@ -50,6 +50,8 @@ const GREP_BASE: Record<string, Schema> = {
   truncated: boolean,
   skipped: object({ binary: integer, tooLarge: integer, unreadable: integer }),
 };
+/** Present when the search left private paths out (their count). */
+const GREP_OPTIONAL: Record<string, Schema> = { privateLeftOut: integer };
 
 const READ_FILE: Schema = object({ path: string, content: string, bytes: integer }, {
   startLine: integer,
@@ -93,7 +95,7 @@ const RESULTS: Readonly<Record<string, Schema>> = {
     entries: { type: "array", items: object({ name: string, kind }, { size: integer }) },
     total: integer,
     truncated: boolean,
-  }),
+  }, { privateLeftOut: integer }),
   read_media_file: object({
     path: string,
     kind: { type: "string", enum: ["image", "audio"] },
@@ -108,7 +110,7 @@ const RESULTS: Readonly<Record<string, Schema>> = {
     entries: integer,
     truncated: boolean,
     depthLimited: boolean,
-  }),
+  }, { privateLeftOut: integer }),
   get_file_info: object({ path: string, kind, modified: string, mode: string, permissions: string }, {
     resolvedPath: string,
     size: integer,
@@ -117,7 +119,10 @@ const RESULTS: Readonly<Record<string, Schema>> = {
   list_allowed_directories: object({
     roots: { type: "array", items: object({ name: string, prefix: string, default: boolean }) },
   }),
-  find_files: object({ paths: { type: "array", items: string }, truncated: boolean }, { walkLimitReached: boolean }),
+  find_files: object({ paths: { type: "array", items: string }, truncated: boolean }, {
+    walkLimitReached: boolean,
+    privateLeftOut: integer,
+  }),
   grep: {
     type: "object",
     anyOf: [
@@ -131,13 +136,13 @@ const RESULTS: Readonly<Record<string, Schema>> = {
             after: { type: "array", items: string },
           }),
         },
-      }),
-      object({ ...GREP_BASE, files: { type: "array", items: string } }),
+      }, GREP_OPTIONAL),
+      object({ ...GREP_BASE, files: { type: "array", items: string } }, GREP_OPTIONAL),
       object({
         ...GREP_BASE,
         counts: { type: "array", items: object({ path: string, count: integer }) },
         total: integer,
-      }),
+      }, GREP_OPTIONAL),
     ],
   },
   delete_path: object({ path: string, kind, removed: integer }),

@@ -25,6 +25,8 @@ export interface ServeHttpOptions {
   roots: readonly string[];
   /** Give each session a fresh folder under `dir` as its only root, removed when it ends unless `keep`. @default undefined */
   rootPerSession?: { dir: string; keep: boolean };
+  /** What no tool reads, lists or changes in each session's roots (`WorkspaceOptions.privatePaths`). @default [] */
+  privatePaths?: readonly string[];
   /** The address to listen on. @default "127.0.0.1" */
   host?: string;
   /** The port; 0 for any free one. @default 0 */
@@ -123,6 +125,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     roots: options.roots,
     perSession: options.rootPerSession,
     host: createAutoHost(),
+    privatePaths: options.privatePaths ?? [],
   };
   let opening = 0;
   let allowList = originAllowList(host, 0);

@@ -68,6 +68,8 @@ export interface MemoryWorkspaceOptions {
   inheritEnv?: string[];
   /** Paths no tool may change (`PROTECTED_PATH`; see `DEFAULT_PROTECTED_PATHS`). @default [] */
   protectedPaths?: readonly string[];
+  /** Paths no tool reads, lists or changes (`PATH_PRIVATE`; see `WorkspaceOptions.privatePaths`). @default [] */
+  privatePaths?: readonly string[];
 }
 
 /**
@@ -113,6 +115,7 @@ export class MemoryWorkspace extends Workspace implements ShellProvider {
       env: options.env,
       inheritEnv: options.inheritEnv,
       protectedPaths: options.protectedPaths,
+      privatePaths: options.privatePaths,
     });
     this.script = options.exec ?? {};
     for (const [key, content] of Object.entries(options.files ?? {})) {

@@ -89,6 +89,15 @@ export interface CodingToolsOptions {
    */
   protectedPaths?: readonly string[] | boolean;
   /**
+   * Paths no tool reads, lists, finds, searches, shows, moves or overwrites
+   * (`PATH_PRIVATE`; see `WorkspaceOptions.privatePaths`). For a root path the
+   * workspace is opened with them; a workspace object must have been opened
+   * with them already (they belong to the workspace, not to a tool), else this
+   * throws.
+   * @default [] (or the workspace's own)
+   */
+  privatePaths?: readonly string[];
+  /**
    * The stale-write guard of `write_file`, `edit_file`, `apply_patch`,
    * `delete_path` and `move_path` (the file it replaces): an existing file
    * must have been read in this session (`FILE_NOT_READ`) and be unchanged
@@ -116,7 +125,18 @@ export interface CodingToolsOptions {
  */
 export function createCodingTools(source: WorkspaceSource, options: CodingToolsOptions = {}): AnyTool[] {
   // A root path is opened once, on first use, and shared by every tool.
-  const workspace = typeof source === "string" ? deferredRoot(source) : source;
+  const privatePaths = options.privatePaths ?? [];
+  const workspace = typeof source === "string" ? deferredRoot(source, { privatePaths }) : source;
+  if (typeof source !== "string") {
+    const missing = privatePaths.filter((pattern) => !source.privatePaths.includes(pattern));
+    if (missing.length > 0) {
+      throw new TypeError(
+        `privatePaths ${
+          JSON.stringify(missing)
+        } belong to the workspace: open it with openWorkspace(root, { privatePaths })`,
+      );
+    }
+  }
   // With an allow list, a write to .git/config or package.json would turn an allowed command into any command.
   // The protection is declared on the workspace (change_policy.ts decides for every tool over its folder);
   // only the explicit opt-out is handed to the tools themselves.

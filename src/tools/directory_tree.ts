@@ -59,6 +59,8 @@ export interface DirectoryTreeOutput {
   truncated: boolean;
   /** Whether some folders were not listed because they lie `max_depth` levels down. */
   depthLimited: boolean;
+  /** Present when private paths (`WorkspaceOptions.privatePaths`) were left out: how many entries (a private folder counts once). */
+  privateLeftOut?: number;
 }
 
 const schema = z.object({
@@ -147,13 +149,15 @@ export function createDirectoryTreeTool(
         for (const node of nodes) if (node.children !== undefined) sort(node.children);
       };
       sort(root);
-      return {
+      const shown: DirectoryTreeOutput = {
         path: display,
         tree: root,
         entries: walk.entries.length,
         truncated: walk.limitReached,
         depthLimited: walk.depthReached === true,
       };
+      if (walk.privateLeftOut !== undefined) shown.privateLeftOut = walk.privateLeftOut;
+      return shown;
     },
   });
 }

@@ -51,6 +51,8 @@ export interface FindFilesOutput {
   truncated: boolean;
   /** Present (true) when the walk stopped at its bound of visited entries: search a narrower `path`. */
   walkLimitReached?: true;
+  /** Present when private paths (`WorkspaceOptions.privatePaths`) were left out: how many entries (a private folder counts once). */
+  privateLeftOut?: number;
 }
 
 const schema = z.object({
@@ -137,7 +139,11 @@ export function createFindFilesTool(
         matched.length = input.limit;
       }
       const paths = prefix === "" ? matched : matched.map((path) => prefix + path);
-      return walk.limitReached ? { paths, truncated, walkLimitReached: true } : { paths, truncated };
+      const found: FindFilesOutput = walk.limitReached
+        ? { paths, truncated, walkLimitReached: true }
+        : { paths, truncated };
+      if (walk.privateLeftOut !== undefined) found.privateLeftOut = walk.privateLeftOut;
+      return found;
     },
   });
 }

@@ -60,6 +60,7 @@ export async function searchFolder(
   const files = visitor.files;
   try {
     const walk = await walkWorkspace(workspace, held, visitor);
+    results.privateLeftOut += walk.privateLeftOut ?? 0;
     if (!walk.stopped) await files.finish();
     return walk.limitReached;
   } finally {

@@ -25,6 +25,8 @@ export interface GrepOutputBase {
   walkLimitReached?: true;
   /** Files not searched, by reason. */
   skipped: GrepSkipped;
+  /** Present when private paths (`WorkspaceOptions.privatePaths`) were left out: how many entries (a private folder counts once). */
+  privateLeftOut?: number;
 }
 
 /** Result of `grep` with `output_mode: "content"`. */
@@ -63,6 +65,8 @@ export class GrepResults {
   readonly #files: string[] = [];
   readonly #counts: { path: string; count: number }[] = [];
   #truncated = false;
+  /** Entries the walk left out as private (see {@link GrepOutputBase.privateLeftOut}). */
+  privateLeftOut = 0;
   /** Files taken so far (searched or skipped). */
   files = 0;
 
@@ -115,6 +119,7 @@ export class GrepResults {
     const base: GrepOutputBase = walkLimitReached
       ? { truncated, walkLimitReached: true, skipped: this.#skipped }
       : { truncated, skipped: this.#skipped };
+    if (this.privateLeftOut > 0) base.privateLeftOut = this.privateLeftOut;
     if (this.#mode === "content") return { matches: this.#matches, ...base };
     if (this.#mode === "files_with_matches") return { files: this.#files, ...base };
     return { counts: this.#counts, total: this.#counts.reduce((sum, entry) => sum + entry.count, 0), ...base };

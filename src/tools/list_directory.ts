@@ -1,3 +1,4 @@
+import { isPrivateEntry } from "../core/fs/private_paths.ts";
 import * as z from "zod";
 import { type ReportedKind, toReportedKind } from "../core/fs/reported_kind.ts";
 import { throwIfAborted } from "../core/errors.ts";
@@ -49,10 +50,12 @@ export interface ListDirectoryOutput {
   path: string;
   /** Entries sorted by name, at most `limit`. */
   entries: ListedEntry[];
-  /** How many entries the folder holds in all. */
+  /** How many entries the folder holds in all (private ones not counted). */
   total: number;
   /** Whether entries were left out because of the limit. */
   truncated: boolean;
+  /** Present when private entries (`WorkspaceOptions.privatePaths`) were left out: how many. */
+  privateLeftOut?: number;
 }
 
 const schema = z.object({
@@ -108,11 +111,18 @@ export function createListDirectoryTool(
       });
       try {
         const folder = held.folder;
-        const listing = await workspace.host.readdir(folder.at).catch((error) => {
+        let listing = await workspace.host.readdir(folder.at).catch((error) => {
           throw mapHostError(error, "list", display);
         });
         // `paths` route: the folder must still be the one the walk checked (not swapped for a link meanwhile).
         await workspace.confirm(folder);
+        // Private entries are left out before anything else is counted; how many is said.
+        const privatePaths = workspace.privatePaths ?? [];
+        const shownNames = privatePaths.length === 0
+          ? listing
+          : listing.filter((entry) => !isPrivateEntry(folder.segments, entry.name, privatePaths));
+        const privateLeftOut = listing.length - shownNames.length;
+        listing = shownNames;
         listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         const entries: ListedEntry[] = [];
         for (const entry of listing.slice(0, input.limit)) {
@@ -136,7 +146,14 @@ export function createListDirectoryTool(
           );
         }
         await workspace.confirm(folder);
-        return { path: display, entries, total: listing.length, truncated: listing.length > entries.length };
+        const listed: ListDirectoryOutput = {
+          path: display,
+          entries,
+          total: listing.length,
+          truncated: listing.length > entries.length,
+        };
+        if (privateLeftOut > 0) listed.privateLeftOut = privateLeftOut;
+        return listed;
       } finally {
         await held.release();
       }

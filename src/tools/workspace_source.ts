@@ -11,6 +11,8 @@ export interface DeferredWorkspaceOptions {
    * @default []
    */
   protectedPaths?: readonly string[];
+  /** Paths no tool reads, lists or changes (`PATH_PRIVATE`; see `WorkspaceOptions.privatePaths`). @default [] */
+  privatePaths?: readonly string[];
 }
 
 /**
@@ -22,6 +24,8 @@ export class DeferredWorkspace {
   #current: Workspace | undefined;
   /** The paths this source protects (its `protectedPaths` option). */
   readonly protectedPaths: readonly string[];
+  /** The paths no tool reads, lists or changes (its `privatePaths` option). */
+  readonly privatePaths: readonly string[];
 
   /**
    * Makes a workspace source for `root`; nothing is opened yet.
@@ -32,11 +36,15 @@ export class DeferredWorkspace {
   constructor(readonly root: string, options: DeferredWorkspaceOptions = {}) {
     this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
     declareProtectedPaths(this, this.protectedPaths);
+    this.privatePaths = Object.freeze([...(options.privatePaths ?? [])]);
   }
 
   /** Opens the workspace once; a failed open is tried again on the next call. */
   open(): Promise<Workspace> {
-    return this.opened ??= openWorkspace(this.root, { protectedPaths: this.protectedPaths }).then(
+    return this.opened ??= openWorkspace(this.root, {
+      protectedPaths: this.protectedPaths,
+      privatePaths: this.privatePaths,
+    }).then(
       (workspace) => (this.#current = workspace),
       (error) => {
         this.opened = undefined; // a root that appears later can still be opened
@@ -60,9 +68,9 @@ export class DeferredWorkspace {
  * @returns The source, not opened yet.
  * @throws {WorkspaceError} `WORKSPACE_ROOT_INVALID` for a root the default host sees missing or not a folder.
  */
-export function deferredRoot(root: string): DeferredWorkspace {
+export function deferredRoot(root: string, options: DeferredWorkspaceOptions = {}): DeferredWorkspace {
   checkRootNow(root);
-  return new DeferredWorkspace(root);
+  return new DeferredWorkspace(root, options);
 }
 
 /** A workspace, or the root folder to open one on (with the default host) at first use. */

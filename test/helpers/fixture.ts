@@ -57,7 +57,10 @@ export function writeTree(root: string, outside: string, tree: Tree): void {
 }
 
 /** Creates a temp parent with `workspace/` (holding `tree`) and `outside/secret.txt`, and opens the workspace. */
-export async function diskFixture(tree: Tree = [], options: { host?: Host } = {}): Promise<DiskFixture> {
+export async function diskFixture(
+  tree: Tree = [],
+  options: { host?: Host; privatePaths?: readonly string[] } = {},
+): Promise<DiskFixture> {
   const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "paddock-test-")));
   const root = path.join(parent, "workspace");
   const outside = path.join(parent, "outside");
@@ -66,7 +69,7 @@ export async function diskFixture(tree: Tree = [], options: { host?: Host } = {}
   fs.writeFileSync(path.join(outside, "secret.txt"), OUTSIDE_SECRET);
   writeTree(root, outside, tree);
   const host = options.host ?? createAutoHost();
-  const workspace = await openWorkspace(root, { host });
+  const workspace = await openWorkspace(root, { host, privatePaths: options.privatePaths ?? [] });
   return {
     parent,
     root,

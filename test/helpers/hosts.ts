@@ -30,6 +30,12 @@ export interface TestWorkspace {
   cleanup(): Promise<void>;
 }
 
+/** What a test workspace is opened with. */
+export interface TestWorkspaceOptions {
+  /** `WorkspaceOptions.privatePaths`. @default [] */
+  privatePaths?: readonly string[];
+}
+
 /** A host the tool tests run on. */
 export interface TestHost {
   /** `node`, `deno`, `bun` (the real disk through the runtime's host) or `memory`. */
@@ -37,15 +43,15 @@ export interface TestHost {
   /** Whether processes can run (`node_process`, `shell` through the host); false on the memory host, see MEMORY_HOST. */
   processes: boolean;
   /** Builds a workspace holding `tree` (notation in fixture.ts). */
-  open(tree: Tree): Promise<TestWorkspace>;
+  open(tree: Tree, options?: TestWorkspaceOptions): Promise<TestWorkspace>;
 }
 
 /** The real disk through the host of the runtime running the suite. */
 export const DISK_HOST: TestHost = {
   name: runtime,
   processes: true,
-  open: async (tree) => {
-    const fixture = await diskFixture(tree);
+  open: async (tree, options = {}) => {
+    const fixture = await diskFixture(tree, options);
     return {
       workspace: fixture.workspace,
       readRaw: (relative) => {
@@ -96,12 +102,15 @@ export const MEMORY_OUTSIDE = "/outside";
 export const MEMORY_HOST: TestHost = {
   name: "memory",
   processes: false,
-  open: (tree) => Promise.resolve(memoryFixture(tree)),
+  open: (tree, options = {}) => Promise.resolve(memoryFixture(tree, options)),
 };
 
 /** A TestWorkspace over a new MemoryWorkspace holding `tree`, outside folder and `/etc/passwd` included (see MEMORY_HOST). */
-export function memoryFixture(tree: Tree): TestWorkspace & { workspace: MemoryWorkspace } {
-  const workspace = new MemoryWorkspace();
+export function memoryFixture(
+  tree: Tree,
+  options: TestWorkspaceOptions = {},
+): TestWorkspace & { workspace: MemoryWorkspace } {
+  const workspace = new MemoryWorkspace({ privatePaths: options.privatePaths ?? [] });
   addMemoryOutside(workspace);
   writeMemoryTree(workspace, tree);
   return memoryTestWorkspace(workspace);

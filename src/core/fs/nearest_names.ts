@@ -3,6 +3,7 @@ import { isWorkspaceError } from "../errors.ts";
 import { normalizeWorkspacePath } from "../path/normalize_workspace_path.ts";
 import type { HostDirEntry } from "../../host.ts";
 import { resolveFolder } from "./resolve_folder.ts";
+import { isPrivateEntry } from "./private_paths.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -63,7 +64,11 @@ async function listConfined(
       const entries = await workspace.host.readdir(held.folder.at);
       // `paths` route: the folder must still be the one the walk checked (not swapped for a link meanwhile).
       await workspace.confirm(held.folder);
-      return entries;
+      // A private name is never offered.
+      const privatePaths = workspace.privatePaths ?? [];
+      return privatePaths.length === 0
+        ? entries
+        : entries.filter((entry) => !isPrivateEntry(held.folder.segments, entry.name, privatePaths));
     } finally {
       await held.release();
     }

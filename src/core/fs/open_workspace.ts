@@ -29,6 +29,15 @@ export interface WorkspaceOptions {
    * @default [] (only what a shell with an allow list declares)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Paths no tool reads, lists, finds, searches, shows, moves or overwrites
+   * (`PATH_PRIVATE`; listings and searches leave them out and count them):
+   * `name` (globs with `*`) at any depth, `folder/**` all below a folder of
+   * that name. A sandboxed shell masks them too; an unsandboxed command is not
+   * held by them.
+   * @default [] (nothing private)
+   */
+  privatePaths?: readonly string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { MAX_SYMLINK_HOPS, MAX_WALK_DEPTH } from "../limits.ts";
 import { mapHostError } from "./map_host_error.ts";
 import { recordChange } from "./change_journal.ts";
 import { windowsNameProblem } from "../path/windows_name_problem.ts";
+import { privatePathError, privatePattern } from "./private_paths.ts";
 import type { ResolveOptions, Workspace } from "./workspace.ts";
 
 /** What {@link resolvePath} found: a final name at a held folder. */
@@ -75,6 +76,14 @@ export async function resolvePath(
   if (segments.length - 1 > MAX_WALK_DEPTH) {
     throw fail("PATH_TOO_DEEP", `more than ${MAX_WALK_DEPTH} folder levels below the workspace root`);
   }
+  // A private path (as given, and as resolved: every folder held, one about to be made, the final name) is
+  // refused before anything is made or opened past it.
+  const privatePaths = workspace.privatePaths ?? [];
+  const refusePrivate = (at: readonly string[]): void => {
+    const pattern = privatePattern(at, privatePaths);
+    if (pattern !== undefined) throw privatePathError(action, display, pattern);
+  };
+  refusePrivate(segments);
   const root = await workspace.rootFolder();
 
   // The folders held, root first: '..' from a link target steps back one.
@@ -113,10 +122,12 @@ export async function resolvePath(
           // A link whose target is missing is never followed, not even to create it.
           if (fromLink) throw fail("DANGLING_SYMLINK", "a symbolic link points to something that does not exist");
           if (!createParents) throw fail("NOT_FOUND", "no such file or folder");
+          refusePrivate([...folder.segments, name]);
           found = await createFolder(workspace, folder, name, action, display);
         }
         if (found.kind === "folder") {
           stack.push(found.folder);
+          refusePrivate(found.folder.segments);
           continue;
         }
         if (found.kind === "other") throw fail("NOT_A_DIRECTORY", "a path component is not a folder");
@@ -210,6 +221,7 @@ export async function resolvePath(
 
   // Keeps the folder the result names and closes every other one held.
   async function finish(folder: Folder, name: string | null, stat: HostStat | null): Promise<Resolved> {
+    refusePrivate(name === null ? folder.segments : [...folder.segments, name]);
     const keep = stack.indexOf(folder);
     for (let i = stack.length - 1; i > 0; i--) if (i !== keep) await closeFolder(stack[i]);
     stack.length = 0;

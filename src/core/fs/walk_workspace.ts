@@ -7,6 +7,7 @@ import { mapHostError } from "./map_host_error.ts";
 import { yieldTurn } from "./yield_turn.ts";
 import type { HeldFolder } from "./resolve_folder.ts";
 import type { Workspace } from "./workspace.ts";
+import { isPrivateEntry } from "./private_paths.ts";
 
 /** Options of {@link walkWorkspace}. */
 export interface WalkOptions {
@@ -81,6 +82,8 @@ export interface WalkResult {
   stopped: boolean;
   /** Whether a folder was not listed because it lies `maxDepth` levels below the start. */
   depthReached?: boolean;
+  /** Entries left out because they are private (`WorkspaceOptions.privatePaths`; a private folder counts once, unentered); absent when none. */
+  privateLeftOut?: number;
 }
 
 /** Work between two yields to the event loop, so a long walk never stalls it for long (grep's merge too). */
@@ -133,6 +136,9 @@ export async function walkWorkspace(
       if (name === ".git" || isIgnored(frames, canonical, true)) {
         return { entries: [], limitReached: false, stopped: false };
       }
+      if (isPrivateEntry(first.segments, name, workspace.privatePaths ?? [])) {
+        return { entries: [], limitReached: false, stopped: false, privateLeftOut: 1 };
+      }
       const found = await workspace.openFolder(first, name).catch(() => null);
       if (found === null || found.kind !== "folder") return { entries: [], limitReached: false, stopped: false };
       opened.push(found.folder);
@@ -144,9 +150,13 @@ export async function walkWorkspace(
   } finally {
     for (const folder of opened.reverse()) await walk.release(folder);
   }
-  const { entries, limitReached, stopped, depthReached } = walk;
+  const { entries, limitReached, stopped, depthReached, privateLeftOut } = walk;
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return depthReached ? { entries, limitReached, stopped, depthReached } : { entries, limitReached, stopped };
+  const result: WalkResult = depthReached
+    ? { entries, limitReached, stopped, depthReached }
+    : { entries, limitReached, stopped };
+  if (privateLeftOut > 0) result.privateLeftOut = privateLeftOut;
+  return result;
 }
 
 // One walk's state and steps. A class, not closures made per walk: its
@@ -157,6 +167,8 @@ class TreeWalk {
   limitReached = false;
   stopped = false;
   depthReached = false;
+  privateLeftOut = 0;
+  readonly #private: readonly string[];
   readonly #workspace: Workspace;
   readonly #host: Host;
   readonly #options: WalkOptions;
@@ -188,6 +200,7 @@ class TreeWalk {
     this.#signal = options.signal;
     this.#visits = options.onEntry !== undefined;
     this.#tests = options.wants !== undefined;
+    this.#private = workspace.privatePaths ?? [];
   }
 
   readIgnore(folder: Folder): Promise<IgnoreFrame | null> {
@@ -252,6 +265,11 @@ class TreeWalk {
       const entryPath = pathPrefix + entry.name;
       if (kind !== "directory" && this.#tests && !options.wants!(entryPath, entry.name, kind)) continue;
       if (ignores.ignores(entry.name, kind === "directory")) continue;
+      // Private: left out (a folder unentered), counted; only what would have been shown counts.
+      if (this.#private.length > 0 && isPrivateEntry(folder.segments, entry.name, this.#private)) {
+        this.privateLeftOut++;
+        continue;
+      }
       if (kind !== "directory") {
         const found: WalkEntry = { path: entryPath, name: entry.name, kind };
         if (this.#collect) this.entries.push(found);

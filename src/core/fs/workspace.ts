@@ -71,6 +71,8 @@ export class Workspace {
   readonly inheritEnv: readonly string[];
   /** The paths this workspace was opened to protect (`WorkspaceOptions.protectedPaths`); what is in force may be more (`protectedPathsInForce`). */
   readonly protectedPaths: readonly string[];
+  /** The paths no tool reads, lists or changes (`WorkspaceOptions.privatePaths`). */
+  readonly privatePaths: readonly string[];
   readonly #wanted: "auto" | "paths";
   #held: Promise<HeldRoot> | undefined;
   #route: Confinement | undefined;
@@ -86,6 +88,7 @@ export class Workspace {
     this.#wanted = options.confinement ?? "auto";
     this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
     declareProtectedPaths(this, this.protectedPaths);
+    this.privatePaths = Object.freeze([...(options.privatePaths ?? [])]);
   }
 
   /**
