@@ -7,6 +7,7 @@ import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { startStdioServer } from "./helpers/stdio_server.ts";
 import { spawnSync } from "node:child_process";
+import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 const fixtures: DiskFixture[] = [];
 afterEach(() => {
@@ -63,6 +64,35 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --private under %s", (serverRuntime)
       expect(await exited).toBe(0);
       // Nothing changed on disk.
       expect(fs.readFileSync(path.join(fixture.root, ".env"), "utf8")).toBe("KEY=top-secret");
+    },
+    120_000,
+  );
+
+  test.skipIf(sandboxSkipReason !== undefined)(
+    `a sandboxed shell command reads nothing of a private path${sandboxSkipNote}`,
+    async () => {
+      const fixture = await diskFixture([".env=KEY=top-secret", "secrets/t.txt=KEY=folder-secret", "a.txt=KEY=public"]);
+      fixtures.push(fixture);
+      const server = await startStdioServer(serverRuntime, [
+        "--root",
+        fixture.root,
+        "--private",
+        ".env",
+        "--private",
+        "secrets/**",
+        "--shell",
+        "allow:grep -r KEY .",
+        "--node-process",
+        "off",
+      ]);
+      server.call("grep", "shell", { command: "grep -r KEY ." });
+      const reply = await server.reply("grep");
+      const body = reply.result.structuredContent;
+      expect(body.stdout, JSON.stringify(reply) + server.stderr()).toContain("KEY=public");
+      expect(body.stdout + body.stderr).not.toContain("secret");
+      expect(server.stderr()).not.toContain("can read private paths");
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
     },
     120_000,
   );

@@ -49,7 +49,8 @@ Options:
                           Commands run in the OS sandbox (bubblewrap)
   --private PATTERN       A path no file tool reads, lists, searches or changes (PATH_PRIVATE), in every
                           root: a name or glob (.env, .env.*) at any depth, or FOLDER/** (secrets/**);
-                          repeat for more. Commands (shell, node_process) are not held by it
+                          repeat for more. In the OS sandbox commands see each as an empty file or
+                          folder; with --unsandboxed they are not held by it
   --unsandboxed           Where no OS sandbox works (not Linux, no bwrap, no user namespaces):
                           offer node_process anyway, confined only by the runtime's permissions
                           (it can follow links out of the workspace, reach the network on Node and

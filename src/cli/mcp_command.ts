@@ -147,8 +147,10 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const sandboxUnavailable = sandbox === undefined ? undefined : await probe(sandbox);
   const choice = chooseProcessTools({ ...requested, sandboxUnavailable });
   for (const note of choice.notes) log(note);
-  if (privatePaths.length > 0 && (choice.nodeProcess || choice.shell.mode !== "off")) {
-    log("--private holds for the file tools only: a shell or node_process command can still read private paths");
+  if (privatePaths.length > 0 && !choice.sandboxed && (choice.nodeProcess || choice.shell.mode !== "off")) {
+    log(
+      "--private: commands run without the OS sandbox here, so a shell or node_process command can read private paths",
+    );
   }
   const options = {
     root: workspace,

@@ -99,7 +99,11 @@ export function registryOf(
   if (shell !== undefined && sandbox !== undefined) {
     // With an allow list, the files that decide what allowed commands run are read-only inside too.
     const protectedPaths = shell.allow === undefined ? [] : DEFAULT_PROTECTED_PATHS;
-    const sandboxShell = new SandboxShell(sandbox, { cwd: workspace.root, protectedPaths });
+    const sandboxShell = new SandboxShell(sandbox, {
+      cwd: workspace.root,
+      protectedPaths,
+      privatePaths: workspace.privatePaths,
+    });
     // Its background commands live in the workspace's table, where the process tools look.
     tools.push(createShellTool(sandboxShell, { ...shell, processes: backgroundProcessesOf(workspace) }));
     if (!tools.some((tool) => tool.name === "process_output")) tools.push(...createProcessTools(workspace));

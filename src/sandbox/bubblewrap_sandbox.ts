@@ -240,7 +240,12 @@ export class BubblewrapSandbox implements Sandbox {
     let argv = request.argv;
     for (const dir of request.writable) {
       const below = (target: string) => target.startsWith(`${dir.replace(/\/+$/, "")}/`);
-      argv = verifiedArgv(argv, dir.replace(/\/+$/, ""), [...checked.pinned, ...checked.readOnly].filter(below));
+      argv = verifiedArgv(
+        argv,
+        dir.replace(/\/+$/, ""),
+        [...checked.pinned, ...checked.readOnly].filter(below),
+        checked.masked.map((mask) => mask.path).filter(below),
+      );
     }
     const env: Record<string, string> = { ...request.env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME };
     // `--new-session` puts the command out of reach of its group's kill; it ends when bwrap does

@@ -39,6 +39,8 @@ export interface CheckedProtectedPaths {
   pinned: string[];
   /** Entries to bind read-only over themselves. */
   readOnly: string[];
+  /** Private entries to mask: an empty file (`/dev/null`, read-only) over a file, an empty read-only folder over a folder. */
+  masked: Array<{ path: string; folder: boolean }>;
 }
 
 function changed(): WorkspaceError {
@@ -49,19 +51,20 @@ function changed(): WorkspaceError {
   );
 }
 
-// Whether `target` below `root` still exists with no link on the way (itself included).
-function existsWithoutLinks(root: string, target: string, wantFolder: boolean): boolean {
+// Whether `target` below `root` still exists with no link on the way (itself included): its lstat, or undefined.
+function existsWithoutLinks(root: string, target: string, wantFolder: boolean): fs.Stats | undefined {
   const parts = target.slice(root.length + 1).split("/");
   let at = root;
   for (let i = 0; i < parts.length; i++) {
     at = `${at}/${parts[i]}`;
     const stat = fs.lstatSync(at, { throwIfNoEntry: false });
-    if (stat === undefined) return false; // gone since the scan: nothing left to protect there
+    if (stat === undefined) return undefined; // gone since the scan: nothing left to protect there
     if (stat.isSymbolicLink()) throw changed();
-    if (i < parts.length - 1 && !stat.isDirectory()) return false;
+    if (i < parts.length - 1 && !stat.isDirectory()) return undefined;
     if (i === parts.length - 1 && wantFolder && !stat.isDirectory()) throw changed();
+    if (i === parts.length - 1) return stat;
   }
-  return true;
+  return undefined;
 }
 
 /**
@@ -86,8 +89,12 @@ export function checkProtectedPaths(request: SandboxWrapRequest): CheckedProtect
     return root.replace(/\/+$/, "");
   };
   const keep = (list: readonly string[] | undefined, wantFolder: boolean) =>
-    [...(list ?? [])].sort().filter((target) => existsWithoutLinks(rootOf(target), target, wantFolder));
-  return { pinned: keep(request.pinned, true), readOnly: keep(request.readOnly, false) };
+    [...(list ?? [])].sort().filter((target) => existsWithoutLinks(rootOf(target), target, wantFolder) !== undefined);
+  const masked = [...(request.masked ?? [])].sort().flatMap((target) => {
+    const stat = existsWithoutLinks(rootOf(target), target, false);
+    return stat === undefined ? [] : [{ path: target, folder: stat.isDirectory() }];
+  });
+  return { pinned: keep(request.pinned, true), readOnly: keep(request.readOnly, false), masked };
 }
 
 /**
@@ -102,6 +109,9 @@ export function protectedBinds(checked: CheckedProtectedPaths): string[] {
   return [
     ...checked.pinned.flatMap((dir) => ["--bind", dir, dir]),
     ...checked.readOnly.flatMap((entry) => ["--ro-bind", entry, entry]),
+    ...checked.masked.flatMap(({ path: at, folder }) =>
+      folder ? ["--perms", "0555", "--tmpfs", at, "--remount-ro", at] : ["--ro-bind", "/dev/null", at]
+    ),
   ];
 }
 
@@ -116,22 +126,29 @@ function mountinfoPath(value: string): string {
 // subpath. A bind that a swapped-in link redirected fails this (it shows
 // another source, or sits elsewhere, or one of ours is missing), and then
 // nothing runs (exit 125). A workspace holding mounts of its own fails it too.
+// Masks (listed after a '+') are mounts of another filesystem (an empty tmpfs, /dev/null) exactly where listed.
 const VERIFY_SCRIPT = `nl='
 '
-ws=$1; shift; want=$nl
-while [ "$1" != -- ]; do want="$want$1$nl"; shift; done; shift
-left=$want; r=; d=; bad=
+ws=$1; shift; want=$nl; masks=$nl
+while [ "$1" != -- ] && [ "$1" != + ]; do want="$want$1$nl"; shift; done
+if [ "$1" = + ]; then shift; while [ "$1" != -- ]; do masks="$masks$1$nl"; shift; done; fi
+shift
+left=$want; mleft=$masks; r=; d=; bad=
 while read -r _ _ dev root mp _; do [ "$mp" = "$ws" ] && { r=$root; d=$dev; }; done < /proc/self/mountinfo
 [ -n "$d" ] || bad=1
 [ "$r" = / ] && r=
 while read -r _ _ dev root mp _; do
   case "$mp" in "$ws"/*) ;; *) continue ;; esac
+  case "$mleft" in *"$nl$mp$nl"*)
+    if [ "$dev" != "$d" ]; then mleft="\${mleft%%"$nl$mp$nl"*}$nl\${mleft#*"$nl$mp$nl"}"; else bad=1; fi
+    continue ;;
+  esac
   case "$left" in *"$nl$mp$nl"*) ;; *) bad=1; continue ;; esac
   if [ "$dev" = "$d" ] && [ "$root" = "$r\${mp#"$ws"}" ]; then
     left="\${left%%"$nl$mp$nl"*}$nl\${left#*"$nl$mp$nl"}"
   else bad=1; fi
 done < /proc/self/mountinfo
-if [ -n "$bad" ] || [ "$left" != "$nl" ]; then
+if [ -n "$bad" ] || [ "$left" != "$nl" ] || [ "$mleft" != "$nl" ]; then
   echo "paddock: the sandbox's protected paths are not mounted as set up (the workspace changed meanwhile, or holds mounts of its own); nothing ran" >&2
   exit 125
 fi
@@ -144,10 +161,16 @@ exec "$@"`;
  * @param argv The command as it runs inside.
  * @param workspace The workspace's path inside.
  * @param paths The pinned folders and protected entries, as paths inside.
- * @returns The argv to run inside (unchanged without protected paths).
+ * @param masks The masked private entries, as paths inside. @default []
+ * @returns The argv to run inside (unchanged without protected or private paths).
  */
-export function verifiedArgv(argv: string[], workspace: string, paths: readonly string[]): string[] {
-  if (paths.length === 0) return argv;
+export function verifiedArgv(
+  argv: string[],
+  workspace: string,
+  paths: readonly string[],
+  masks: readonly string[] = [],
+): string[] {
+  if (paths.length === 0 && masks.length === 0) return argv;
   return [
     "/bin/sh",
     "-c",
@@ -155,6 +178,7 @@ export function verifiedArgv(argv: string[], workspace: string, paths: readonly 
     "paddock-verify",
     mountinfoPath(workspace),
     ...paths.map(mountinfoPath),
+    ...(masks.length === 0 ? [] : ["+", ...masks.map(mountinfoPath)]),
     "--",
     ...argv,
   ];

@@ -12,7 +12,7 @@ import { SHELL_KILL_GRACE_MS } from "../core/limits.ts";
 import { runShellCommand } from "../core/process/run_shell_command.ts";
 import type { Host } from "../host.ts";
 import { createAutoHost } from "../hosts/auto.ts";
-import { protectedLayout } from "../core/fs/protected_layout.ts";
+import { type SandboxLayout, sandboxLayout } from "../core/fs/sandbox_layout.ts";
 import type { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { sandboxShellReach } from "../tools/process_reach.ts";
@@ -50,6 +50,15 @@ export interface SandboxShellOptions {
    * passes the default list with a shell allow list. @default [] (nothing protected)
    */
   protectedPaths?: readonly string[];
+  /**
+   * Paths commands may not read (see `WorkspaceOptions.privatePaths`): before
+   * each command the workspace is scanned, and each that exists is masked
+   * inside (an empty file, an empty read-only folder), so `cat .env` reads
+   * nothing. A private name made by the command itself is not masked. A
+   * backend that cannot mask refuses (the container sandbox, for now).
+   * `paddock mcp --private` passes its patterns. @default [] (nothing private)
+   */
+  privatePaths?: readonly string[];
 }
 
 /**
@@ -161,21 +170,17 @@ export class SandboxShell implements ShellProvider {
     return { command, cwd };
   }
 
-  /** The protected paths that exist now, as host paths for the sandbox (none configured: none). */
-  private async protectedPaths(
-    root: string,
-    signal?: AbortSignal,
-  ): Promise<{ readOnly?: string[]; pinned?: string[] }> {
+  /** The protected and private paths that exist now, as host paths for the sandbox (none configured: none). */
+  private async protectedPaths(root: string, signal?: AbortSignal): Promise<SandboxLayout> {
     const patterns = this.options.protectedPaths ?? [];
-    if (patterns.length === 0) return {};
+    const privatePaths = this.options.privatePaths ?? [];
+    if (patterns.length === 0 && privatePaths.length === 0) return {};
     this.workspace ??= openWorkspace(root, { host: this.host }).catch((error: unknown) => {
       this.workspace = undefined;
       throw error;
     });
     const workspace = await this.workspace;
     await workspace.checkRoot();
-    const layout = await protectedLayout(workspace, patterns, { signal });
-    const toHost = (list: string[][]) => list.map((segments) => workspace.hostPath(segments));
-    return { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) };
+    return await sandboxLayout(workspace, patterns, privatePaths, signal);
   }
 }

@@ -175,6 +175,13 @@ export class SubprocessSandbox implements Sandbox {
    *   absolute writable folder holding the working folder; `SANDBOX_EGRESS_UNSUPPORTED` for a reused network that is not internal.
    */
   async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
+    // Private paths are not masked in a container yet: refused, never run with them readable.
+    if ((request.masked ?? []).length > 0) {
+      throw unavailable(
+        "the container sandbox does not mask private paths yet",
+        "use the bubblewrap sandbox, or run commands without private paths in the workspace",
+      );
+    }
     const client = await this.ready();
     const root = request.writable[0];
     if (
@@ -188,6 +195,7 @@ export class SubprocessSandbox implements Sandbox {
     }
     // Protected paths: pinned folders bound over themselves, protected entries read-only (protected_binds.ts).
     const checked = checkProtectedPaths(request);
+
     const binds = [
       ...checked.pinned.map((source) => ({ source, readOnly: false })),
       ...checked.readOnly.map((source) => ({ source, readOnly: true })),

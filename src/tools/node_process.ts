@@ -14,6 +14,7 @@ import {
 import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { mapSpawnError } from "../core/process/map_spawn_error.ts";
 import { protectedLayout } from "../core/fs/protected_layout.ts";
+import { sandboxLayout } from "../core/fs/sandbox_layout.ts";
 import { protectedPathsInForce, protectionDeclared } from "../core/fs/change_policy.ts";
 import { removeOwnFile } from "../core/fs/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/process/run_process.ts";
@@ -236,10 +237,14 @@ export function createNodeProcessTool(
           const at = atRoot(`${base}.boot.cjs`);
           created.push([at, await createScript(workspace, at, encodeUtf8(launch.bootstrap), mode)]);
         }
+        // In a sandbox, private paths are masked too (one scan for both kinds, sandbox_layout.ts).
+        const inSandbox = options.sandbox === undefined || workspace.privatePaths.length === 0
+          ? (layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) })
+          : await sandboxLayout(workspace, protectedPaths, workspace.privatePaths, signal);
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
           env: { ...workspace.childEnvironment(), ...launch.env },
-          ...(layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) }),
+          ...inSandbox,
         }, workspace.root);
         const names = { scriptPath, bootstrapPath: launch.bootstrap === undefined ? undefined : bootstrapPath };
         if (input.background === true) {

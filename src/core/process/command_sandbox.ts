@@ -31,6 +31,13 @@ export interface SandboxWrapRequest {
    * and replaced); each stays writable. @default []
    */
   pinned?: string[];
+  /**
+   * Existing files and folders inside `writable` that must not be readable
+   * inside (private paths); none of them is a link. Each is shown empty (an
+   * empty file, an empty read-only folder). A backend that cannot mask them
+   * must refuse (`SANDBOX_UNAVAILABLE`), never ignore them. @default []
+   */
+  masked?: string[];
 }
 
 /** A command in its sandboxed form, ready for the host's `spawn`. */

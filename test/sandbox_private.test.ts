@@ -1,0 +1,100 @@
+// Private paths inside the sandboxes (issue #41, item 1): a sandboxed shell command or node_process script
+// reads nothing of a private path — by name, through a link, by a recursive grep — and cannot change,
+// remove or rename it; the container sandbox, which does not mask yet, refuses rather than run.
+import * as fs from "node:fs";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { createNodeProcessTool, openWorkspace } from "../mod.ts";
+import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.ts";
+import { PRIVATE_ORIGINALS, PRIVATE_PATTERNS, PRIVATE_SECRETS, PRIVATE_TREE } from "./cases/private_paths.ts";
+import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
+import { onBun } from "./helpers/runtime.ts";
+import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
+
+let fixture: DiskFixture | undefined;
+afterEach(() => {
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+function expectIntact(f: DiskFixture): void {
+  for (const [file, bytes] of Object.entries(PRIVATE_ORIGINALS)) {
+    expect(fs.readFileSync(f.abs(file), "utf8")).toBe(bytes);
+  }
+  expect(fs.existsSync(f.abs("s2"))).toBe(false);
+  expect(fs.existsSync(f.abs("secrets/new.txt"))).toBe(false);
+}
+
+// Each line tries one way to the secrets; none may print one.
+const READS = [
+  "cat .env",
+  "cat notes",
+  "cat config/.env.local",
+  "cat src/cfg",
+  "cat secrets/token.txt",
+  "cat vault/token.txt",
+  "cat secrets/sub/deep.txt",
+  "ls -la secrets",
+  "grep -r KEY .",
+  "find . -name '*.txt' -exec cat {} +",
+  "tar cf - . | strings",
+  "ln .env hard 2>&1; cat hard",
+  "cp -r secrets copied && cat copied/token.txt",
+].map((line) => `${line} 2>&1`).join("; echo; ");
+const CHANGES = "echo x > .env; echo x > secrets/new.txt; rm -f .env; rm -rf secrets; mv secrets s2; mv .env e2; true";
+
+describe.skipIf(sandboxSkipReason !== undefined)(`private paths in the bubblewrap sandbox${sandboxSkipNote}`, () => {
+  const sandbox = new BubblewrapSandbox({ network: "none" });
+  afterAll(async () => await sandbox.close());
+
+  test("a shell command reads no private path, by name, through links or by walking, and changes none", async () => {
+    fixture = await diskFixture(PRIVATE_TREE);
+    const shell = new SandboxShell(sandbox, { cwd: fixture.root, privatePaths: PRIVATE_PATTERNS });
+    const read = await shell.exec({ command: READS, timeoutMs: 30_000 });
+    const seen = read.stdout + read.stderr;
+    expect(seen).not.toContain("nothing ran"); // the mount check passed: the masks are where they belong
+    for (const secret of PRIVATE_SECRETS) expect(seen).not.toContain(secret);
+    expect(seen).toContain("KEY=public"); // the walk ran and read what is not private
+    await shell.exec({ command: CHANGES, timeoutMs: 30_000 });
+    expectIntact(fixture);
+  }, 60_000);
+
+  test("without private paths the same command reads them (the masks are what hides them)", async () => {
+    fixture = await diskFixture(PRIVATE_TREE);
+    const shell = new SandboxShell(sandbox, { cwd: fixture.root });
+    const read = await shell.exec({ command: "cat .env secrets/token.txt", timeoutMs: 30_000 });
+    expect(read.stdout).toContain("disk-secret");
+    expect(read.stdout).toContain("token-secret");
+  }, 60_000);
+
+  test("a node_process script reads no private path", async () => {
+    fixture = await diskFixture(PRIVATE_TREE);
+    const workspace = await openWorkspace(fixture.root, { privatePaths: PRIVATE_PATTERNS });
+    const tool = createNodeProcessTool(workspace, {
+      sandbox,
+      timeoutMs: 15_000,
+      ...(onBun ? { permissions: "inherit" as const } : {}),
+    });
+    const source = `const fs = require("node:fs");
+for (const p of [".env", "notes", "config/.env.local", "secrets/token.txt", "vault/token.txt"]) {
+  try { console.log(p, JSON.stringify(fs.readFileSync(p, "utf8"))); } catch (e) { console.log(p, e.code); }
+}
+try { console.log("dir", fs.readdirSync("secrets").join(",")); } catch (e) { console.log("dir", e.code); }`;
+    const result = await tool.execute({ source });
+    for (const secret of PRIVATE_SECRETS) expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stdout).toMatch(/^dir\s*$/m); // the private folder is shown empty
+    expectIntact(fixture);
+  }, 60_000);
+});
+
+describe("private paths and the container sandbox", () => {
+  test("it does not mask them yet, so it refuses a command over them (SANDBOX_UNAVAILABLE) instead of running it", async () => {
+    fixture = await diskFixture(PRIVATE_TREE);
+    const container = new SubprocessSandbox({ image: "paddock/sandbox-node:local" });
+    const shell = new SandboxShell(container, { cwd: fixture.root, privatePaths: PRIVATE_PATTERNS });
+    await expect(shell.exec({ command: "cat .env", timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: "SANDBOX_UNAVAILABLE",
+      message: expect.stringContaining("does not mask private paths"),
+    });
+    await container.close();
+  });
+});
