@@ -8,6 +8,7 @@ import { holdTransientName, isTransientName, runInTargetQueue, targetKey } from 
 import { stillNamesObject } from "../core/fs/still_names_object.ts";
 import { sameIdentity, type Workspace } from "../core/fs/workspace.ts";
 import { type HostStat, isHostError } from "../host.ts";
+import { isPrivateEntry } from "../core/fs/private_paths.ts";
 
 /** `TOO_MANY_ENTRIES` for a recursive delete over `maxEntries`. */
 export function tooMany(display: string, maxEntries: number): WorkspaceError {
@@ -181,10 +182,20 @@ export class TreeRemover {
     }
   }
 
-  /** Entries in the tree (the folder included), counting stops past `max`. */
+  /**
+   * Entries in the tree (the folder included), counting stops past `max`.
+   * @throws {WorkspaceError} `PATH_PRIVATE` when the tree holds a private path (named nowhere): a
+   *   recursive delete does not take private files with it.
+   */
   async count(folder: Folder, max: number, total = 1): Promise<number> {
+    const privatePaths = this.workspace.privatePaths ?? [];
     for (const name of await this.list(folder)) {
       throwIfAborted(this.signal);
+      if (privatePaths.length > 0 && isPrivateEntry(folder.segments, name, privatePaths)) {
+        throw new WorkspaceError("PATH_PRIVATE", `Cannot delete '${this.display}': it holds a private path`, {
+          path: this.display,
+        });
+      }
       if (++total > max) return total;
       const stat = await this.lstatChild(folder, name);
       if (stat?.kind === "directory") {

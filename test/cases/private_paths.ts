@@ -97,6 +97,11 @@ export const PRIVATE_REFUSALS: readonly PrivateCall[] = [
   },
   { name: "delete_path .env", tool: "delete_path", args: { path: ".env" } },
   { name: "delete_path a private folder", tool: "delete_path", args: { path: "secrets", recursive: true } },
+  {
+    name: "delete_path a folder holding a private file (nothing of it is removed)",
+    tool: "delete_path",
+    args: { path: "config", recursive: true },
+  },
   { name: "create_directory in a private folder", tool: "create_directory", args: { path: "secrets/new" } },
   { name: "get_file_info .env", tool: "get_file_info", args: { path: ".env" } },
   { name: "get_file_info through a link", tool: "get_file_info", args: { path: "notes" } },
