@@ -73,6 +73,14 @@ export interface ScriptLaunchRequest {
    * name exactly is left out (not writable). @default confineTo
    */
   writable?: string[];
+  /**
+   * With `confineTo`: paths below it the child may not read (`read`) or not
+   * write (`write`): the workspace's private paths, where the runtime can deny
+   * paths (Deno: `--deny-read`, `--deny-write`); a runtime that cannot
+   * (Node's and Bun's permission models have no deny list) leaves them
+   * readable, and the tool's description says so. @default []
+   */
+  denied?: { read: string[]; write: string[] };
 }
 
 /** The command line for a script, and a bootstrap file to write first if the runtime needs one. */

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MCP_HTTP_MAX_BODY_BYTES } from "../src/core/limits.ts";
+import { MCP_HTTP_MAX_BODY_BYTES, SANDBOX_DRAIN_GRACE_MS } from "../src/core/limits.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { bearerHeaders, INITIALIZE, JSON_HEADERS, writeFileCall } from "./helpers/mcp_raw.ts";
@@ -31,6 +31,28 @@ function processesWith(marker: string): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * The pids with `marker` still there after a kill: polled until none is left, for at most the sandbox's drain
+ * grace (bubblewrap's PID namespace is torn down a moment after bwrap itself is killed). What is left is shown
+ * with its state, so a failure says what it was.
+ */
+async function leftAfterKill(marker: string): Promise<string[]> {
+  const deadline = Date.now() + SANDBOX_DRAIN_GRACE_MS;
+  for (;;) {
+    const pids = processesWith(marker);
+    if (pids.length === 0 || Date.now() > deadline) {
+      return pids.map((pid) => {
+        try {
+          return `${pid}: ${fs.readFileSync(`/proc/${pid}/stat`, "utf8").slice(0, 60)}`;
+        } catch {
+          return `${pid}: gone`;
+        }
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /** The pids with `marker`, once there are some: a background start answers before its process has exec'd (polled, at most 400 times). */
@@ -276,7 +298,7 @@ describe.each(SERVER_RUNTIMES)("paddock mcp --http under %s", (serverRuntime) =>
         expect((await runningWith(marker)).length).toBeGreaterThan(0);
         expect(fs.readdirSync(dir.root)).toHaveLength(1);
         expect(await server.stop()).toBe(0);
-        expect(processesWith(marker)).toEqual([]);
+        expect(await leftAfterKill(marker)).toEqual([]);
         expect(fs.readdirSync(dir.root)).toEqual([]);
       } finally {
         await server.stop();

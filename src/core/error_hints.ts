@@ -114,6 +114,8 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = Object.freeze({
   CHANGED_SINCE_CHECKPOINT:
     "someone else changed the file since the tool did; read it to see its state, and ask the user before replacing it",
   NOT_RESTORABLE: "the earlier content was not kept; restore the file by hand (write_file), or ask the user",
+  CHANGES_INCOMPLETE:
+    "a command changed files that were not captured before it ran; pass force: true to put back what was captured, or put the rest back by hand",
   CHECKPOINT_UNKNOWN: "use a checkpoint taken on this same workspace",
   NOTHING_TO_UNDO: "no change of this session is left to undo; nothing was changed",
   // Processes.

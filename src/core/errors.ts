@@ -72,9 +72,10 @@ export type ErrorCode =
   | "PATH_PRIVATE"
   // Checkpoints (restore, undo_last_change): a file changed by someone else since the
   // change journaled, a change the journal cannot undo, a checkpoint of another
-  // workspace, nothing left to undo.
+  // workspace, nothing left to undo, a command's changes not all captured.
   | "CHANGED_SINCE_CHECKPOINT"
   | "NOT_RESTORABLE"
+  | "CHANGES_INCOMPLETE"
   | "CHECKPOINT_UNKNOWN"
   | "NOTHING_TO_UNDO"
   // Processes.

@@ -390,6 +390,23 @@ export const CHECKPOINT_FILE_BYTES = 1_048_576;
  */
 export const CHECKPOINT_JOURNAL_BYTES = 33_554_432;
 
+/**
+ * Commands' changes (`shell`, `node_process`): entries (files, folders, links)
+ * of the workspace walked before and after each command to tell what it
+ * changed. A larger workspace is still run; the command's undo group is marked
+ * incomplete (`CHANGES_INCOMPLETE`) when the walk stopped here.
+ */
+export const COMMAND_CAPTURE_MAX_ENTRIES = 20_000;
+
+/**
+ * Commands' changes: bytes of file contents kept per workspace so that a
+ * command's change can be taken back (each file up to `CHECKPOINT_FILE_BYTES`,
+ * read before a command and kept while unchanged, so only changed files are
+ * read again). A file past the bound that a command changes makes its group
+ * incomplete.
+ */
+export const COMMAND_CAPTURE_MAX_BYTES = 33_554_432;
+
 /** All limits by name, as printed in the README's table. */
 export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MAX_PATH_BYTES,
@@ -441,6 +458,8 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   OUTPUT_MAX_LINE_CHARS,
   PIPE_DRAIN_GRACE_MS,
   SANDBOX_DRAIN_GRACE_MS,
+  COMMAND_CAPTURE_MAX_ENTRIES,
+  COMMAND_CAPTURE_MAX_BYTES,
   SANDBOX_PROBE_TIMEOUT_MS,
   SANDBOX_MASK_MAX_PATHS,
   PROTECTED_SCAN_MAX_ENTRIES,

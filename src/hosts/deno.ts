@@ -175,6 +175,13 @@ function denoScriptLaunch(api: DenoApi, request: ScriptLaunchRequest): ScriptLau
     // an empty list gives no flag at all (a bare `--allow-write` would allow every write).
     const writable = request.writable?.filter((path) => !path.includes(",")) ?? request.confineTo;
     for (const path of writable) flags.push(`--allow-write=${path}`);
+    // Private paths: denied both ways (a deny wins over an allow); one Deno cannot name exactly is refused.
+    const denied = request.denied ?? { read: [], write: [] };
+    if ([...denied.read, ...denied.write].some((path) => path.includes(","))) {
+      throw new HostError("UNSUPPORTED", "permission-path");
+    }
+    for (const path of denied.read) flags.push(`--deny-read=${path}`);
+    for (const path of denied.write) flags.push(`--deny-write=${path}`);
   }
   // Deno always puts the script at argv[1]; the bootstrap removes it so that
   // `process.argv.slice(1)` is exactly the arguments, then runs the script

@@ -105,7 +105,9 @@ export function registryOf(
       privatePaths: workspace.privatePaths,
     });
     // Its background commands live in the workspace's table, where the process tools look.
-    tools.push(createShellTool(sandboxShell, { ...shell, processes: backgroundProcessesOf(workspace) }));
+    tools.push(
+      createShellTool(sandboxShell, { ...shell, processes: backgroundProcessesOf(workspace), journal: workspace }),
+    );
     if (!tools.some((tool) => tool.name === "process_output")) tools.push(...createProcessTools(workspace));
   }
   return new ToolRegistry([...tools, readMany, listRoots, ...extra]);

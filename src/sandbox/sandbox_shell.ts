@@ -95,7 +95,11 @@ export class SandboxShell implements ShellProvider {
 
   /** What its commands can reach (the `shell` tool's description and MCP `openWorldHint` say it). */
   get reach(): { text: string; openWorld: boolean } {
-    return sandboxShellReach(this.sandbox, (this.options.protectedPaths ?? []).length > 0);
+    return sandboxShellReach(
+      this.sandbox,
+      (this.options.protectedPaths ?? []).length > 0,
+      (this.options.privatePaths ?? []).length > 0,
+    );
   }
 
   /**

@@ -28,6 +28,14 @@ function changedSince(display: string, detail: string): Outcome {
 /** Takes back one change (see {@link restore}); a refusal is an outcome, a failure of the walk or a step throws. */
 export async function restoreOne(workspace: Workspace, entry: JournalEntry, options: RestoreOptions): Promise<Outcome> {
   const display = entry.segments.join("/");
+  // A command's changes not all captured: what was is put back (forced, see restoreEntries), this is reported.
+  if (entry.kind === "uncaptured") {
+    return {
+      status: "not_restorable",
+      code: "CHANGES_INCOMPLETE",
+      message: `Not all changes were captured: ${entry.reason}`,
+    };
+  }
   const force = options.force === true;
   const previous = entry.previous;
   const unsaved = entry.kind === "write" || entry.kind === "remove" ? notRestorable(display, previous) : null;

@@ -163,7 +163,7 @@ export function createCodingTools(source: WorkspaceSource, options: CodingToolsO
   if (options.createDirectory !== false) {
     tools.push(createDirectoryTool(workspace, { ...guard, ...options.createDirectory }));
   }
-  // Undo takes back what the file tools journaled (commands are not journaled).
+  // Undo takes back what the file tools and commands journaled.
   const changesFiles = tools.some((tool) => FILE_CHANGING_TOOLS.has(tool.name));
   if (options.undoLastChange !== false && changesFiles) {
     tools.push(createUndoLastChangeTool(workspace, options.undoLastChange));

@@ -14,7 +14,7 @@ import {
 import type { Sandbox } from "../core/process/command_sandbox.ts";
 import { mapSpawnError } from "../core/process/map_spawn_error.ts";
 import { protectedLayout } from "../core/fs/protected_layout.ts";
-import { sandboxLayout } from "../core/fs/sandbox_layout.ts";
+import { runtimeDenial, sandboxLayout } from "../core/fs/sandbox_layout.ts";
 import { protectedPathsInForce, protectionDeclared } from "../core/fs/change_policy.ts";
 import { removeOwnFile } from "../core/fs/remove_own_file.ts";
 import { runProcess, toExecResult } from "../core/process/run_process.ts";
@@ -22,7 +22,7 @@ import { sanitizeScriptOutput, SCRIPT_DISPLAY_NAME } from "../core/process/scrip
 import { encodeUtf8, utf8ByteLength } from "../core/text/utf8.ts";
 import { windowsCommandLineLength } from "../core/process/windows_command_line.ts";
 import type { Identity, Workspace } from "../core/fs/workspace.ts";
-import { nodeProcessReach, runtimeOfSource } from "./process_reach.ts";
+import { nodeProcessReach, privatePathsOfSource, privateReach, runtimeOfSource } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
 import { workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
@@ -30,7 +30,13 @@ import type { ShellExecResult } from "../shell_provider.ts";
 import { backgroundChild } from "../core/process/background_child.ts";
 import { type KeptOutputFields, keptSink, showStream } from "../core/process/kept_result.ts";
 import { backgroundProcessesOf } from "../core/process/background_processes.ts";
-import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startedResult } from "./start_in_background.ts";
+import {
+  BACKGROUND_DESCRIPTION,
+  type BackgroundStarted,
+  journaledWhenEnded,
+  startedResult,
+} from "./start_in_background.ts";
+import { startCommandCapture } from "../core/fs/command_capture.ts";
 import { createScript, sandboxed, scriptLaunch } from "./_node_script.ts";
 
 /** Prefix of the temp script files node_process writes in the workspace root. */
@@ -155,7 +161,17 @@ export function createNodeProcessTool(
   const guarded = options.protectedPaths !== undefined
     ? options.protectedPaths.length > 0
     : protectionDeclared(getWorkspace.owner);
-  const reach = nodeProcessReach(runtimeOfSource(workspace), permissions, options.sandbox, guarded);
+  const runtime = runtimeOfSource(workspace);
+  const base = nodeProcessReach(runtime, permissions, options.sandbox, guarded);
+  // A bubblewrap sandbox masks private paths; else Deno denies them; Node's and Bun's permissions cannot.
+  const hides: Parameters<typeof privateReach>[0] = options.sandbox !== undefined
+    ? (options.sandbox.kind === "bubblewrap" ? "masked" : "refused")
+    : permissions === "workspace" && runtime === "deno"
+    ? "denied"
+    : "open";
+  const reach = privatePathsOfSource(workspace).length === 0
+    ? base
+    : { ...base, text: base.text + privateReach(hides) };
   const tool = defineTool({
     name: options.name ?? "node_process",
     description: options.description ??
@@ -206,18 +222,27 @@ export function createNodeProcessTool(
       const base = NODE_SCRIPT_PREFIX + randomSuffix();
       const scriptPath = joinHostPath(host.platform, workspace.root, [`${base}.cjs`]);
       const bootstrapPath = joinHostPath(host.platform, workspace.root, [`${base}.boot.cjs`]);
+      const scriptNames = [`${base}.cjs`, `${base}.boot.cjs`];
       // With protected paths: where they lie now, for the runtime's write list and the sandbox's read-only binds.
       const protectedPaths = await getProtected(workspace);
       const layout = protectedPaths.length > 0 && (permissions === "workspace" || options.sandbox !== undefined)
         ? await protectedLayout(workspace, protectedPaths, { signal })
         : undefined;
       const toHost = (list: string[][]) => list.map((segments) => workspace.hostPath(segments));
+      // Private paths that exist now: masked in a sandbox, denied by the runtime where it can deny (Deno).
+      const hidden = workspace.privatePaths.length > 0 && (permissions === "workspace" || options.sandbox !== undefined)
+        ? await sandboxLayout(workspace, protectedPaths, workspace.privatePaths, signal)
+        : undefined;
+      const denied = hidden === undefined || permissions !== "workspace"
+        ? undefined
+        : await runtimeDenial(workspace, hidden, signal);
       const launch = scriptLaunch(host, {
         scriptPath,
         bootstrapPath,
         args: input.args,
         confineTo: permissions === "workspace" ? [workspace.root] : null,
         ...(layout === undefined ? {} : { writable: toHost(layout.writable) }),
+        ...(denied === undefined ? {} : { denied }),
       });
       // The scripts are created (and removed) at the held root, never through a path a swap could redirect.
       const root = await workspace.rootFolder();
@@ -238,9 +263,9 @@ export function createNodeProcessTool(
           created.push([at, await createScript(workspace, at, encodeUtf8(launch.bootstrap), mode)]);
         }
         // In a sandbox, private paths are masked too (one scan for both kinds, sandbox_layout.ts).
-        const inSandbox = options.sandbox === undefined || workspace.privatePaths.length === 0
+        const inSandbox = options.sandbox === undefined || hidden === undefined
           ? (layout === undefined ? {} : { readOnly: toHost(layout.readOnly), pinned: toHost(layout.pinned) })
-          : await sandboxLayout(workspace, protectedPaths, workspace.privatePaths, signal);
+          : hidden;
         const command = await sandboxed(options.sandbox, {
           argv: launch.argv,
           env: { ...workspace.childEnvironment(), ...launch.env },
@@ -255,19 +280,24 @@ export function createNodeProcessTool(
             sanitize: (text: string) => sanitizeScriptOutput(text, names),
           };
           const started = await backgroundProcessesOf(workspace).start(spec, async (sink) => {
+            // What it changes is journaled when it ends, a group of its own (not counting its own script files).
+            const capture = await startCommandCapture(workspace, { background: true, signal, exclude: scriptNames });
             const child = await host.spawn({ argv: command.argv, cwd: workspace.root, env: command.env, stdin: "pipe" })
               .catch((error: unknown) => {
                 throw mapSpawnError(error, "the script");
               });
             handedOver = true;
-            return backgroundChild(child, sink, {
-              killGraceMs: 0,
-              ...(command.drainGraceMs === undefined ? {} : { drainGraceMs: command.drainGraceMs }),
-              cleanup: async () => {
-                await command.cleanup?.();
-                await removeScripts();
-              },
-            });
+            return journaledWhenEnded(
+              backgroundChild(child, sink, {
+                killGraceMs: 0,
+                ...(command.drainGraceMs === undefined ? {} : { drainGraceMs: command.drainGraceMs }),
+                cleanup: async () => {
+                  await command.cleanup?.();
+                  await removeScripts();
+                },
+              }),
+              capture,
+            );
           }).catch(async (error: unknown) => {
             await command.cleanup?.();
             throw error;
@@ -276,6 +306,8 @@ export function createNodeProcessTool(
         }
         // The whole output is kept (bounded, in memory) under an id process_output pages and searches.
         const kept = backgroundProcessesOf(workspace).keep("node_process", (text) => sanitizeScriptOutput(text, names));
+        // What the script changes is one undo group, this call's.
+        const capture = await startCommandCapture(workspace, { signal, exclude: scriptNames });
         const result = await runProcess(host, {
           argv: command.argv,
           cwd: workspace.root,
@@ -287,7 +319,10 @@ export function createNodeProcessTool(
           output: keptSink(kept),
         }).catch((error: unknown) => {
           throw mapSpawnError(error, "the script");
-        }).finally(() => command.cleanup?.());
+        }).finally(async () => {
+          await command.cleanup?.();
+          await capture?.finish();
+        });
         kept.end({ exitCode: result.exitCode, signal: result.signal });
         if (result.timedOut) {
           throw new WorkspaceError(

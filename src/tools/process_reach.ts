@@ -145,14 +145,15 @@ function nodeProcessBaseReach(
  * @param guarded Whether protected paths are in force.
  * @returns The description sentences and the network flag.
  */
-export function sandboxShellReach(sandbox: Sandbox, guarded: boolean): ProcessReach {
+export function sandboxShellReach(sandbox: Sandbox, guarded: boolean, hidden = false): ProcessReach {
   const files =
     "the protected paths (.git, package.json, lockfiles, Makefile and the other files that decide what allowed commands run)";
   return {
     text:
       `Commands run in an OS sandbox (${sandbox.kind}): they can read and write the workspace, and nothing else outside the system folders is visible, ` +
       `so a link pointing out of the workspace leads nowhere; they see no other process; ${sandboxNetwork(sandbox)}.` +
-      (guarded ? ` Inside, ${files} that exist are read-only; one that does not exist yet can be created.` : ""),
+      (guarded ? ` Inside, ${files} that exist are read-only; one that does not exist yet can be created.` : "") +
+      (hidden ? (sandbox.kind === "bubblewrap" ? ` ${PRIVATE_MASKED}` : PRIVATE_REFUSED) : ""),
     openWorld: sandbox.networkReach !== "none",
   };
 }
@@ -165,6 +166,7 @@ export function sandboxShellReach(sandbox: Sandbox, guarded: boolean): ProcessRe
  * @returns The description sentences and the network flag.
  */
 export function shellReach(onHost: boolean, provided?: ProcessReach): ProcessReach {
+  // (A sandboxed provider says what it does with private paths; privateReach adds the host case.)
   if (!onHost && provided !== undefined) return provided;
   return onHost
     ? {
@@ -177,4 +179,43 @@ export function shellReach(onHost: boolean, provided?: ProcessReach): ProcessRea
       text: "Commands run where the shell provider puts them and reach what it lets them reach.",
       openWorld: true,
     };
+}
+
+const PRIVATE_REFUSED =
+  " This sandbox cannot mask the workspace's private paths yet: a command does not run while one exists (SANDBOX_UNAVAILABLE).";
+
+const PRIVATE_MASKED =
+  "The workspace's private paths that exist when a command starts are masked inside (an empty file, an empty folder): it reads nothing of them.";
+
+/**
+ * The sentence a process tool's description adds when its workspace has
+ * private paths: whether they hold for the commands it runs.
+ *
+ * @param how `masked` (a bubblewrap sandbox), `refused` (a sandbox that cannot mask: nothing runs while one exists),
+ *   `denied` (Deno's permissions), or `open` (nothing keeps a command from them).
+ * @returns The sentence, with a leading space.
+ */
+export function privateReach(how: "masked" | "refused" | "denied" | "open"): string {
+  switch (how) {
+    case "masked":
+      return ` ${PRIVATE_MASKED}`;
+    case "refused":
+      return PRIVATE_REFUSED;
+    case "denied":
+      return " The workspace's private paths are denied to it by the runtime's permissions: reading or writing one fails.";
+    case "open":
+      return " The workspace's private paths do NOT hold for it: unlike the file tools, it can read and change them.";
+  }
+}
+
+/**
+ * The private paths a tool's workspace source declares (a root path: none).
+ *
+ * @param source The source.
+ * @returns Its patterns.
+ */
+export function privatePathsOfSource(source: WorkspaceSource): readonly string[] {
+  if (source instanceof Workspace) return source.privatePaths;
+  const declared = (source as { privatePaths?: unknown }).privatePaths;
+  return Array.isArray(declared) ? declared as string[] : [];
 }

@@ -18,8 +18,12 @@ export interface RestoredChange {
   path: string;
   /** A move: where the entry goes back to. */
   from?: string;
-  /** The change taken back: a file written, an entry removed, a folder made, an entry moved. */
-  change: "write" | "remove" | "mkdir" | "move";
+  /**
+   * The change taken back: a file written, an entry removed, a folder made, an
+   * entry moved; `uncaptured`: a command changed more than was captured (path
+   * `.`, status `not_restorable`, code `CHANGES_INCOMPLETE`).
+   */
+  change: "write" | "remove" | "mkdir" | "move" | "uncaptured";
   /**
    * `restored`: put back as it was; `kept`: a created folder left because it is
    * not empty; `refused`: someone else changed it since (`code`
@@ -100,6 +104,7 @@ export async function restoreEntries(
 ): Promise<RestoreResult> {
   await workspace.checkRoot();
   const journal = journalOf(workspace);
+  refuseUncaptured(entries, options);
   const changes: RestoredChange[] = [];
   const done: JournalEntry[] = [];
   // Paths a newer change to which was refused: an older change there is refused too (unless `force`), else a
@@ -109,7 +114,7 @@ export async function restoreEntries(
     for (const entry of [...entries].reverse()) {
       if (entry.settled !== true) continue; // still in flight (a concurrent call): not ours to take back yet
       throwIfAborted(options.signal);
-      const path = entry.segments.join("/");
+      const path = entry.segments.join("/") || ".";
       const outcome: Outcome = blocked.has(path) && options.force !== true
         ? {
           status: "refused",
@@ -140,4 +145,23 @@ export async function restoreEntries(
     journal.forget(done);
   }
   return { complete: changes.every((change) => change.status === "restored"), dropped: false, changes };
+}
+
+// A command whose changes were not all captured (see command_capture.ts) is not taken back half-way unless forced:
+// a half-undone command leaves a tree no one made.
+function refuseUncaptured(entries: readonly JournalEntry[], options: RestoreOptions): void {
+  if (options.force === true) return;
+  const uncaptured = entries.filter((entry) => entry.kind === "uncaptured");
+  if (uncaptured.length === 0) return;
+  const restorable = entries.filter((entry) => entry.kind !== "uncaptured").length;
+  throw new WorkspaceError(
+    "CHANGES_INCOMPLETE",
+    `Cannot undo: a command changed more than was captured (${
+      uncaptured.map((entry) => entry.kind === "uncaptured" ? entry.reason : "").join("; ")
+    }); nothing was put back`,
+    {
+      hint: `pass force: true to put back the ${restorable} captured change(s) and leave the rest, ` +
+        "or undo the command's changes by hand (git restore, or write_file)",
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { WorkspaceError } from "../core/errors.ts";
 import { createHostShellProvider } from "../core/process/host_shell_provider.ts";
+import { startCommandCapture } from "../core/fs/command_capture.ts";
 import {
   SHELL_KILL_GRACE_MS,
   SHELL_MAX_COMMAND_BYTES,
@@ -14,7 +15,7 @@ import { utf8ByteLength } from "../core/text/utf8.ts";
 import { isShellProvider, type ShellExecResult, type ShellProvider } from "../shell_provider.ts";
 import { type BackgroundProcesses, backgroundProcessesOf } from "../core/process/background_processes.ts";
 import { BACKGROUND_DESCRIPTION, type BackgroundStarted, startShellInBackground } from "./start_in_background.ts";
-import { shellReach } from "./process_reach.ts";
+import { privatePathsOfSource, privateReach, shellReach } from "./process_reach.ts";
 import type { BaseToolOptions, Tool } from "./tool.ts";
 import { defineTool } from "./define_tool.ts";
 import { DeferredWorkspace, type WorkspaceGetter, workspaceGetter, type WorkspaceSource } from "./workspace_source.ts";
@@ -92,6 +93,14 @@ export interface ShellToolOptions extends BaseToolOptions {
    * provider source: the provider's)
    */
   processes?: BackgroundProcesses;
+  /**
+   * The workspace whose change journal records what each command changed, so
+   * that `undo_last_change` and `restore` take it back (see the README's
+   * "Commands' changes"). A workspace source is its own; give it for a
+   * {@link ShellProvider} that runs commands over a workspace (`SandboxShell`).
+   * @default the source's workspace; none for a plain provider
+   */
+  journal?: Workspace;
 }
 
 /** Arguments of `shell` as a caller writes them (what its schema accepts); `execute` takes this type. */
@@ -207,7 +216,11 @@ export function createShellTool(
       policy.allow.map(describeRule).join(", ") || "none"
     }; a command allowed by a string pattern must be a single command without ; & | \` $( < > or line breaks.`;
 
-  const reach = shellReach(!isShellProvider(source), isShellProvider(source) ? source.reach : undefined);
+  const provided = shellReach(!isShellProvider(source), isShellProvider(source) ? source.reach : undefined);
+  // On the host nothing keeps a command from the private paths; a sandboxed provider says what it does.
+  const reach = !isShellProvider(source) && privatePathsOfSource(source).length > 0
+    ? { ...provided, text: provided.text + privateReach("open") }
+    : provided;
   const tool = defineTool({
     name: options.name ?? "shell",
     description: options.description ??
@@ -263,14 +276,23 @@ export function createShellTool(
     },
     run: async (input, { signal }): Promise<ShellOutput> => {
       const provider = await getProvider();
+      const journaled = options.journal ?? await getWorkspace?.();
       if (input.background === true) {
         const table = options.processes ?? backgroundProcessesOf(await getOwner());
-        return await startShellInBackground(table, provider, {
-          command: input.command,
-          maxOutputBytes: limits.output,
-          ...(input.timeoutGiven === true ? { timeoutMs: input.timeoutMs } : {}),
-        }, signal);
+        return await startShellInBackground(
+          table,
+          provider,
+          {
+            command: input.command,
+            maxOutputBytes: limits.output,
+            ...(input.timeoutGiven === true ? { timeoutMs: input.timeoutMs } : {}),
+          },
+          signal,
+          journaled === undefined ? undefined : () => startCommandCapture(journaled, { background: true, signal }),
+        );
       }
+      // What the command changes is one undo group, this call's.
+      const capture = journaled === undefined ? null : await startCommandCapture(journaled, { signal });
       // The whole output is kept (bounded, in memory) under an id process_output pages and searches.
       const kept = (options.processes ?? backgroundProcessesOf(await getOwner())).keep(tool.name);
       const result = await provider.exec(input.command, {
@@ -281,7 +303,7 @@ export function createShellTool(
       }).catch((error: unknown) => {
         kept.end({ exitCode: null, signal: null });
         throw error;
-      });
+      }).finally(() => capture?.finish());
       kept.end({ exitCode: result.exitCode ?? null, signal: result.signal ?? null });
       // A provider may leave out what it does not know, or send more than
       // asked; output it already cut (with its marker) is kept as it is.

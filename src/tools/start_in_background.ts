@@ -5,6 +5,35 @@ import type { BackgroundProcess, BackgroundProcessSpec } from "../core/process/b
 import type { BackgroundProcesses } from "../core/process/background_processes.ts";
 import { throwIfAborted } from "../core/errors.ts";
 import type { ShellProvider } from "../shell_provider.ts";
+import type { BackgroundControl } from "../core/process/background_process.ts";
+import type { CommandCapture } from "../core/fs/command_capture.ts";
+
+/**
+ * A started process whose changes to the workspace are journaled once it
+ * ended (see command_capture.ts): its `ended` settles after the journal has
+ * them, so an undo after `process_kill` finds them.
+ *
+ * @param control The started process.
+ * @param capture Its capture, taken before it started (`null`: nothing to journal).
+ * @returns The same process, `ended` later.
+ */
+export function journaledWhenEnded(control: BackgroundControl, capture: CommandCapture | null): BackgroundControl {
+  if (capture === null) return control;
+  const finish = () => capture.finish();
+  return {
+    ...control,
+    ended: control.ended.then(
+      async (exit) => {
+        await finish();
+        return exit;
+      },
+      async (error: unknown) => {
+        await finish();
+        throw error;
+      },
+    ),
+  };
+}
 
 /** How `shell` and `node_process` describe their `background` argument. */
 export const BACKGROUND_DESCRIPTION: string =
@@ -64,24 +93,32 @@ export async function startShellInBackground(
   provider: ShellProvider,
   spec: { command: string; maxOutputBytes: number; timeoutMs?: number },
   signal?: AbortSignal,
+  capture?: () => Promise<CommandCapture | null>,
 ): Promise<ReturnType<typeof startedResult>> {
   throwIfAborted(signal);
   const entry: BackgroundProcessSpec = { tool: "shell", ...spec };
   const start = provider.start?.bind(provider);
   const proc = await table.start(entry, async (sink) => {
+    const captured = await capture?.() ?? null;
     if (start === undefined) {
-      return backgroundExec(provider, {
-        command: spec.command,
-        timeoutMs: spec.timeoutMs ?? SHELL_MAX_TIMEOUT_MS,
-        maxOutputBytes: spec.maxOutputBytes,
-      }, sink);
+      return journaledWhenEnded(
+        backgroundExec(provider, {
+          command: spec.command,
+          timeoutMs: spec.timeoutMs ?? SHELL_MAX_TIMEOUT_MS,
+          maxOutputBytes: spec.maxOutputBytes,
+        }, sink),
+        captured,
+      );
     }
     const started = await start(spec.command);
-    return backgroundChild(started.child, sink, {
-      killGraceMs: started.killGraceMs ?? SHELL_KILL_GRACE_MS,
-      ...(started.cleanup === undefined ? {} : { cleanup: started.cleanup }),
-      ...(started.drainGraceMs === undefined ? {} : { drainGraceMs: started.drainGraceMs }),
-    });
+    return journaledWhenEnded(
+      backgroundChild(started.child, sink, {
+        killGraceMs: started.killGraceMs ?? SHELL_KILL_GRACE_MS,
+        ...(started.cleanup === undefined ? {} : { cleanup: started.cleanup }),
+        ...(started.drainGraceMs === undefined ? {} : { drainGraceMs: started.drainGraceMs }),
+      }),
+      captured,
+    );
   });
   return startedResult(proc);
 }

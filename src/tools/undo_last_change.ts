@@ -40,8 +40,9 @@ const schema = z.object({
  * entries register; else they count as one).
  * A file changed since by someone else is refused (`CHANGED_SINCE_CHECKPOINT`
  * in its entry of `changes`) and stays in the journal unless `force`. Nothing
- * left to undo is `NOTHING_TO_UNDO`. Changes made by commands (`shell`,
- * `node_process`) are not journaled.
+ * left to undo is `NOTHING_TO_UNDO`. What a command (`shell`,
+ * `node_process`) changed in the workspace is a group too; one not captured
+ * whole is refused (`CHANGES_INCOMPLETE`) unless `force`.
  *
  * @param workspace The workspace, or its root folder.
  * @param options Name and description.
@@ -63,7 +64,7 @@ export function createUndoLastChangeTool(
   return defineTool({
     name: options.name ?? "undo_last_change",
     description: options.description ??
-      "Undo the file changes of the last tool call that changed files (write, edit, delete, move, create folder); call again to undo the one before. Files changed since by someone else are refused unless force: true.",
+      "Undo the file changes of the last tool call that changed files (write, edit, delete, move, create folder, and what a shell command or node_process script changed in the workspace); call again to undo the one before. Files changed since by someone else are refused unless force: true.",
     readOnly: false,
     workspaceRoots: getWorkspace.roots,
     workspace: getWorkspace,
@@ -85,7 +86,7 @@ export function createUndoLastChangeTool(
           {
             hint: running
               ? "undo once they have ended"
-              : "nothing to take back; changes made by commands are not journaled",
+              : "nothing to take back: no tool call or command has changed a file in this workspace",
           },
         );
       }

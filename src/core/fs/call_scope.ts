@@ -112,3 +112,13 @@ export function changeGroup(): number {
 export function callRunning(group: number): boolean {
   return scope === undefined ? group === sharedGroup : liveGroups.has(group);
 }
+
+/**
+ * A group no call has, for changes journaled outside every call (a command
+ * that ran in the background, when it ends).
+ *
+ * @returns The group.
+ */
+export function newChangeGroup(): number {
+  return nextGroup++;
+}

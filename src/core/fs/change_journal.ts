@@ -53,7 +53,12 @@ export type JournalEntry =
   /** A folder created. */
   | EntryBase & { kind: "mkdir" }
   /** An entry renamed from `from` to `segments`. */
-  | EntryBase & { kind: "move"; from: string[] };
+  | EntryBase & { kind: "move"; from: string[] }
+  /**
+   * A command's group is not whole (`segments` empty): what it changed could
+   * not all be told or kept (`reason`), so an undo refuses the group unless forced.
+   */
+  | EntryBase & { kind: "uncaptured"; reason: string };
 
 /** A change about to happen: {@link Pending.done} once it did, {@link Pending.cancel} if it did not. */
 export interface Pending {
@@ -174,11 +179,12 @@ export class ChangeJournal {
    * Records a change before it happens.
    *
    * @param change The change, without its sequence number and group.
+   * @param group Its group. @default the running call's, else a group of its own
    * @returns The pending entry, or `null` when journaling is off.
    */
-  record(change: DistributiveOmit<JournalEntry, "seq" | "group">): Pending | null {
+  record(change: DistributiveOmit<JournalEntry, "seq" | "group">, group: number = changeGroup()): Pending | null {
     if (!this.limits.enabled) return null;
-    const entry = { ...change, seq: this.#nextSeq++, group: changeGroup() } as JournalEntry;
+    const entry = { ...change, seq: this.#nextSeq++, group } as JournalEntry;
     this.#entries.push(entry);
     this.#bytes += cost(entry);
     this.#trim();

@@ -15,7 +15,8 @@ const owners = new WeakMap<Checkpoint, Workspace>();
 /**
  * Marks a point in the workspace's change journal. Every change a tool makes
  * afterwards (write, edit, delete, move, folder creation) can be taken back by
- * {@link restore}. Commands (`shell`, `node_process`) are not journaled.
+ * {@link restore}, and so can what a command (`shell`, `node_process`)
+ * changed in the workspace (see command_capture.ts).
  *
  * @param workspace The workspace.
  * @returns The checkpoint.

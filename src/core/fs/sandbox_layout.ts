@@ -6,7 +6,9 @@
  *
  * @module
  */
+import { PROTECTED_SCAN_MAX_ENTRIES } from "../limits.ts";
 import { protectedLayout } from "./protected_layout.ts";
+import { walkWorkspace } from "./walk_workspace.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Host paths for a `SandboxWrapRequest` (each list absent when empty). */
@@ -45,4 +47,63 @@ export async function sandboxLayout(
   if (pinned.length > 0) layout.pinned = pinned;
   if (masked.length > 0) layout.masked = masked;
   return layout;
+}
+
+/** What a runtime's permissions deny a script (host paths), for a runtime that can deny paths (Deno). */
+export interface RuntimeDenial {
+  /** Neither read nor written: the masked entries, and every link in the workspace that leads to one, into one or above one. */
+  read: string[];
+  /** Not written: the same, and the folders that hold a private entry (so none can be renamed away with its folder). */
+  write: string[];
+}
+
+/**
+ * The paths a runtime's permission model must deny a script so that the
+ * private entries stay unread, for a runtime whose checks go by the path as
+ * named, not as resolved (Deno): the masked entries themselves, every link in
+ * the workspace whose target is one of them, lies inside one or holds one
+ * (links to such links too), and, for writes, the folders that hold one.
+ * A script cannot make a new link under such permissions (Deno's symlink
+ * needs unscoped read and write), so the links that exist now are all there are.
+ *
+ * @param workspace The workspace (its root checked).
+ * @param layout The layout {@link sandboxLayout} gave for the same command.
+ * @param signal Cancels the walk.
+ * @returns The lists, or `undefined` when nothing is private.
+ */
+export async function runtimeDenial(
+  workspace: Workspace,
+  layout: SandboxLayout,
+  signal?: AbortSignal,
+): Promise<RuntimeDenial | undefined> {
+  const masked = layout.masked ?? [];
+  if (masked.length === 0) return undefined;
+  const links: Array<{ at: string; real: string }> = [];
+  const root = await workspace.rootFolder();
+  await walkWorkspace(workspace, { folder: root, segments: [], release: () => Promise.resolve() }, {
+    includeIgnored: true,
+    collect: false,
+    maxEntries: PROTECTED_SCAN_MAX_ENTRIES,
+    signal,
+    wants: (_path, _name, kind) => kind === "symlink",
+    onEntry: async (entry) => {
+      const at = workspace.hostPath(entry.path.split("/"));
+      const real = await workspace.host.realpath(at).catch(() => null);
+      if (real !== null) links.push({ at, real });
+    },
+  });
+  const read = [...masked];
+  const touches = (real: string) =>
+    read.some((denied) => real === denied || real.startsWith(`${denied}/`) || denied.startsWith(`${real}/`));
+  // Until nothing changes: a link to a denied link's folder is denied too.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const link of links) {
+      if (read.includes(link.at) || !touches(link.real)) continue;
+      read.push(link.at);
+      changed = true;
+    }
+  }
+  const holders = (layout.pinned ?? []).filter((folder) => folder !== workspace.root);
+  return { read, write: [...new Set([...read, ...holders])] };
 }

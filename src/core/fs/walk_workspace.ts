@@ -32,6 +32,12 @@ export interface WalkOptions {
    */
   onEntry?: (entry: WalkEntry, folder: Folder) => boolean | void | Promise<boolean | void>;
   /**
+   * Called for each folder below the start as it is entered, held, with its
+   * path (as in {@link WalkEntry}): its `stat` is what was opened.
+   * @default undefined
+   */
+  onFolder?: (folder: Folder, path: string) => void;
+  /**
    * A test of each entry that is not a folder, by its path (as in
    * {@link WalkEntry}), name and kind, asked before its `.gitignore` rules:
    * an entry it refuses is neither collected nor given to `onEntry`. The rules
@@ -296,6 +302,7 @@ class TreeWalk {
       }
       const child = await workspace.openFolder(folder, entry.name).catch(() => null);
       if (child === null || child.kind !== "folder") continue; // gone or replaced since it was listed: not entered
+      options.onFolder?.(child.folder, entryPath);
       try {
         if (!(await this.visit(child.folder, entryPath, ignores.enter(entry.name), false))) return false;
       } finally {
