@@ -265,9 +265,12 @@ describe("a group not captured whole is refused, not half-undone", () => {
     expect(fs.readFileSync(f.abs("zzz-late.txt"), "utf8")).toBe("past the bound\n");
   });
 
-  test("with the journal off, commands are not captured", async () => {
+  test.each([
+    ["the journal off", { enabled: false }],
+    ["only commands' capture off", { commands: false }],
+  ])("with %s, commands are not captured", async (_label, limits) => {
     const f = await fixture();
-    configureCheckpoints(f.workspace, { enabled: false });
+    configureCheckpoints(f.workspace, limits);
     const registry = registryOf(f.workspace);
     await ok(registry, "shell", { command: "echo x > made.txt" });
     expect((await failure(registry, "undo_last_change", {})).code).toBe("NOTHING_TO_UNDO");

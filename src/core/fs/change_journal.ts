@@ -76,6 +76,12 @@ export interface JournalLimits {
   journalBytes: number;
   /** Whether changes are journaled at all. @default true */
   enabled: boolean;
+  /**
+   * Whether what commands (`shell`, `node_process`) change is journaled too:
+   * the workspace is walked before and after each command (see the README's
+   * "Commands' changes" for the cost). @default true
+   */
+  commands: boolean;
 }
 
 // A fixed cost per entry beside its content, so a flood of small changes is bounded too.
@@ -115,6 +121,7 @@ export class ChangeJournal {
     fileBytes: CHECKPOINT_FILE_BYTES,
     journalBytes: CHECKPOINT_JOURNAL_BYTES,
     enabled: true,
+    commands: true,
   };
   #entries: JournalEntry[] = [];
   #bytes = 0;

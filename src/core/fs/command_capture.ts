@@ -126,7 +126,7 @@ function storeOf(workspace: object): ContentStore {
  *
  * @param workspace The workspace the command runs in.
  * @param options Background or not, a cancel signal, the bounds.
- * @returns The capture to finish once the command ended, or `null` when the journal is off.
+ * @returns The capture to finish once the command ended, or `null` when the journal (or its `commands`) is off.
  *
  * @example
  * ```ts ignore
@@ -144,7 +144,7 @@ export async function startCommandCapture(
 ): Promise<CommandCapture | null> {
   const { signal, limits = DEFAULT_LIMITS } = options;
   const journal = journalOf(workspace);
-  if (!journal.limits.enabled) return null;
+  if (!journal.limits.enabled || !journal.limits.commands) return null;
   const store = storeOf(workspace);
   const before = await walkTree(workspace, limits.maxEntries, signal, async (path, stat, at) => {
     if (stat.kind !== "file" || stat.size > journal.limits.fileBytes || store.has(path, stat)) return;
