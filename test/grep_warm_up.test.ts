@@ -7,7 +7,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, test } from "vitest";
 import type { Host } from "../host.ts";
 import { createGrepTool, LIMITS, openWorkspace } from "../mod.ts";
-import { createPaddockMcpServer } from "../src/mcp/mod.ts";
+import { createPaddockMcpServer, serveStdio } from "../src/mcp/mod.ts";
+import { PassThrough } from "node:stream";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { descriptorsUnder } from "./helpers/held_descriptors.ts";
 import { runtime } from "./helpers/runtime.ts";
@@ -121,6 +122,37 @@ describe(`[${runtime}] grep's warm-up`, () => {
       expect(atAbort).toBeGreaterThanOrEqual(20);
       // At most the read under way when it aborted, then nothing.
       expect(await settled(counting.reads)).toBeLessThanOrEqual(atAbort + 1);
+    }));
+
+  test("serveStdio ends it with the session: once stdin has closed and the session ended, nothing more is read", () =>
+    withFixture(tree(10, 100), async (fixture) => {
+      // 2 ms per read: one pass of the 1,000 files takes 2 s, so only the session's end can stop it early.
+      const counting = countingReads(fixture.host, 2);
+      const workspace = await openWorkspace(fixture.root, { host: counting.host });
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      let out = "";
+      stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const served = serveStdio({ root: workspace, nodeProcess: false, warmUp: true }, () => {}, { stdin, stdout });
+      stdin.write(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: "init",
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }) + "\n",
+      );
+      stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+      for (let waited = 0; counting.reads() < 20 && waited < 10_000; waited += 10) await sleep(10);
+      expect(counting.reads()).toBeGreaterThanOrEqual(20); // the warm-up runs
+      stdin.end();
+      await served;
+      expect(out).toContain('"id":"init"');
+      const atEnd = counting.reads();
+      // At most the read under way when the session ended; without the session's signal it read on (849
+      // more, to its bound: measured with the signal taken out of serve_stdio.ts).
+      expect(atEnd).toBeLessThan(1_000);
+      expect(await settled(counting.reads)).toBeLessThanOrEqual(atEnd + 1);
     }));
 
   // A tool whose warm-up waits for `handshake()`, over a host that counts its reads.

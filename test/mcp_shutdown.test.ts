@@ -8,7 +8,6 @@ import { afterAll, describe, expect, test } from "vitest";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { paddockCommand, REPO, SERVER_RUNTIMES, SERVER_RUNTIMES_ALWAYS } from "./helpers/paddock_command.ts";
 import { runtime, skipNote } from "./helpers/runtime.ts";
-import { GREP_WARM_UP_MS } from "../src/core/limits.ts";
 
 const CALLS = 120;
 const CONTENT = "x".repeat(60_000);
@@ -106,14 +105,12 @@ describe.each(SERVER_RUNTIMES_ALWAYS)("paddock mcp under %s, shutting down", (se
       for (let waited = 0; !server.replies().some((reply) => reply.id === "init") && waited < 30_000; waited += 10) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const closed = performance.now();
       server.child.stdin.end();
+      // The process ends with the session, code 0. That it does not wait for the warm-up is counted, not
+      // timed: test/grep_warm_up.test.ts serves the same session in-process over a host that counts reads,
+      // and nothing is read once the session ended (849 reads more without the session's signal).
       expect(await server.exited).toBe(0);
-      // It exits in 25–95 ms here (to 315 ms beside six busy loops); without the fix, at the warm-up's
-      // bound, GREP_WARM_UP_MS from the tool's making: 1,950–1,980 ms after the close on each runtime
-      // (measured with the session's signal taken out of serve_stdio.ts). Four fifths of the bound leaves
-      // room for a loaded machine (1,572 ms once in CI's Node 24 pass on the earlier tree, not explained).
-      expect(performance.now() - closed).toBeLessThan(GREP_WARM_UP_MS * 0.8);
+      expect(server.replies().some((reply) => reply.id === "init")).toBe(true);
     },
     60_000,
   );

@@ -40,6 +40,7 @@ export type { ScannedMessage } from "./message_head_scanner.ts";
 export type { CallToolResultJson, JsonRpcMessage, ListedTool } from "./protocol_types.ts";
 export type { BoundedStdioTransportOptions, ByteSink, ByteSource } from "./stdio_transport.ts";
 export { serveStdio } from "./serve_stdio.ts";
+export type { StdioStreams } from "./serve_stdio.ts";
 export { serveHttp } from "./serve_http.ts";
 export type { HttpLimits, PaddockHttpServer, ServeHttpOptions } from "./serve_http.ts";
 export type { HttpAuth } from "./http_auth.ts";

@@ -3,7 +3,15 @@ import { oversizedMessageReply } from "./oversized_message_reply.ts";
 import { createPaddockMcpServer } from "./server.ts";
 import { killBackgroundProcesses } from "../core/process/background_processes.ts";
 import type { PaddockMcpServerOptions } from "./server_types.ts";
-import { BoundedStdioTransport } from "./stdio_transport.ts";
+import { BoundedStdioTransport, type ByteSink, type ByteSource } from "./stdio_transport.ts";
+
+/** The streams {@link serveStdio} serves over: a byte source of messages, and a sink for the replies. */
+export interface StdioStreams {
+  /** Where the client's messages come from (newline-delimited JSON). */
+  stdin: ByteSource;
+  /** Where the replies go; its `error` event (a client gone) ends the session. */
+  stdout: ByteSink & { on(event: "error", listener: (error: Error) => void): unknown };
+}
 
 /**
  * Runs the Paddock MCP server over this process's stdin and stdout until
@@ -13,6 +21,7 @@ import { BoundedStdioTransport } from "./stdio_transport.ts";
  *
  * @param options The root and what to offer.
  * @param log Where diagnostics go. @default a line on stderr
+ * @param io The streams it serves over. @default this process's stdin and stdout
  * @returns Resolves when the session has ended.
  *
  * @example Serving the current folder
@@ -24,8 +33,9 @@ import { BoundedStdioTransport } from "./stdio_transport.ts";
 export async function serveStdio(
   options: PaddockMcpServerOptions,
   log: (line: string) => void = (line) => process.stderr.write(`paddock mcp: ${line}\n`),
+  io: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
 ): Promise<void> {
-  const transport = new BoundedStdioTransport(process.stdin, process.stdout, { oversizedReply: oversizedMessageReply });
+  const transport = new BoundedStdioTransport(io.stdin, io.stdout, { oversizedReply: oversizedMessageReply });
   // Ends grep's warm-up with the session: else the process would stay until the warm-up's bound.
   const session = new AbortController();
   const { server, registry, roots, workspace } = await createPaddockMcpServer({
@@ -38,7 +48,7 @@ export async function serveStdio(
   });
   server.onerror = (error) => log(error.message);
   // The client went away (EPIPE): end the session instead of crashing on an unhandled error.
-  process.stdout.on("error", (error: Error) => {
+  io.stdout.on("error", (error: Error) => {
     log(`cannot write to stdout: ${(error as { code?: string }).code ?? error.message}`);
     void transport.close();
   });
