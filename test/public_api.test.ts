@@ -509,6 +509,7 @@ const API: Record<string, { values: string[]; types: string[] }> = {
       "PaddockMcpServerOptions",
       "ScannedMessage",
       "ServeHttpOptions",
+      "StdioStreams",
     ],
   },
   "./patch": {

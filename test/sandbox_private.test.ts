@@ -8,7 +8,7 @@ import { BubblewrapSandbox, SandboxShell, SubprocessSandbox } from "../sandbox.t
 import { PRIVATE_ORIGINALS, PRIVATE_PATTERNS, PRIVATE_SECRETS, PRIVATE_TREE } from "./cases/private_paths.ts";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { onBun, runtime, skipNote } from "./helpers/runtime.ts";
-import { sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
+import { engineSkipReason, SANDBOX_IMAGE, sandboxSkipNote, sandboxSkipReason } from "./helpers/sandbox.ts";
 
 let fixture: DiskFixture | undefined;
 afterEach(() => {
@@ -87,17 +87,69 @@ try { console.log("dir", fs.readdirSync("secrets").join(",")); } catch (e) { con
   }, 60_000);
 });
 
-describe("private paths and the container sandbox", () => {
-  test("it does not mask them yet, so it refuses a command over them (SANDBOX_UNAVAILABLE) instead of running it", async () => {
-    fixture = await diskFixture(PRIVATE_TREE);
-    const container = new SubprocessSandbox({ image: "paddock/sandbox-node:local" });
-    const shell = new SandboxShell(container, { cwd: fixture.root, privatePaths: PRIVATE_PATTERNS });
-    await expect(shell.exec({ command: "cat .env", timeoutMs: 10_000 })).rejects.toMatchObject({
-      code: "SANDBOX_UNAVAILABLE",
-      message: expect.stringContaining("does not mask private paths"),
-    });
-    await container.close();
-  });
+const engineSkipNote = engineSkipReason === undefined ? "" : ` [skipped: ${engineSkipReason}]`;
+
+describe.skipIf(engineSkipReason !== undefined)(`private paths in the container sandbox${engineSkipNote}`, () => {
+  for (const reuse of [false, true]) {
+    test(
+      `a shell command reads no private path and changes none (${
+        reuse ? "a reused container" : "one container per command"
+      })`,
+      async () => {
+        fixture = await diskFixture(PRIVATE_TREE);
+        const container = new SubprocessSandbox({ image: SANDBOX_IMAGE, reuse });
+        try {
+          const shell = new SandboxShell(container, { cwd: fixture.root, privatePaths: PRIVATE_PATTERNS });
+          const read = await shell.exec({ command: READS, timeoutMs: 60_000 });
+          const seen = read.stdout + read.stderr;
+          expect(seen).not.toContain("nothing ran"); // the mount check passed: the masks are where they belong
+          for (const secret of PRIVATE_SECRETS) expect(seen).not.toContain(secret);
+          expect(seen).toContain("KEY=public");
+          await shell.exec({ command: CHANGES, timeoutMs: 60_000 });
+          expectIntact(fixture);
+          // Without private paths the same container sandbox reads them: the masks are what hides them.
+          const open = new SandboxShell(container, { cwd: fixture.root });
+          expect((await open.exec({ command: "cat .env", timeoutMs: 60_000 })).stdout).toContain("disk-secret");
+        } finally {
+          await container.close();
+        }
+      },
+      180_000,
+    );
+  }
+
+  test.skipIf(runtime === "deno")(
+    `a node_process script reads no private path${
+      skipNote(runtime === "deno", "Deno launches scripts with deno-only flags; the image has node")
+    }`,
+    async () => {
+      fixture = await diskFixture(PRIVATE_TREE);
+      const workspace = await openWorkspace(fixture.root, { privatePaths: PRIVATE_PATTERNS });
+      const container = new SubprocessSandbox({ image: SANDBOX_IMAGE });
+      try {
+        // The container's confinement alone: the host runtime's permission flags need not exist in the image's node.
+        const tool = createNodeProcessTool(workspace, {
+          sandbox: container,
+          timeoutMs: 60_000,
+          permissions: "inherit",
+        });
+        const source = `const fs = require("node:fs");
+for (const p of [".env", "notes", "config/.env.local", "secrets/token.txt", "vault/token.txt", "src/cfg"]) {
+  try { console.log(p, JSON.stringify(fs.readFileSync(p, "utf8"))); } catch (e) { console.log(p, e.code); }
+}
+console.log("dir", fs.readdirSync("secrets").join(","));
+console.log("public", fs.readFileSync("app.txt", "utf8"));`;
+        const result = await tool.execute({ source });
+        for (const secret of PRIVATE_SECRETS) expect(result.stdout + result.stderr).not.toContain(secret);
+        expect(result.stdout).toContain("public KEY=public");
+        expect(result.stdout).toMatch(/^dir\s*$/m);
+        expectIntact(fixture);
+      } finally {
+        await container.close();
+      }
+    },
+    180_000,
+  );
 });
 
 describe("private paths and commands without a sandbox", () => {
@@ -145,6 +197,6 @@ console.log("public", fs.readFileSync("app.txt", "utf8"));`;
       cwd: fixture.root,
       privatePaths: PRIVATE_PATTERNS,
     });
-    expect(container.reach.text).toContain("does not run while one exists");
+    expect(container.reach.text).toContain("masked inside");
   });
 });

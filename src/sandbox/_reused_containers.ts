@@ -8,8 +8,12 @@ import { type EngineClient, engineMessage } from "./docker_engine.ts";
 import { removeContainer } from "./_remove_container.ts";
 import { unavailable } from "./_sandbox_unavailable.ts";
 
-/** A bind below the workspace for protected paths (host path). */
-export type Bind = { source: string; readOnly: boolean };
+/**
+ * A mount below the workspace (host path): a pinned folder or a protected
+ * entry bound over itself, or (`mask`) a private entry hidden under the
+ * host's `/dev/null` (a file) or an empty read-only tmpfs (a folder).
+ */
+export type Bind = { source: string; readOnly: boolean; mask?: "file" | "folder" };
 
 interface Keeper {
   id: string;

@@ -74,8 +74,12 @@ export interface ContainerSpecInput {
   cpus?: number;
   tmpfsBytes?: number;
   init?: boolean;
-  /** More binds below the workspace (protected paths: pinned folders, read-only entries), host paths. @default [] */
-  binds?: ReadonlyArray<{ source: string; readOnly: boolean }>;
+  /**
+   * More mounts below the workspace, host paths: protected paths (pinned
+   * folders, read-only entries) and private ones (`mask`: `/dev/null` over a
+   * file, an empty read-only tmpfs over a folder). @default []
+   */
+  binds?: ReadonlyArray<{ source: string; readOnly: boolean; mask?: "file" | "folder" }>;
 }
 
 /**
@@ -106,12 +110,14 @@ export function containerSpec(input: ContainerSpecInput): Record<string, unknown
       // The engine mounts by target depth, so the workspace comes first and the binds below it after.
       Mounts: [
         { Type: "bind", Source: input.root, Target: CONTAINER_WORKSPACE, ReadOnly: false },
-        ...(input.binds ?? []).map((bind) => ({
-          Type: "bind",
-          Source: bind.source,
-          Target: CONTAINER_WORKSPACE + bind.source.slice(input.root.replace(/\/+$/, "").length),
-          ReadOnly: bind.readOnly,
-        })),
+        ...(input.binds ?? []).map((bind) => {
+          const target = CONTAINER_WORKSPACE + bind.source.slice(input.root.replace(/\/+$/, "").length);
+          if (bind.mask === "folder") {
+            return { Type: "tmpfs", Target: target, ReadOnly: true, TmpfsOptions: { SizeBytes: 4096, Mode: 0o555 } };
+          }
+          if (bind.mask === "file") return { Type: "bind", Source: "/dev/null", Target: target, ReadOnly: true };
+          return { Type: "bind", Source: bind.source, Target: target, ReadOnly: bind.readOnly };
+        }),
       ],
       NetworkMode: input.networkMode,
       ReadonlyRootfs: true,

@@ -54,8 +54,8 @@ export interface SandboxShellOptions {
    * Paths commands may not read (see `WorkspaceOptions.privatePaths`): before
    * each command the workspace is scanned, and each that exists is masked
    * inside (an empty file, an empty read-only folder), so `cat .env` reads
-   * nothing. A private name made by the command itself is not masked. A
-   * backend that cannot mask refuses (the container sandbox, for now).
+   * nothing (bubblewrap and the container sandbox alike). A private name
+   * made by the command itself is not masked.
    * `paddock mcp --private` passes its patterns. @default [] (nothing private)
    */
   privatePaths?: readonly string[];

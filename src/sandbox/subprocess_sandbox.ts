@@ -175,13 +175,6 @@ export class SubprocessSandbox implements Sandbox {
    *   absolute writable folder holding the working folder; `SANDBOX_EGRESS_UNSUPPORTED` for a reused network that is not internal.
    */
   async wrap(request: SandboxWrapRequest): Promise<SandboxedCommand> {
-    // Private paths are not masked in a container yet: refused, never run with them readable.
-    if ((request.masked ?? []).length > 0) {
-      throw unavailable(
-        "the container sandbox does not mask private paths yet",
-        "use the bubblewrap sandbox, or run commands without private paths in the workspace",
-      );
-    }
     const client = await this.ready();
     const root = request.writable[0];
     if (
@@ -196,9 +189,15 @@ export class SubprocessSandbox implements Sandbox {
     // Protected paths: pinned folders bound over themselves, protected entries read-only (protected_binds.ts).
     const checked = checkProtectedPaths(request);
 
-    const binds = [
+    const binds: Bind[] = [
       ...checked.pinned.map((source) => ({ source, readOnly: false })),
       ...checked.readOnly.map((source) => ({ source, readOnly: true })),
+      // Private paths: the host's /dev/null over a file, an empty read-only tmpfs over a folder.
+      ...checked.masked.map(({ path: source, folder }) => ({
+        source,
+        readOnly: true,
+        mask: folder ? "folder" as const : "file" as const,
+      })),
     ];
     const egress = this.network === "none" ? undefined : await this.openNetwork(client);
     const toInside = workspacePathMapper(root);
@@ -208,7 +207,12 @@ export class SubprocessSandbox implements Sandbox {
       command[0] = this.options.runtimeCommand ?? "node";
     }
     // Checked again inside, before the command runs (protected_binds.ts).
-    const argv = verifiedArgv(command, CONTAINER_WORKSPACE, binds.map((bind) => toInside(bind.source)));
+    const argv = verifiedArgv(
+      command,
+      CONTAINER_WORKSPACE,
+      binds.filter((bind) => bind.mask === undefined).map((bind) => toInside(bind.source)),
+      binds.filter((bind) => bind.mask !== undefined).map((bind) => toInside(bind.source)),
+    );
     const env: Record<string, string> = { ...request.env };
     for (const name of ["TEMP", "TMP", "PWD", "OLDPWD"]) delete env[name];
     Object.assign(env, { PATH: CONTAINER_PATH, HOME: "/tmp", TMPDIR: "/tmp" });

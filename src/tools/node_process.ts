@@ -163,9 +163,9 @@ export function createNodeProcessTool(
     : protectionDeclared(getWorkspace.owner);
   const runtime = runtimeOfSource(workspace);
   const base = nodeProcessReach(runtime, permissions, options.sandbox, guarded);
-  // A bubblewrap sandbox masks private paths; else Deno denies them; Node's and Bun's permissions cannot.
+  // A sandbox masks private paths; else Deno denies them; Node's and Bun's permissions cannot.
   const hides: Parameters<typeof privateReach>[0] = options.sandbox !== undefined
-    ? (options.sandbox.kind === "bubblewrap" ? "masked" : "refused")
+    ? "masked"
     : permissions === "workspace" && runtime === "deno"
     ? "denied"
     : "open";

@@ -153,7 +153,7 @@ export function sandboxShellReach(sandbox: Sandbox, guarded: boolean, hidden = f
       `Commands run in an OS sandbox (${sandbox.kind}): they can read and write the workspace, and nothing else outside the system folders is visible, ` +
       `so a link pointing out of the workspace leads nowhere; they see no other process; ${sandboxNetwork(sandbox)}.` +
       (guarded ? ` Inside, ${files} that exist are read-only; one that does not exist yet can be created.` : "") +
-      (hidden ? (sandbox.kind === "bubblewrap" ? ` ${PRIVATE_MASKED}` : PRIVATE_REFUSED) : ""),
+      (hidden ? ` ${PRIVATE_MASKED}` : ""),
     openWorld: sandbox.networkReach !== "none",
   };
 }
@@ -181,9 +181,6 @@ export function shellReach(onHost: boolean, provided?: ProcessReach): ProcessRea
     };
 }
 
-const PRIVATE_REFUSED =
-  " This sandbox cannot mask the workspace's private paths yet: a command does not run while one exists (SANDBOX_UNAVAILABLE).";
-
 const PRIVATE_MASKED =
   "The workspace's private paths that exist when a command starts are masked inside (an empty file, an empty folder): it reads nothing of them.";
 
@@ -191,16 +188,13 @@ const PRIVATE_MASKED =
  * The sentence a process tool's description adds when its workspace has
  * private paths: whether they hold for the commands it runs.
  *
- * @param how `masked` (a bubblewrap sandbox), `refused` (a sandbox that cannot mask: nothing runs while one exists),
- *   `denied` (Deno's permissions), or `open` (nothing keeps a command from them).
+ * @param how `masked` (a sandbox), `denied` (Deno's permissions), or `open` (nothing keeps a command from them).
  * @returns The sentence, with a leading space.
  */
-export function privateReach(how: "masked" | "refused" | "denied" | "open"): string {
+export function privateReach(how: "masked" | "denied" | "open"): string {
   switch (how) {
     case "masked":
       return ` ${PRIVATE_MASKED}`;
-    case "refused":
-      return PRIVATE_REFUSED;
     case "denied":
       return " The workspace's private paths are denied to it by the runtime's permissions: reading or writing one fails.";
     case "open":
