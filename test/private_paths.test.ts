@@ -4,7 +4,7 @@
 // listings and searches leave private entries out and say how many; no result
 // holds a secret's bytes; a NOT_FOUND hint never offers a private name.
 import { afterEach, describe, expect, test } from "vitest";
-import { createCodingTools, ToolRegistry } from "../mod.ts";
+import { createCodingTools, MemoryWorkspace, openWorkspace, ToolRegistry } from "../mod.ts";
 import { ERROR_HINTS } from "../src/core/error_hints.ts";
 import {
   PRIVATE_LISTINGS,
@@ -119,5 +119,22 @@ describe("createCodingTools and private paths", () => {
       /openWorkspace\(root, \{ privatePaths \}\)/,
     );
     expect(() => createCodingTools(tw.workspace, { privatePaths: [] })).not.toThrow();
+  });
+});
+
+describe("private patterns are checked where they are given", () => {
+  // A pattern with a folder in it would never match (names match at any depth): refused, not ignored.
+  const BAD = ["config/.env", "", "/abs", "a\\b", "nul\0", "x/**/y", "**/.env"];
+  test.each(BAD.map((pattern) => [JSON.stringify(pattern), pattern]))(
+    "%s: openWorkspace, MemoryWorkspace and createCodingTools throw a TypeError that says how to write it",
+    async (_label, pattern) => {
+      await expect(openWorkspace(".", { privatePaths: [pattern] })).rejects.toThrow(TypeError);
+      expect(() => new MemoryWorkspace({ privatePaths: [pattern] })).toThrow(/expected a name or glob/);
+      expect(() => createCodingTools(".", { privatePaths: [pattern] })).toThrow(TypeError);
+    },
+  );
+  test("the documented forms are taken", async () => {
+    const workspace = await openWorkspace(".", { privatePaths: [".env", ".env.*", "secrets/**", "*.pem"] });
+    expect(workspace.privatePaths).toEqual([".env", ".env.*", "secrets/**", "*.pem"]);
   });
 });

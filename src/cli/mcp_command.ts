@@ -1,3 +1,4 @@
+import { checkPrivatePatterns } from "../core/fs/private_paths.ts";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import process from "node:process";
@@ -183,8 +184,9 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
  */
 export function parsePrivatePatterns(values: readonly string[]): string[] {
   for (const value of values) {
-    const name = value.endsWith("/**") ? value.slice(0, -3) : value;
-    if (name.length === 0 || name.includes("/") || name.includes("\\") || name.includes("\0")) {
+    try {
+      checkPrivatePatterns([value]);
+    } catch {
       throw new UsageError(
         `bad value '${value}' for --private: expected a name or glob (.env, .env.*) or FOLDER/** (secrets/**)`,
       );

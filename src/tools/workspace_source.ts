@@ -1,3 +1,4 @@
+import { checkPrivatePatterns } from "../core/fs/private_paths.ts";
 import { Workspace } from "../core/fs/workspace.ts";
 import { openWorkspace } from "../core/fs/open_workspace.ts";
 import { declareProtectedPaths } from "../core/fs/change_policy.ts";
@@ -36,6 +37,7 @@ export class DeferredWorkspace {
   constructor(readonly root: string, options: DeferredWorkspaceOptions = {}) {
     this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
     declareProtectedPaths(this, this.protectedPaths);
+    checkPrivatePatterns(options.privatePaths ?? []);
     this.privatePaths = Object.freeze([...(options.privatePaths ?? [])]);
   }
 

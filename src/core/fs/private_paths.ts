@@ -19,6 +19,37 @@ import { WorkspaceError } from "../errors.ts";
 import { protectedPattern } from "./protected_paths.ts";
 
 /**
+ * Checks private patterns as the workspace takes them: a name or glob
+ * (`.env`, `.env.*`), or `FOLDER/**` (`secrets/**`). A path with a `/` in it
+ * (`config/.env`) would never match (patterns match one name at any depth),
+ * so it is refused rather than silently protecting nothing.
+ *
+ * @param patterns The patterns.
+ * @returns Nothing.
+ * @throws {TypeError} For the first pattern that is not one of those forms.
+ *
+ * @example
+ * ```ts
+ * import { openWorkspace } from "@paddock/tools";
+ * await openWorkspace(".", { privatePaths: [".env", ".env.*", "secrets/**"] }); // config/.env would throw
+ * ```
+ */
+export function checkPrivatePatterns(patterns: readonly string[]): void {
+  for (const value of patterns) {
+    const name = typeof value === "string" && value.endsWith("/**") ? value.slice(0, -3) : value;
+    if (
+      typeof name !== "string" || name.length === 0 || name.includes("/") || name.includes("\\") ||
+      name.includes("\0")
+    ) {
+      throw new TypeError(
+        `bad private path '${String(value)}': expected a name or glob (.env, .env.*) or FOLDER/** (secrets/**); ` +
+          "a name matches at any depth, so give config/.env as .env",
+      );
+    }
+  }
+}
+
+/**
  * The private pattern `segments` fall under, if any: the path itself or a folder on it.
  *
  * @param segments A workspace-relative path, as segments.

@@ -1,3 +1,4 @@
+import { checkPrivatePatterns } from "./private_paths.ts";
 import { type Host, type HostDir, type HostStat, isHostError } from "../../host.ts";
 import { type HeldRoot, holdRoot } from "./hold_root.ts";
 import type { WorkspaceOptions } from "./open_workspace.ts";
@@ -88,6 +89,7 @@ export class Workspace {
     this.#wanted = options.confinement ?? "auto";
     this.protectedPaths = Object.freeze([...(options.protectedPaths ?? [])]);
     declareProtectedPaths(this, this.protectedPaths);
+    checkPrivatePatterns(options.privatePaths ?? []);
     this.privatePaths = Object.freeze([...(options.privatePaths ?? [])]);
   }
 
