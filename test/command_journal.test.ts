@@ -278,6 +278,93 @@ describe("a group not captured whole is refused, not half-undone", () => {
   });
 });
 
+// Found by an outside red team: each of these lost data or half-undid before it was fixed.
+
+// What is moved in is told by a birth time before the command started, beyond the kernel clock's tick (25 ms):
+// the fixture's files are made just before, so the test lets that much pass first.
+const bornBefore = () => new Promise((resolve) => setTimeout(resolve, 60));
+describe("what the capture cannot see is never taken back", () => {
+  test("entries moved in from a private path are left as they are: the group is refused, and forced keeps their bytes", async () => {
+    const f = await diskFixture([...TREE, ".env=S1-ENV", "secrets/key=S2-KEY"], {
+      privatePaths: [".env", "secrets/**"],
+    });
+    fixtures.push(f);
+    const registry = registryOf(f.workspace);
+    await bornBefore();
+    await ok(registry, "shell", { command: "mv secrets public && mv .env env.txt && echo made > made.txt" });
+    const refused = await failure(registry, "undo_last_change", {});
+    expect(refused.code).toBe("CHANGES_INCOMPLETE");
+    expect(refused.message).toContain("moved in");
+    const forced = await ok(registry, "undo_last_change", { force: true });
+    expect(forced.changes.map((change: { path: string }) => change.path)).not.toContain("env.txt");
+    expect(fs.readFileSync(f.abs("public/key"), "utf8")).toBe("S2-KEY");
+    expect(fs.readFileSync(f.abs("env.txt"), "utf8")).toBe("S1-ENV");
+    expect(fs.existsSync(f.abs("made.txt"))).toBe(false); // what the command made is still taken back
+  });
+
+  test("a file moved in from outside, even over a file of the workspace, is not deleted or overwritten", async () => {
+    const f = await fixture();
+    const registry = registryOf(f.workspace);
+    await bornBefore();
+    await ok(registry, "shell", { command: `mv ${JSON.stringify(path.join(f.outside, "secret.txt"))} edit.txt` });
+    expect((await failure(registry, "undo_last_change", {})).code).toBe("CHANGES_INCOMPLETE");
+    await ok(registry, "undo_last_change", { force: true });
+    expect(fs.readFileSync(f.abs("edit.txt"), "utf8")).toBe(OUTSIDE_SECRET);
+  });
+
+  test("a group that lost entries to the journal's bound is refused whole, not half-undone", async () => {
+    const f = await diskFixture(Array.from({ length: 6 }, (_, i) => `big/f${i}=${String(i).repeat(1_500)}`));
+    fixtures.push(f);
+    configureCheckpoints(f.workspace, { journalBytes: 5_000, fileBytes: 2_048 });
+    const registry = registryOf(f.workspace);
+    await ok(registry, "shell", { command: "rm -r big" });
+    const refused = await failure(registry, "undo_last_change", {});
+    expect(refused.code).toBe("CHANGES_INCOMPLETE");
+    expect(refused.message).toContain("CHECKPOINT_JOURNAL_BYTES");
+    expect(fs.existsSync(f.abs("big"))).toBe(false);
+  });
+
+  test("background: an undo made while it ran is not taken for the command's change", async () => {
+    const f = await fixture();
+    const registry = registryOf(f.workspace);
+    await ok(registry, "write_file", { path: "tool.txt", content: "by a tool\n" });
+    const started = await ok(registry, "shell", { command: "read line; echo bg > bg.txt", background: true });
+    // The tool's write is undone while the command runs.
+    expect((await ok(registry, "undo_last_change", {})).changes).toMatchObject([{ path: "tool.txt" }]);
+    await ok(registry, "process_input", { process_id: started.process_id, text: "go\n" });
+    for (let i = 0; i < 400; i++) {
+      if (
+        (await ok(registry, "process_output", { process_id: started.process_id, wait_ms: 100 })).status === "exited"
+      ) break;
+    }
+    const undone = await ok(registry, "undo_last_change", {});
+    expect(undone.changes.map((change: { path: string }) => change.path)).toEqual(["bg.txt"]);
+    expect(fs.existsSync(f.abs("tool.txt"))).toBe(false);
+  });
+
+  test("background: a file the command made and a tool then edited makes the group incomplete, not forgotten", async () => {
+    const f = await fixture();
+    const registry = registryOf(f.workspace);
+    const started = await ok(registry, "shell", {
+      command: "echo first > t.txt; read line; echo done > other.txt",
+      background: true,
+    });
+    for (let i = 0; i < 400 && !fs.existsSync(f.abs("t.txt")); i++) await new Promise((r) => setTimeout(r, 25));
+    await ok(registry, "read_file", { path: "t.txt" });
+    await ok(registry, "write_file", { path: "t.txt", content: "by the tool\n" });
+    await ok(registry, "process_input", { process_id: started.process_id, text: "go\n" });
+    for (let i = 0; i < 400; i++) {
+      if (
+        (await ok(registry, "process_output", { process_id: started.process_id, wait_ms: 100 })).status === "exited"
+      ) break;
+    }
+    const refused = await failure(registry, "undo_last_change", {});
+    expect(refused.code).toBe("CHANGES_INCOMPLETE");
+    expect(refused.message).toContain("t.txt");
+    expect(fs.readFileSync(f.abs("t.txt"), "utf8")).toBe("by the tool\n");
+  });
+});
+
 describe.skipIf(sandboxSkipReason !== undefined)(`in the bubblewrap sandbox${sandboxSkipNote}`, () => {
   const sandbox = new BubblewrapSandbox({ network: "none" });
   afterAll(async () => await sandbox.close());

@@ -51,7 +51,11 @@ export async function restoreOne(workspace: Workspace, entry: JournalEntry, opti
         if (previous.kind === "missing") {
           if (current === null) return RESTORED;
           if (current.kind === "directory") return refusal("NOT_A_FILE", `Cannot restore '${display}': it is a folder`);
-          await remover.removeEntry(target.folder, target.name as string, current);
+          // Checked again in the name's queue, right before the unlink: a change that landed since the look
+          // above (an append in place keeps the inode) is refused too.
+          await remover.removeEntry(target.folder, target.name as string, current, undefined, (now) => {
+            if (!force && !matchesStamp(now, entry.after)) throw changed(display);
+          });
           return RESTORED;
         }
         return await writeBack(workspace, entry, target, options, {

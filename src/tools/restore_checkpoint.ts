@@ -143,6 +143,7 @@ export async function restoreEntries(
   } finally {
     // Also when aborted or failed part-way: what was put back is not in the journal any more.
     journal.forget(done);
+    journal.noteRestored(done);
   }
   return { complete: changes.every((change) => change.status === "restored"), dropped: false, changes };
 }

@@ -91,6 +91,15 @@ export function createUndoLastChangeTool(
         );
       }
       const group = entries[0].group;
+      // Part of the group was dropped to keep the journal's bound: put back half a call only when asked.
+      if (journal.wasTrimmed(group) && !input.force) {
+        throw new WorkspaceError(
+          "CHANGES_INCOMPLETE",
+          `Cannot undo: the last call's changes were more than the journal holds (CHECKPOINT_JOURNAL_BYTES), ` +
+            `so the oldest of them are gone; nothing was put back`,
+          { hint: `pass force: true to put back the ${entries.length} change(s) still journaled, or undo by hand` },
+        );
+      }
       undoing.add(group);
       try {
         const { complete, changes } = await restoreEntries(workspace, entries, { force: input.force, signal });

@@ -84,6 +84,9 @@ export interface JournalLimits {
   commands: boolean;
 }
 
+// Restored paths remembered for the captures of commands running meanwhile.
+const RESTORED_LOG_PATHS = 4_096;
+
 // A fixed cost per entry beside its content, so a flood of small changes is bounded too.
 const ENTRY_OVERHEAD_BYTES = 256;
 
@@ -128,6 +131,10 @@ export class ChangeJournal {
   #nextSeq = 1;
   /** Entries dropped so far to keep the bound: every `seq` up to this one is gone. */
   #droppedThrough = 0;
+  /** Groups that lost entries to the bound: an undo of one would be half of it. */
+  readonly #trimmedGroups = new Set<number>();
+  /** Paths a restore put back, with the sequence number then: a command running meanwhile did not change them. */
+  #restored: Array<{ seq: number; path: string }> = [];
 
   /** The sequence number the next entry gets (a checkpoint is one of these). */
   get nextSeq(): number {
@@ -172,6 +179,31 @@ export class ChangeJournal {
     }
   }
 
+  /** Whether `group` lost entries to the journal's bound (its undo would put back only part of it). */
+  wasTrimmed(group: number): boolean {
+    return this.#trimmedGroups.has(group);
+  }
+
+  /**
+   * Notes what a restore put back (and where moved entries came from), so
+   * that a command's capture running meanwhile does not take it for the
+   * command's change.
+   */
+  noteRestored(entries: readonly JournalEntry[]): void {
+    const seq = this.#nextSeq;
+    for (const entry of entries) {
+      this.#restored.push({ seq, path: entry.segments.join("/") });
+      if (entry.kind === "move") this.#restored.push({ seq, path: entry.from.join("/") });
+    }
+    // Bounded: a capture older than the last RESTORED_LOG_PATHS restored paths may miss some.
+    if (this.#restored.length > RESTORED_LOG_PATHS) this.#restored = this.#restored.slice(-RESTORED_LOG_PATHS);
+  }
+
+  /** The paths a restore put back since `seq` was next. */
+  restoredSince(seq: number): Set<string> {
+    return new Set(this.#restored.filter((restored) => restored.seq >= seq).map((restored) => restored.path));
+  }
+
   /** Forgets entries (restored ones). */
   forget(entries: readonly JournalEntry[]): void {
     const gone = new Set(entries);
@@ -209,6 +241,7 @@ export class ChangeJournal {
     while (this.#bytes > this.limits.journalBytes && this.#entries.length > 1) {
       const oldest = this.#entries.shift() as JournalEntry;
       this.#bytes -= cost(oldest);
+      this.#trimmedGroups.add(oldest.group);
       this.#droppedThrough = Math.max(this.#droppedThrough, oldest.seq);
     }
   }

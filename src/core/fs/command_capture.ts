@@ -146,14 +146,22 @@ export async function startCommandCapture(
   const journal = journalOf(workspace);
   if (!journal.limits.enabled || !journal.limits.commands) return null;
   const store = storeOf(workspace);
-  const before = await walkTree(workspace, limits.maxEntries, signal, async (path, stat, at) => {
+  // Before the walk: a tool's change or a restore while it runs is not the command's either.
+  const firstSeq = journal.nextSeq;
+  // File times come from the kernel's coarse clock, a tick (up to 10 ms) behind Date.now(): a file the
+  // command makes at once can be born "before" it started by that much.
+  const startedMs = Date.now() - FILE_CLOCK_SLACK_MS;
+  const before = await walkTree(workspace, limits.maxEntries, signal, async (path, stat, at, folder) => {
     if (stat.kind !== "file" || stat.size > journal.limits.fileBytes || store.has(path, stat)) return;
     if (store.bytes + stat.size > limits.maxBytes) return;
     const previous = await previousState(workspace.host, at, stat, journal.limits.fileBytes);
-    if (previous.kind === "file" && previous.content !== null) store.set(path, stat, previous.content);
+    if (previous.kind !== "file" || previous.content === null) return;
+    // On the `paths` route a folder swapped for a link while the file was read would have the bytes of
+    // what the link leads to: kept only when the folder's chain is still what the walk entered.
+    const still = await Promise.resolve(workspace.confirm(folder)).then(() => true, () => false);
+    if (still) store.set(path, stat, previous.content);
   });
   store.keepOnly(before.tree);
-  const firstSeq = journal.nextSeq;
   // The group: the running call's (a foreground command), else one taken when it ends.
   const callGroup = options.background === true ? undefined : currentCallGroup();
   return {
@@ -165,7 +173,7 @@ export async function startCommandCapture(
           before.tree.delete(path);
           after.tree.delete(path);
         }
-        journalDifference(journal, group, firstSeq, before, after, store, limits);
+        journalDifference(journal, group, { firstSeq, startedMs }, before, after, store, limits);
       } catch {
         journal.record({
           kind: "uncaptured",
@@ -181,6 +189,9 @@ export async function startCommandCapture(
 
 const MISSING: PreviousState = { kind: "missing" };
 
+// How far a file's birth time may lag the clock the capture started by (see startedMs).
+const FILE_CLOCK_SLACK_MS = 25;
+
 interface Walked {
   tree: Tree;
   limitReached: boolean;
@@ -190,7 +201,7 @@ async function walkTree(
   workspace: Workspace,
   maxEntries: number,
   signal: AbortSignal | undefined,
-  onFile?: (path: string, stat: HostStat, at: string) => Promise<void>,
+  onFile?: (path: string, stat: HostStat, at: string, folder: Folder) => Promise<void>,
 ): Promise<Walked> {
   const tree: Tree = new Map();
   const host = workspace.host;
@@ -205,7 +216,7 @@ async function walkTree(
       const stat = await host.lstat(at).catch(() => null);
       if (stat === null) return; // gone since it was listed
       tree.set(entry.path, stat);
-      if (onFile !== undefined) await onFile(entry.path, stat, at);
+      if (onFile !== undefined) await onFile(entry.path, stat, at, folder);
     },
   };
   const walked = await walkWorkspace(workspace, { folder: root, segments: [], release: () => Promise.resolve() }, {
@@ -219,14 +230,37 @@ async function walkTree(
   return { tree, limitReached: walked.limitReached };
 }
 
-// What a journaled tool call did to a path meanwhile: the newest such entry there.
-function toolChanges(journal: ChangeJournal, firstSeq: number): Map<string, JournalEntry> {
-  const changes = new Map<string, JournalEntry>();
+// What journaled tool calls did to a path meanwhile: the first and the newest such entry there.
+function toolChanges(
+  journal: ChangeJournal,
+  firstSeq: number,
+): Map<string, { first: JournalEntry; last: JournalEntry }> {
+  const changes = new Map<string, { first: JournalEntry; last: JournalEntry }>();
+  const note = (path: string, entry: JournalEntry) => {
+    const known = changes.get(path);
+    if (known === undefined) changes.set(path, { first: entry, last: entry });
+    else known.last = entry;
+  };
   for (const entry of journal.since(firstSeq)) {
-    changes.set(entry.segments.join("/"), entry);
-    if (entry.kind === "move") changes.set(entry.from.join("/"), entry);
+    if (entry.kind === "uncaptured") continue;
+    note(entry.segments.join("/"), entry);
+    if (entry.kind === "move") note(entry.from.join("/"), entry);
   }
   return changes;
+}
+
+// Whether what a tool call found at a path (its entry's previous state) is not what the walk before the
+// command saw there: the command changed it first, and the tool's change then stands on the command's.
+function changedBeforeTool(entry: JournalEntry, path: string, was: HostStat | undefined): boolean {
+  if (entry.kind === "move" && entry.from.join("/") === path && entry.segments.join("/") !== path) {
+    return was === undefined; // moved away by the tool: the command had made it
+  }
+  const previous = entry.previous;
+  if (previous.kind === "missing") return was !== undefined;
+  if (was === undefined) return true;
+  if (previous.kind === "file") return was.kind !== "file" || was.size !== previous.size;
+  if (previous.kind === "directory") return was.kind !== "directory";
+  return was.kind !== previous.entry;
 }
 
 // Whether what is at `path` now (`stat`, null: nothing) is what a tool call left there.
@@ -242,18 +276,46 @@ function leftByTool(entry: JournalEntry | undefined, path: string, stat: HostSta
 function journalDifference(
   journal: ChangeJournal,
   group: number,
-  firstSeq: number,
+  window: { firstSeq: number; startedMs: number },
   before: Walked,
   after: Walked,
   store: ContentStore,
   limits: CaptureLimits,
 ): void {
-  const byTools = toolChanges(journal, firstSeq);
+  const byTools = toolChanges(journal, window.firstSeq);
+  const byRestores = journal.restoredSince(window.firstSeq);
+  const lost: string[] = [];
+  // Paths a tool call or an undo changed while the command ran are theirs; where the command had changed the
+  // path first, its own change cannot be told apart: the group is incomplete.
+  const mixed: string[] = [];
+  const others = (path: string, was: HostStat | undefined, now: HostStat | undefined): boolean => {
+    if (byRestores.has(path)) return true;
+    const tool = byTools.get(path);
+    if (tool === undefined) return false;
+    if (changedBeforeTool(tool.first, path, was)) mixed.push(path);
+    return leftByTool(tool.last, path, now) || changedBeforeTool(tool.first, path, was);
+  };
+  // What is there after but was never seen before — moved in from where the walk does not look (a private
+  // path, `.git`, outside, a folder it could not enter) — is not the command's to take back: an undo would
+  // delete it. Told by its birth time, before the command started, and an inode the walk before never saw.
+  const seenInodes = new Set<string>();
+  for (const stat of before.tree.values()) seenInodes.add(`${stat.dev}:${stat.ino}`);
+  const movedIn: string[] = [];
+  const isMovedIn = (path: string, now: HostStat): boolean => {
+    const born = now.birthtimeMs ?? 0;
+    if (born <= 0 || born >= window.startedMs || seenInodes.has(`${now.dev}:${now.ino}`)) return false;
+    movedIn.push(path);
+    return true;
+  };
   const removed: Array<[string, HostStat]> = [];
   const made: Array<[string, HostStat, HostStat | undefined]> = [];
   for (const [path, was] of before.tree) {
     const now = after.tree.get(path);
-    if (leftByTool(byTools.get(path), path, now)) continue;
+    if (others(path, was, now)) continue;
+    if (now !== undefined && now.kind !== "directory" && (now.ino !== was.ino || now.dev !== was.dev)) {
+      // Replaced: by something made by the command (kept), or by something moved in (not ours to overwrite).
+      if (isMovedIn(path, now)) continue;
+    }
     if (now === undefined) {
       // Past the walk's bound it may still be there.
       if (!after.limitReached) removed.push([path, was]);
@@ -266,10 +328,21 @@ function journalDifference(
     }
   }
   for (const [path, now] of after.tree) {
-    if (before.tree.has(path) || leftByTool(byTools.get(path), path, now)) continue;
+    if (before.tree.has(path) || others(path, undefined, now)) continue;
+    // Below a folder moved in: the folder is reported, not each entry.
+    if (movedIn.some((folder) => path.startsWith(`${folder}/`))) continue;
+    if (isMovedIn(path, now)) continue;
     if (!before.limitReached) made.push([path, now, undefined]);
   }
-  const lost: string[] = [];
+  if (movedIn.length > 0) {
+    lost.push(
+      `${movedIn.length} entr${movedIn.length === 1 ? "y" : "ies"} appeared that existed before the command, ` +
+        `moved in from where the capture does not look (${describe(movedIn)}): left as they are`,
+    );
+  }
+  if (mixed.length > 0) {
+    lost.push(`a tool call changed what the command had changed while it ran (${describe(mixed)})`);
+  }
   if (before.limitReached || after.limitReached) {
     lost.push(`the workspace has more than ${limits.maxEntries} entries, so not all were compared`);
   }
@@ -304,8 +377,8 @@ function journalDifference(
   if (unkept.length > 0) {
     lost.push(
       `${unkept.length} changed or removed entr${unkept.length === 1 ? "y was" : "ies were"} not kept before it ran (${
-        unkept.slice(0, 3).join(", ")
-      }${unkept.length > 3 ? ", …" : ""})`,
+        describe(unkept)
+      })`,
     );
   }
   if (entries.length === 0 && lost.length === 0) return;
@@ -313,4 +386,9 @@ function journalDifference(
   if (lost.length > 0) record({ kind: "uncaptured", segments: [], previous: MISSING, reason: lost.join("; ") });
   for (const add of entries) add();
   for (const [path] of made) store.delete(path);
+}
+
+// A few of the paths, for a reason's message.
+function describe(paths: readonly string[]): string {
+  return paths.slice(0, 3).join(", ") + (paths.length > 3 ? ", …" : "");
 }
