@@ -67,6 +67,13 @@ async function fixture(tree: readonly string[] = TREE): Promise<DiskFixture> {
   return f;
 }
 
+/** Reads a background process's output until it has exited (at most 400 reads of up to 100 ms). */
+async function untilExited(registry: ToolRegistry, id: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if ((await ok(registry, "process_output", { process_id: id, wait_ms: 100 })).status === "exited") return;
+  }
+}
+
 function registryOf(workspace: Workspace): ToolRegistry {
   return new ToolRegistry(
     createCodingTools(workspace, { shell: { needsApproval: false }, nodeProcess: { ...PERMISSIONS } }),
@@ -196,10 +203,7 @@ fs.unlinkSync("gone.txt");`;
     // A tool call while it runs: its own group.
     await ok(registry, "write_file", { path: "tool.txt", content: "by a tool\n" });
     await ok(registry, "process_input", { process_id: started.process_id, text: "from stdin\n" });
-    for (let i = 0; i < 400; i++) {
-      const out = await ok(registry, "process_output", { process_id: started.process_id, wait_ms: 100 });
-      if (out.status === "exited") break;
-    }
+    await untilExited(registry, started.process_id);
     expect(fs.readFileSync(f.abs("edit.txt"), "utf8")).toBe("from stdin\n");
     const undone = await ok(registry, "undo_last_change", {});
     expect(undone.complete).toBe(true);
@@ -332,11 +336,7 @@ describe("what the capture cannot see is never taken back", () => {
     // The tool's write is undone while the command runs.
     expect((await ok(registry, "undo_last_change", {})).changes).toMatchObject([{ path: "tool.txt" }]);
     await ok(registry, "process_input", { process_id: started.process_id, text: "go\n" });
-    for (let i = 0; i < 400; i++) {
-      if (
-        (await ok(registry, "process_output", { process_id: started.process_id, wait_ms: 100 })).status === "exited"
-      ) break;
-    }
+    await untilExited(registry, started.process_id);
     const undone = await ok(registry, "undo_last_change", {});
     expect(undone.changes.map((change: { path: string }) => change.path)).toEqual(["bg.txt"]);
     expect(fs.existsSync(f.abs("tool.txt"))).toBe(false);
@@ -353,11 +353,7 @@ describe("what the capture cannot see is never taken back", () => {
     await ok(registry, "read_file", { path: "t.txt" });
     await ok(registry, "write_file", { path: "t.txt", content: "by the tool\n" });
     await ok(registry, "process_input", { process_id: started.process_id, text: "go\n" });
-    for (let i = 0; i < 400; i++) {
-      if (
-        (await ok(registry, "process_output", { process_id: started.process_id, wait_ms: 100 })).status === "exited"
-      ) break;
-    }
+    await untilExited(registry, started.process_id);
     const refused = await failure(registry, "undo_last_change", {});
     expect(refused.code).toBe("CHANGES_INCOMPLETE");
     expect(refused.message).toContain("t.txt");
