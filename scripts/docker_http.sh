@@ -8,8 +8,8 @@
 # (PADDOCK_SANDBOX_IMAGE: busybox-static and this machine's node, from setup-engine.sh) and the install
 # stage's is that image plus this machine's npm; the npm registry is reached from the build with the
 # host's network (and the CA of a TLS proxy in between, NODE_EXTRA_CA_CERTS, for that stage only). The
-# container listens on a loopback port of the host's network (the engine runs with --bridge none), as a
-# non-root user, read-only, with no capabilities, over a mounted workspace.
+# container runs with the bounds and args of docs/deploy.md's Kubernetes pod, on a port of the host's
+# network (the engine runs with --bridge none), over a mounted workspace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tarball=$(readlink -f "$1")
@@ -38,14 +38,24 @@ docker build -q --network host --build-arg BASE="$base" --build-arg INSTALL_BASE
   --build-arg PADDOCK_PACKAGE="/context/$(basename "$tarball")" -t "$image" "$work/context" >/dev/null
 echo "built $image ($(docker images "$image" --format '{{.Size}}'))"
 
-# 3. Run it: non-root, read-only, no capabilities, bounded; a free loopback port of the host.
+# 3. Run it with the bounds and the args of docs/deploy.md's Kubernetes pod (scripts/deploy_manifest.ts
+#    validates that manifest and turns its securityContext, limits and /tmp volume into docker run flags):
+#    user 10001, read-only, no capabilities, no privilege escalation, 1 CPU, 1 GiB, a 64 MiB /tmp; on a
+#    free port of the host (host network: the engine has no bridge).
 chown 10001:10001 "$work/ws"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/token"
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-docker run -d --name "$name" --network host --read-only --tmpfs /tmp --cap-drop ALL \
-  --security-opt no-new-privileges --pids-limit 128 --memory 512m \
+mapfile -t pod < <(node --import tsx scripts/deploy_manifest.ts --docker "$port")
+split=
+for i in "${!pod[@]}"; do if [ "${pod[$i]}" = -- ]; then split=$i; fi; done
+if [ -z "$split" ]; then echo "scripts/deploy_manifest.ts gave no docker run flags"; exit 1; fi
+flags=("${pod[@]:0:split}")
+args=("${pod[@]:split+1}")
+echo "the pod's bounds: ${flags[*]}"
+echo "its args: ${args[*]}"
+docker run -d --name "$name" --network host --pids-limit 128 "${flags[@]}" \
   -e PADDOCK_MCP_TOKEN="$(cat "$work/token")" -v "$work/ws:/workspace" \
-  "$image" mcp --http "127.0.0.1:$port" --root /workspace --node-process off >/dev/null
+  "$image" "${args[@]}" >/dev/null
 for _ in $(seq 1 100); do
   if docker logs "$name" 2>&1 | grep -q "listening on"; then break; fi
   sleep 0.1
