@@ -362,8 +362,19 @@ export const MCP_HTTP_MAX_SESSIONS = 64;
 /** `paddock mcp --http`: requests of one session open at once (the stdio server's running plus waiting calls, {@link MCP_MAX_CONCURRENT_CALLS} + {@link MCP_MAX_QUEUED_CALLS}); one more is answered 429, so one session cannot fill memory. */
 export const MCP_HTTP_MAX_OPEN_REQUESTS = 80;
 
-/** `paddock mcp --http`: connections open at once, all sessions together; more are refused by the socket. */
+/**
+ * `paddock mcp --http`: connections open at once, all sessions together. One more closes, to make room, the
+ * oldest connection that never carried a request past the token check and has none open, else the one idle the
+ * longest; a connection carrying an open request (a call, an SSE stream) is never closed for another, and with
+ * every one busy the newcomer is closed.
+ */
 export const MCP_HTTP_MAX_CONNECTIONS = 512;
+
+/** `paddock mcp --http`: sessions one principal (an OAuth token's `sub`) may hold at once; one more `initialize` is answered 429. A shared bearer token is one principal, bounded by {@link MCP_HTTP_MAX_SESSIONS} alone. */
+export const MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL = 16;
+
+/** `paddock mcp --http`: bytes of request bodies held at once while they arrive, all requests together (16 bodies at {@link MCP_HTTP_MAX_BODY_BYTES}); a request whose body would pass it is answered 503 with `Retry-After: 1`. */
+export const MCP_HTTP_BODY_BUDGET_BYTES = 67_108_864;
 
 /** `paddock mcp --http`: bytes of one session's sent messages kept for a client that reconnects with `Last-Event-ID`; the oldest are dropped first. */
 export const MCP_HTTP_REPLAY_BYTES = 4_194_304;
@@ -508,6 +519,8 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   MCP_HTTP_MAX_SESSIONS,
   MCP_HTTP_MAX_OPEN_REQUESTS,
   MCP_HTTP_MAX_CONNECTIONS,
+  MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+  MCP_HTTP_BODY_BUDGET_BYTES,
   MCP_HTTP_REPLAY_BYTES,
   MCP_HTTP_MIN_TOKEN_CHARS,
   MCP_HTTP_SSE_RETRY_MS,

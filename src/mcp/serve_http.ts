@@ -1,6 +1,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  MCP_HTTP_BODY_BUDGET_BYTES,
   MCP_HTTP_HEADERS_TIMEOUT_MS,
   MCP_HTTP_IDLE_SESSION_MS,
   MCP_HTTP_KEEP_ALIVE_MS,
@@ -8,14 +9,16 @@ import {
   MCP_HTTP_MAX_CONNECTIONS,
   MCP_HTTP_MAX_OPEN_REQUESTS,
   MCP_HTTP_MAX_SESSIONS,
+  MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL,
   MCP_HTTP_REQUEST_TIMEOUT_MS,
 } from "../core/limits.ts";
 import { createAutoHost } from "../hosts/auto.ts";
 import { type AuthOutcome, createAuthenticator, type HttpAuth, wwwAuthenticate } from "./http_auth.ts";
 import { checkOrigin, isLoopback, originAllowList } from "./http_origin_guard.ts";
+import { ConnectionSlots } from "./http_connection_slots.ts";
 import { HttpSession } from "./http_session.ts";
 import type { PaddockMcpServerOptions } from "./server_types.ts";
-import { readHttpBody } from "./read_http_body.ts";
+import { BodyBudget, readHttpBody } from "./read_http_body.ts";
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -51,6 +54,12 @@ export interface HttpLimits {
   maxBodyBytes: number;
   /** {@link MCP_HTTP_MAX_SESSIONS} */
   maxSessions: number;
+  /** {@link MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL} (OAuth; a shared token is one principal, bounded by `maxSessions` alone) */
+  maxSessionsPerPrincipal: number;
+  /** {@link MCP_HTTP_BODY_BUDGET_BYTES} */
+  bodyBudgetBytes: number;
+  /** {@link MCP_HTTP_MAX_CONNECTIONS} */
+  maxConnections: number;
   /** {@link MCP_HTTP_MAX_OPEN_REQUESTS} */
   maxOpenRequests: number;
   /** {@link MCP_HTTP_IDLE_SESSION_MS} */
@@ -111,6 +120,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
   const limits: HttpLimits = {
     maxBodyBytes: MCP_HTTP_MAX_BODY_BYTES,
     maxSessions: MCP_HTTP_MAX_SESSIONS,
+    maxSessionsPerPrincipal: MCP_HTTP_MAX_SESSIONS_PER_PRINCIPAL,
+    bodyBudgetBytes: MCP_HTTP_BODY_BUDGET_BYTES,
+    maxConnections: MCP_HTTP_MAX_CONNECTIONS,
     maxOpenRequests: MCP_HTTP_MAX_OPEN_REQUESTS,
     idleSessionMs: MCP_HTTP_IDLE_SESSION_MS,
     headersTimeoutMs: MCP_HTTP_HEADERS_TIMEOUT_MS,
@@ -127,7 +139,18 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     host: createAutoHost(),
     privatePaths: options.privatePaths ?? [],
   };
+  // Sessions being opened, all and per principal (they hold a place before they are in `sessions`).
   let opening = 0;
+  const openingBy = new Map<string, number>();
+  // Each principal's sessions are bounded apart only when principals are told apart (OAuth's `sub`).
+  const perPrincipal = options.auth.kind === "oauth" ? limits.maxSessionsPerPrincipal : limits.maxSessions;
+  const heldBy = (principal: string): number => {
+    let held = openingBy.get(principal) ?? 0;
+    for (const session of sessions.values()) if (session.principal === principal) held++;
+    return held;
+  };
+  const bodies = new BodyBudget(limits.bodyBudgetBytes);
+  const slots = new ConnectionSlots(limits.maxConnections);
   let allowList = originAllowList(host, 0);
   let metadataUrl: string | undefined;
 
@@ -170,6 +193,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
       response.setHeader("WWW-Authenticate", wwwAuthenticate(auth, metadataUrl));
       return reply(response, 401, auth.description);
     }
+    slots.prove(request.socket);
     if (request.method !== "POST" && request.method !== "GET" && request.method !== "DELETE") {
       response.setHeader("Allow", "GET, POST, DELETE");
       return reply(response, 405, "method not allowed");
@@ -194,10 +218,20 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
     // 5. A POST's body, bounded, parsed here (so the bound holds whatever the SDK does).
     let body: unknown;
     if (request.method === "POST") {
-      const read = await readHttpBody(request, limits.maxBodyBytes);
-      if (read.tooLarge) {
+      const read = await readHttpBody(request, limits.maxBodyBytes, bodies);
+      if (read.refused === "too-large") {
         response.setHeader("Connection", "close");
         return rpcError(response, 413, -32600, `Request body over ${limits.maxBodyBytes} bytes`);
+      }
+      if (read.refused === "busy") {
+        response.setHeader("Connection", "close");
+        response.setHeader("Retry-After", "1");
+        return rpcError(
+          response,
+          503,
+          -32000,
+          `Server busy: request bodies being read hold ${limits.bodyBudgetBytes} bytes; retry`,
+        );
       }
       try {
         body = JSON.parse(read.text);
@@ -214,11 +248,23 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
       if (sessions.size + opening >= limits.maxSessions) {
         return rpcError(response, 503, -32000, `Too many sessions open (${limits.maxSessions}); end one with DELETE`);
       }
+      if (heldBy(auth.principal) >= perPrincipal) {
+        return rpcError(
+          response,
+          429,
+          -32000,
+          `Too many sessions open for this principal (${perPrincipal}); end one with DELETE`,
+        );
+      }
       opening++;
+      openingBy.set(auth.principal, (openingBy.get(auth.principal) ?? 0) + 1);
       try {
         session = await HttpSession.open(plan, auth.principal, forget);
       } finally {
         opening--;
+        const left = openingBy.get(auth.principal)! - 1;
+        if (left === 0) openingBy.delete(auth.principal);
+        else openingBy.set(auth.principal, left);
       }
       sessions.set(session.id, session);
       log(`session ${session.id} opened (${sessions.size} open)`);
@@ -242,6 +288,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
   // Node checks the headers and request timeouts every connectionsCheckingInterval (30 s by default): checked
   // every second instead, a slow client is cut at the stated bound, not up to 30 s after it.
   const server = http.createServer({ connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS }, (request, response) => {
+    const socket = request.socket;
+    slots.opened(socket);
+    response.once("close", () => slots.closed(socket));
     handle(request, response).catch((error: unknown) => {
       log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent) rpcError(response, 500, -32603, "Internal error");
@@ -251,7 +300,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<PaddockHttpS
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = MCP_HTTP_REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = MCP_HTTP_KEEP_ALIVE_MS;
-  server.maxConnections = MCP_HTTP_MAX_CONNECTIONS;
+  // Connections are bounded by `slots` (which closes an idle one for a newcomer), not by Node's maxConnections
+  // (which refuses newcomers, so idle sockets of anyone locked everyone out).
+  server.on("connection", (socket) => slots.admit(socket));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
