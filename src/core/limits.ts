@@ -187,6 +187,9 @@ export const SANDBOX_DRAIN_GRACE_MS = 5_000;
 /** sandbox: milliseconds the startup probe (`bwrap … true`) may take before the sandbox is declared unavailable; generous for a loaded machine. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 10_000;
 
+/** sandbox: milliseconds the walk of the shown host folders for entries to hide (`find`, once per sandbox, before its first command) may take; past it that command is `SANDBOX_UNAVAILABLE` and the next one walks again. About 3 s cold for 215,000 entries on a 2-core machine; over 10 s with a parallel `npm ci` and a test suite beside it. */
+export const SANDBOX_MASK_WALK_TIMEOUT_MS = 60_000;
+
 /** sandbox: host entries the bubblewrap sandbox hides because other users may not read them (each costs a mount per command); past it the sandbox is unavailable rather than showing them. A system has a handful. */
 export const SANDBOX_MASK_MAX_PATHS = 1_000;
 
@@ -472,6 +475,7 @@ export const LIMITS: Readonly<Record<string, number>> = Object.freeze({
   COMMAND_CAPTURE_MAX_ENTRIES,
   COMMAND_CAPTURE_MAX_BYTES,
   SANDBOX_PROBE_TIMEOUT_MS,
+  SANDBOX_MASK_WALK_TIMEOUT_MS,
   SANDBOX_MASK_MAX_PATHS,
   PROTECTED_SCAN_MAX_ENTRIES,
   PROTECTED_MAX_PATHS,

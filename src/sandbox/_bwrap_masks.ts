@@ -11,7 +11,7 @@
 // The list is made once per sandbox (at its probe) by `find` over the shown folders; a file made, or
 // made unreadable, later is not hidden until a new sandbox is made.
 import * as fs from "node:fs";
-import { SANDBOX_MASK_MAX_PATHS, SANDBOX_PROBE_TIMEOUT_MS } from "../core/limits.ts";
+import { SANDBOX_MASK_MAX_PATHS, SANDBOX_MASK_WALK_TIMEOUT_MS } from "../core/limits.ts";
 import { runProcess } from "../core/process/run_process.ts";
 import type { Host } from "../host.ts";
 import { findOnPath, isExecutableFile, reasonOf } from "./_bwrap_probe.ts";
@@ -78,7 +78,7 @@ async function listWith(host: Host, argv: string[]): Promise<string[]> {
     argv,
     cwd: "/",
     env: { PATH: "/usr/bin:/bin", LC_ALL: "C" },
-    timeoutMs: SANDBOX_PROBE_TIMEOUT_MS,
+    timeoutMs: SANDBOX_MASK_WALK_TIMEOUT_MS,
     maxOutputBytes: MASK_OUTPUT_BYTES,
   }).catch(() => null);
   if (result === null || result.exitCode !== 0 || result.stdout.truncated) {
