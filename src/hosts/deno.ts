@@ -11,6 +11,7 @@
  * @module
  */
 import { reserveReap } from "./_exit_reaper.ts";
+import { killTree } from "./_kill_tree.ts";
 import {
   type ByteReader,
   type ByteWriter,
@@ -225,7 +226,7 @@ function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
       signal: status.signal,
     }));
     const pid = child.pid;
-    reap.track(() => api.kill(-pid, "SIGKILL"), exited);
+    reap.track(() => killTree(pid, (target, signal) => api.kill(target, signal)), exited);
     return Promise.resolve<HostChild>({
       pid: child.pid,
       stdout: readerOf(child.stdout),
@@ -234,7 +235,8 @@ function spawnDeno(api: DenoApi, request: SpawnRequest): Promise<HostChild> {
       exited,
       killGroup: (signal) => {
         try {
-          api.kill(isWindows ? child.pid : -child.pid, signal);
+          if (!isWindows && signal === "SIGKILL") killTree(child.pid, (target, sent) => api.kill(target, sent));
+          else api.kill(isWindows ? child.pid : -child.pid, signal);
         } catch {
           // The group is already gone (ESRCH): nothing left to kill.
         }

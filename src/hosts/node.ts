@@ -18,6 +18,7 @@ import {
   type SpawnRequest,
 } from "../host.ts";
 import { reserveReap } from "./_exit_reaper.ts";
+import { killTree } from "./_kill_tree.ts";
 import { NODE_ERRORS } from "./_node_errors.ts";
 import { nodeFileSystem } from "./_node_fs.ts";
 import { nodeSearchThreads, warmNodeSearchThreads } from "./_search_threads.ts";
@@ -167,7 +168,7 @@ function spawnNode(request: SpawnRequest): Promise<HostChild> {
     // Tracked as soon as the pid is known, before the "spawn" event (Bun runs the child before it fires).
     const started = child.pid;
     if (started === undefined) reap.release();
-    else reap.track(() => process.kill(-started, "SIGKILL"), exited);
+    else reap.track(() => killTree(started, (target, signal) => process.kill(target, signal)), exited);
     child.once("spawn", () => {
       const pid = child.pid as number;
       resolve({
@@ -179,6 +180,7 @@ function spawnNode(request: SpawnRequest): Promise<HostChild> {
         killGroup: (signal) => {
           try {
             if (isWindows) child.kill(signal);
+            else if (signal === "SIGKILL") killTree(pid, (target, sent) => process.kill(target, sent));
             else process.kill(-pid, signal);
           } catch {
             // The group is already gone (ESRCH): nothing left to kill.
