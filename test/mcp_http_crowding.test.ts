@@ -2,16 +2,15 @@
 // idle and slowloris sockets of clients without the token do not keep one with it out; request bodies being
 // read hold at most the server's budget together; one OAuth principal cannot take every session.
 import { randomUUID } from "node:crypto";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as net from "node:net";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MCP_HTTP_MAX_CONNECTIONS } from "../src/core/limits.ts";
 import type { ServeHttpOptions } from "../src/mcp/mod.ts";
 import { callJson, httpClient, raw } from "./helpers/http_server.ts";
 import { bearerHeaders, INITIALIZE, JSON_HEADERS, openRawSession } from "./helpers/mcp_raw.ts";
 import { runtime } from "./helpers/runtime.ts";
+import { type OAuthIssuer, startOAuthIssuer } from "./helpers/oauth_issuer.ts";
 import { withServedFolder } from "./helpers/served_folder.ts";
 
 const TOKEN = "c".repeat(8) + randomUUID().replaceAll("-", "");
@@ -152,28 +151,18 @@ describe("serveHttp crowded by its clients", () => {
 
 describe("sessions per principal", () => {
   const AUDIENCE = "https://paddock.test/mcp";
-  let keys: Awaited<ReturnType<typeof generateKeyPair>>;
+  let authorization: OAuthIssuer;
   let issuer: string;
-  let issuerServer: http.Server;
   beforeAll(async () => {
-    keys = await generateKeyPair("ES256");
-    const jwk = { ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "ES256", use: "sig" };
-    issuerServer = http.createServer((request, response) => {
-      response.setHeader("Content-Type", "application/json");
-      if (request.url === "/.well-known/oauth-authorization-server") {
-        response.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-      } else if (request.url === "/jwks") response.end(JSON.stringify({ keys: [jwk] }));
-      else response.writeHead(404).end("{}");
-    });
-    await new Promise<void>((resolve) => issuerServer.listen(0, "127.0.0.1", () => resolve()));
-    issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    authorization = await startOAuthIssuer();
+    issuer = authorization.url;
   });
-  afterAll(() => new Promise<void>((resolve) => issuerServer.close(() => resolve())));
+  afterAll(() => authorization.close());
 
   const headersOf = async (sub: string): Promise<Record<string, string>> => {
     const now = Math.floor(Date.now() / 1000);
     const jwt = await new SignJWT({ iss: issuer, aud: AUDIENCE, sub, iat: now, exp: now + 3600 })
-      .setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(keys.privateKey);
+      .setProtectedHeader({ alg: "ES256", kid: "k1" }).sign(authorization.keys.privateKey);
     return { ...JSON_HEADERS, authorization: `Bearer ${jwt}` };
   };
 

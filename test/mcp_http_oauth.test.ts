@@ -2,16 +2,15 @@
 // keys (found through its RFC 8414 metadata, served here on loopback), and the RFC 9728 metadata served.
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type DiskFixture, diskFixture } from "./helpers/fixture.ts";
 import { callJson, httpClient, type HttpServerProcess, raw, startHttpServer } from "./helpers/http_server.ts";
 import { INITIALIZE, JSON_HEADERS, writeFileCall } from "./helpers/mcp_raw.ts";
 import { SERVER_RUNTIMES } from "./helpers/paddock_command.ts";
 import { runtime } from "./helpers/runtime.ts";
+import { type OAuthIssuer, startOAuthIssuer } from "./helpers/oauth_issuer.ts";
 
 const AUDIENCE = "https://paddock.test/mcp";
 const writeCall = (file: string): string => writeFileCall(randomUUID(), file, "ran\n");
@@ -20,24 +19,15 @@ type Keys = Awaited<ReturnType<typeof generateKeyPair>>;
 let issuerKeys: Keys;
 let otherKeys: Keys;
 let issuer: string;
-let issuerServer: http.Server;
+let authorization: OAuthIssuer;
 
 beforeAll(async () => {
-  issuerKeys = await generateKeyPair("ES256");
+  authorization = await startOAuthIssuer();
+  issuerKeys = authorization.keys;
+  issuer = authorization.url;
   otherKeys = await generateKeyPair("ES256");
-  const jwk = { ...(await exportJWK(issuerKeys.publicKey)), kid: "k1", alg: "ES256", use: "sig" };
-  // The authorization server: its RFC 8414 metadata and its key set, on loopback.
-  issuerServer = http.createServer((request, response) => {
-    response.setHeader("Content-Type", "application/json");
-    if (request.url === "/.well-known/oauth-authorization-server") {
-      response.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-    } else if (request.url === "/jwks") response.end(JSON.stringify({ keys: [jwk] }));
-    else response.writeHead(404).end("{}");
-  });
-  await new Promise<void>((resolve) => issuerServer.listen(0, "127.0.0.1", () => resolve()));
-  issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => issuerServer.close(() => resolve())));
+afterAll(() => authorization.close());
 
 /** An access token: `claims` over the defaults (this issuer and audience, `sub` alice, an hour to live). */
 function token(claims: Record<string, unknown> = {}, keys: Keys = issuerKeys, kid = "k1"): Promise<string> {
